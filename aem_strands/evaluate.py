@@ -1,0 +1,109 @@
+"""The pipeline over whole dialogs: compare (batched) → judge → re-pair order-invariant steps →
+attribute → compose. This is the public entry point of the core."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from aem_strands.attribution import attribute, chain_lengths
+from aem_strands.compare.chain import Comparator, ComparisonRequest, Thresholds
+from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer, make_scorer
+from aem_strands.compose import Composer, make_composer
+from aem_strands.judge import comparison_requests, judge_turn
+from aem_strands.load import parse_dialog
+from aem_strands.order import candidate_pairings, reorder
+from aem_strands.result import DialogResult, TurnResult
+from aem_strands.types import Dialog, JsonValue, Turn, TurnVerdict
+
+
+@functools.lru_cache(maxsize=1)
+def default_embedding_scorer() -> EmbeddingScorer:
+    """One shared embedding scorer per process, so the model loads at most once."""
+    return EmbeddingScorer()
+
+
+def resolve_scorer(scorer: str | SemanticScorer) -> SemanticScorer:
+    if isinstance(scorer, str):
+        return default_embedding_scorer() if scorer == "embedding" else make_scorer(scorer)
+    return scorer
+
+
+def make_comparator(
+    scorer: str | SemanticScorer = "embedding",
+    *,
+    threshold_args: float | None = None,
+    threshold_response: float | None = None,
+) -> Comparator:
+    """A comparator from a scorer (or its name) and optional thresholds (defaults otherwise)."""
+    defaults = Thresholds()
+    thresholds = Thresholds(
+        argument=defaults.argument if threshold_args is None else threshold_args,
+        response=defaults.response if threshold_response is None else threshold_response,
+    )
+    return Comparator(resolve_scorer(scorer), thresholds)
+
+
+def _as_dialog(dialog: Dialog | JsonValue) -> Dialog:
+    return dialog if isinstance(dialog, Dialog) else parse_dialog(dialog, default_id="dialog")
+
+
+def _requests(dialog: Dialog) -> list[ComparisonRequest]:
+    turns = list(dialog.turns) + candidate_pairings(dialog.turns)
+    return [request for turn in turns for request in comparison_requests(turn)]
+
+
+def _evaluate(dialog: Dialog, comparator: Comparator, composer: Composer) -> DialogResult:
+    def judge(turn: Turn) -> TurnVerdict:
+        return judge_turn(turn, comparator.compare_request)
+
+    turns, moved = reorder(dialog.turns, judge)
+    verdicts = [judge(turn) for turn in turns]
+    verdicts = [replace(v, matched_turn_no=moved.get(v.turn_no)) for v in verdicts]
+    attributions = attribute(turns, verdicts)
+    lengths = chain_lengths(turns)
+    results = tuple(TurnResult(t, v, a, n) for t, v, a, n in zip(turns, verdicts, attributions, lengths))
+    return DialogResult(dialog.dialog_id, results, composer.compose(turns, verdicts), composer.name, dict(dialog.metadata))
+
+
+def evaluate_dialogs(
+    dialogs: Iterable[Dialog | JsonValue],
+    *,
+    scorer: str | SemanticScorer = "embedding",
+    threshold_args: float | None = None,
+    threshold_response: float | None = None,
+    composer: str | Composer = "mean",
+    comparator: Comparator | None = None,
+) -> list[DialogResult]:
+    """Evaluate many dialogs; all their semantic comparisons go to the scorer in one batch.
+
+    ``dialogs`` may hold ``Dialog`` objects or their JSON form (a bare list of turns or a
+    ``{"dialog_id", "metadata", "turns"}`` object). ``comparator`` overrides ``scorer`` and the
+    thresholds (pass one to share its memo across calls).
+    """
+    parsed: Sequence[Dialog] = [_as_dialog(d) for d in dialogs]
+    compare = comparator or make_comparator(scorer, threshold_args=threshold_args, threshold_response=threshold_response)
+    compose = make_composer(composer) if isinstance(composer, str) else composer
+    compare.compare_many([r for dialog in parsed for r in _requests(dialog)])
+    return [_evaluate(dialog, compare, compose) for dialog in parsed]
+
+
+def evaluate_dialog(
+    dialog: Dialog | JsonValue,
+    *,
+    scorer: str | SemanticScorer = "embedding",
+    threshold_args: float | None = None,
+    threshold_response: float | None = None,
+    composer: str | Composer = "mean",
+    comparator: Comparator | None = None,
+) -> DialogResult:
+    """Evaluate one dialog (see ``evaluate_dialogs`` for the parameters)."""
+    return evaluate_dialogs(
+        [dialog],
+        scorer=scorer,
+        threshold_args=threshold_args,
+        threshold_response=threshold_response,
+        composer=composer,
+        comparator=comparator,
+    )[0]

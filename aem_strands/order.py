@@ -1,0 +1,102 @@
+"""Order-invariant steps (SPEC §4): turns tagged ``OrderInvariant_<group>`` may come in any order.
+
+Within each group the predicted turns are re-paired with the gold turns by an optimal assignment
+(Hungarian algorithm) that maximises the number of passing turns, then the sub-scores, and among
+equal assignments keeps the written order. A correct step performed in another order therefore
+passes; a wrong step inside a group still fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from aem_strands.types import Turn, TurnVerdict
+
+JudgeFn = Callable[[Turn], TurnVerdict]
+
+
+def order_groups(turns: Sequence[Turn]) -> dict[str, list[int]]:
+    """Positions (indexes into ``turns``) of the members of each order-invariant group."""
+    groups: dict[str, list[int]] = {}
+    for index, turn in enumerate(turns):
+        group = turn.order_group
+        if group is not None:
+            groups.setdefault(group, []).append(index)
+    return {name: members for name, members in groups.items() if len(members) > 1}
+
+
+def candidate_pairings(turns: Sequence[Turn]) -> list[Turn]:
+    """Every gold/predicted re-pairing inside groups, for batching their comparisons up front."""
+    out = []
+    for members in order_groups(turns).values():
+        for i in members:
+            for j in members:
+                if i != j:
+                    out.append(replace(turns[i], predicted=turns[j].predicted))
+    return out
+
+
+def _cost(verdict: TurnVerdict, moved: bool) -> float:
+    mean_score = sum(verdict.sub_scores.values()) / len(verdict.sub_scores) if verdict.sub_scores else 0.0
+    return (0.0 if verdict.success else 10.0) + (1.0 - mean_score) + (1e-6 if moved else 0.0)
+
+
+def assign(cost: Sequence[Sequence[float]]) -> list[int]:
+    """Minimum-cost perfect assignment of a square matrix: ``result[row] = column`` (Hungarian, O(n³))."""
+    n = len(cost)
+    inf = float("inf")
+    u, v = [0.0] * (n + 1), [0.0] * (n + 1)
+    owner, way = [0] * (n + 1), [0] * (n + 1)
+    for row in range(1, n + 1):
+        owner[0] = row
+        col0 = 0
+        minv = [inf] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[col0] = True
+            r0, delta, col1 = owner[col0], inf, 0
+            for col in range(1, n + 1):
+                if not used[col]:
+                    current = cost[r0 - 1][col - 1] - u[r0] - v[col]
+                    if current < minv[col]:
+                        minv[col], way[col] = current, col0
+                    if minv[col] < delta:
+                        delta, col1 = minv[col], col
+            for col in range(n + 1):
+                if used[col]:
+                    u[owner[col]] += delta
+                    v[col] -= delta
+                else:
+                    minv[col] -= delta
+            col0 = col1
+            if owner[col0] == 0:
+                break
+        while col0:
+            col1 = way[col0]
+            owner[col0] = owner[col1]
+            col0 = col1
+    result = [0] * n
+    for col in range(1, n + 1):
+        result[owner[col] - 1] = col - 1
+    return result
+
+
+def reorder(turns: Sequence[Turn], judge: JudgeFn) -> tuple[list[Turn], dict[int, int]]:
+    """Re-pair predicted turns inside order-invariant groups.
+
+    Returns the re-paired turns and, for each turn whose predicted side moved, the ``turn_no``
+    of the turn the prediction was written at.
+    """
+    out = list(turns)
+    moved: dict[int, int] = {}
+    for members in order_groups(turns).values():
+        matrix = [
+            [_cost(judge(replace(turns[i], predicted=turns[j].predicted)), i != j) for j in members] for i in members
+        ]
+        for row, col in enumerate(assign(matrix)):
+            i, j = members[row], members[col]
+            if i != j:
+                out[i] = replace(turns[i], predicted=turns[j].predicted)
+                moved[turns[i].turn_no] = turns[j].turn_no
+    return out, moved

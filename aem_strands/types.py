@@ -1,0 +1,238 @@
+"""Plain value types of the pipeline: dialogs and turns in, verdicts and attributions out.
+
+The core works on these only; loaders and Strands adapters convert their inputs to them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Union
+
+JsonValue = Any
+"""A value decoded from JSON: None, bool, int, float, str, list or dict of those."""
+
+
+class TurnKind(str, Enum):
+    """What the agent produced in a turn: a reply to the user or one tool call."""
+
+    RESPONSE = "response"
+    ACTION = "action"
+
+
+class SubMetric(str, Enum):
+    """The independently measured parts of correctness (plus the structural checks of action turns)."""
+
+    STRUCTURE = "structure"
+    COMPLETENESS = "completeness"
+    TRUTHFULNESS = "truthfulness"
+
+
+class FailureReason(str, Enum):
+    """Why a turn failed. Listed in the precedence used for a turn's primary reason."""
+
+    MISSING_TURN = "missing_turn"
+    EXTRA_TURN = "extra_turn"
+    TOOL_MISMATCH = "tool_mismatch"
+    ACTION_MISMATCH = "action_mismatch"
+    MISSING_PARAMETERS = "missing_parameters"
+    INCONSISTENT_PARAMETER_VALUES = "inconsistent_parameter_values"
+    EXTRA_PARAMETERS = "extra_parameters"
+    INCONSISTENT_RESPONSE = "inconsistent_response"
+    INCOMPLETE_RESPONSE = "incomplete_response"
+    PRIOR_ACTION_FAILED = "prior_action_failed"
+
+
+REASON_PRECEDENCE: tuple[FailureReason, ...] = tuple(
+    reason for reason in FailureReason if reason is not FailureReason.PRIOR_ACTION_FAILED
+)
+"""Order in which a turn's own problems decide its primary reason (first wins)."""
+
+
+class Method(str, Enum):
+    """How a comparison or check was decided."""
+
+    STRUCTURAL = "structural"
+    KEYS = "keys"
+    EXACT = "exact"
+    NORMALISED = "normalised"
+    EMBEDDING = "embedding"
+    JUDGE = "judge"
+    TEST = "test"
+    FACTS = "facts"
+    ALIGNMENT = "alignment"
+
+
+class ValueKind(str, Enum):
+    """Short argument values and free-text replies are compared with different thresholds."""
+
+    ARGUMENT = "argument"
+    RESPONSE = "response"
+
+
+class Verdict(str, Enum):
+    """A turn's outcome; ``not_applicable`` means it could not be scored (it is not a failure)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    NOT_APPLICABLE = "not_applicable"
+
+
+@dataclass(frozen=True)
+class ActionCall:
+    """One tool call: which tool, which action, with which arguments, and what it returned."""
+
+    tool_id: str
+    action: str
+    args: dict[str, JsonValue] = field(default_factory=dict)
+    observation: JsonValue = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Text the agent says to the user."""
+
+    response: str
+
+
+TurnContent = Union[ActionCall, Reply]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A gold turn paired with the predicted turn it is judged against.
+
+    ``gold`` is ``None`` for a predicted turn with no gold counterpart (an extra turn) and
+    ``predicted`` is ``None`` for a gold turn the agent never produced (a missing turn).
+    """
+
+    turn_no: int
+    kind: TurnKind
+    gold: TurnContent | None
+    predicted: TurnContent | None
+    tags: tuple[str, ...] = ()
+    depends_on: tuple[int, ...] = ()
+    critical: bool = False
+    weight: float = 1.0
+    latency_ms: float | None = None
+    optional: bool = False
+
+    @property
+    def order_group(self) -> str | None:
+        """The ``OrderInvariant_<group>`` group this turn belongs to, if any."""
+        for tag in self.tags:
+            if tag.startswith(ORDER_INVARIANT_PREFIX):
+                return tag[len(ORDER_INVARIANT_PREFIX) :]
+        return None
+
+
+ORDER_INVARIANT_PREFIX = "OrderInvariant_"
+
+
+@dataclass(frozen=True)
+class Dialog:
+    """One conversation: its id, free metadata, and its turns in order."""
+
+    dialog_id: str
+    turns: tuple[Turn, ...]
+    metadata: dict[str, JsonValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Outcome of comparing one gold value with one predicted value.
+
+    ``equivalent`` is ``None`` when the comparison could not be decided (for example a judge reply
+    that could not be parsed); ``detail`` then says why.
+    """
+
+    equivalent: bool | None
+    score: float
+    method: Method
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One detected problem of a turn: enough to recompute the verdict by hand."""
+
+    reason: FailureReason
+    sub_metric: SubMetric
+    field: str
+    gold: JsonValue = None
+    predicted: JsonValue = None
+    score: float | None = None
+    method: Method = Method.STRUCTURAL
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        out: dict[str, JsonValue] = {
+            "reason": self.reason.value,
+            "sub_metric": self.sub_metric.value,
+            "field": self.field,
+            "gold": self.gold,
+            "predicted": self.predicted,
+            "score": None if self.score is None else round(self.score, 4),
+            "method": self.method.value,
+        }
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@dataclass(frozen=True)
+class TurnVerdict:
+    """The judgement of one turn before attribution.
+
+    ``sub_scores`` maps each applicable sub-metric to a score in [0, 1]; ``problems`` lists every
+    problem found (not only the primary one), in precedence order.
+    """
+
+    turn_no: int
+    kind: TurnKind
+    verdict: Verdict
+    problems: tuple[Problem, ...] = ()
+    sub_scores: dict[SubMetric, float] = field(default_factory=dict)
+    sub_passed: dict[SubMetric, bool] = field(default_factory=dict)
+    matched_turn_no: int | None = None
+    note: str = ""
+
+    @property
+    def success(self) -> bool:
+        return self.verdict is Verdict.PASS
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict is Verdict.FAIL
+
+    @property
+    def own_reason(self) -> FailureReason | None:
+        """The primary reason of this turn's own problems (``None`` when it passed)."""
+        return self.problems[0].reason if self.problems and self.failed else None
+
+
+class Role(str, Enum):
+    """Attribution role of a failed turn."""
+
+    ROOT_CAUSE = "root_cause"
+    CASCADE = "cascade"
+
+
+class Link(str, Enum):
+    """Which rule linked a cascading turn to an earlier failed turn."""
+
+    DEPENDS_ON = "depends_on"
+    DATA_FLOW = "data_flow"
+    ACTION_CHAIN = "action_chain"
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """Why a failed turn failed: at its own hand (root cause) or inherited (cascade)."""
+
+    turn_no: int
+    role: Role
+    caused_by: int | None = None
+    via_turn: int | None = None
+    link: Link | None = None
+    evidence: str = ""
