@@ -71,17 +71,22 @@ def _content_values(content: TurnContent | None, *, with_observation: bool) -> l
     return []
 
 
-def tainted_values(turn: Turn, verdict: TurnVerdict) -> set[str]:
-    """The normalised wrong values a failed turn introduced (see the module rule)."""
+def tainted_values(turn: Turn, verdict: TurnVerdict) -> dict[str, JsonValue]:
+    """The wrong values a failed turn introduced (see the module rule), keyed by normalised form."""
     wrong: list[JsonValue] = []
-    for problem in verdict.problems:
-        if problem.sub_metric is SubMetric.TRUTHFULNESS or problem.reason is FailureReason.EXTRA_PARAMETERS:
-            if turn.kind is TurnKind.ACTION:
+    if turn.kind is TurnKind.ACTION:
+        for problem in verdict.problems:
+            if problem.sub_metric is SubMetric.TRUTHFULNESS or problem.reason is FailureReason.EXTRA_PARAMETERS:
                 wrong.extend(_scalars(problem.predicted))
     if isinstance(turn.predicted, ActionCall):
         wrong.extend(_scalars(turn.predicted.observation))
     legitimate = {_token(v) for v in _content_values(turn.gold, with_observation=True)}
-    return {t for t in (_token(v) for v in wrong) if t is not None and t not in legitimate}
+    out: dict[str, JsonValue] = {}
+    for value in wrong:
+        token = _token(value)
+        if token is not None and token not in legitimate:
+            out.setdefault(token, value)
+    return out
 
 
 def _mentions(haystack: list[str], needle: str) -> bool:
@@ -89,13 +94,13 @@ def _mentions(haystack: list[str], needle: str) -> bool:
     return any(pattern.search(text) for text in haystack)
 
 
-def _data_flow(turn: Turn, taint: set[str]) -> str | None:
+def _data_flow(turn: Turn, taint: dict[str, JsonValue]) -> JsonValue:
     """The first tainted value the turn's prediction reuses while its gold does not, if any."""
     used = [t for t in (_token(v) for v in _content_values(turn.predicted, with_observation=False)) if t]
     expected = [t for t in (_token(v) for v in _content_values(turn.gold, with_observation=False)) if t]
-    for value in sorted(taint):
-        if _mentions(used, value) and not _mentions(expected, value):
-            return value
+    for token in sorted(taint):
+        if _mentions(used, token) and not _mentions(expected, token):
+            return taint[token]
     return None
 
 
@@ -126,9 +131,9 @@ def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[At
     """Attribute every failed turn; passing and not-applicable turns get ``None``."""
     chains = _chain_ids(turns)
     out: list[Attribution | None] = []
-    failed: list[tuple[int, Turn, set[str]]] = []  # (index, turn, tainted values) of earlier failures
+    failed: list[tuple[int, Turn, dict[str, JsonValue]]] = []  # (index, turn, tainted values) of earlier failures
     roots: dict[int, int] = {}  # turn_no -> turn_no of its root cause
-    for index, (turn, verdict) in enumerate(zip(turns, verdicts)):
+    for index, (turn, verdict) in enumerate(zip(turns, verdicts, strict=True)):
         if not verdict.failed:
             out.append(None)
             continue
@@ -146,7 +151,7 @@ def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[At
 
 
 def _link(
-    index: int, turn: Turn, chains: list[int | None], failed: list[tuple[int, Turn, set[str]]]
+    index: int, turn: Turn, chains: list[int | None], failed: list[tuple[int, Turn, dict[str, JsonValue]]]
 ) -> tuple[int, Link, str] | None:
     if turn.depends_on:
         for _, earlier, _ in failed:

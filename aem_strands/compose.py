@@ -61,7 +61,7 @@ def sub_metric_rates(verdicts: Sequence[TurnVerdict]) -> dict[SubMetric, SubMetr
 
 
 def _judged(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[tuple[Turn, TurnVerdict]]:
-    return [(t, v) for t, v in zip(turns, verdicts) if v.verdict is not Verdict.NOT_APPLICABLE]
+    return [(t, v) for t, v in zip(turns, verdicts, strict=True) if v.verdict is not Verdict.NOT_APPLICABLE]
 
 
 def _mean(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> tuple[float | None, bool, str]:
@@ -106,7 +106,7 @@ class GatedComposer:
 
     def compose(self, turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition:
         score, ok, why = _mean(turns, verdicts)
-        critical = [t.turn_no for t, v in zip(turns, verdicts) if t.critical and v.failed]
+        critical = [t.turn_no for t, v in zip(turns, verdicts, strict=True) if t.critical and v.failed]
         if score is not None and critical:
             capped = min(score, self.cap)
             why += f"; critical turn {critical[0]} failed: capped at {self.cap:g}"
@@ -123,7 +123,9 @@ class ThresholdComposer:
         known = {m.value for m in SubMetric}
         for metric, value in self.thresholds.items():
             if metric not in known:
-                raise ConfigError(f"thresholds composer: unknown sub-metric {metric!r}; expected one of {sorted(known)}")
+                raise ConfigError(
+                    f"thresholds composer: unknown sub-metric {metric!r}; expected one of {sorted(known)}"
+                )
             if not 0.0 <= value <= 1.0:
                 raise ConfigError(f"thresholds composer: threshold for {metric} must be in [0, 1], got {value!r}")
 

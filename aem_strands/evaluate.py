@@ -63,8 +63,10 @@ def _evaluate(dialog: Dialog, comparator: Comparator, composer: Composer) -> Dia
     verdicts = [replace(v, matched_turn_no=moved.get(v.turn_no)) for v in verdicts]
     attributions = attribute(turns, verdicts)
     lengths = chain_lengths(turns)
-    results = tuple(TurnResult(t, v, a, n) for t, v, a, n in zip(turns, verdicts, attributions, lengths))
-    return DialogResult(dialog.dialog_id, results, composer.compose(turns, verdicts), composer.name, dict(dialog.metadata))
+    results = tuple(TurnResult(t, v, a, n) for t, v, a, n in zip(turns, verdicts, attributions, lengths, strict=True))
+    return DialogResult(
+        dialog.dialog_id, results, composer.compose(turns, verdicts), composer.name, dict(dialog.metadata)
+    )
 
 
 def evaluate_dialogs(
@@ -83,7 +85,9 @@ def evaluate_dialogs(
     thresholds (pass one to share its memo across calls).
     """
     parsed: Sequence[Dialog] = [_as_dialog(d) for d in dialogs]
-    compare = comparator or make_comparator(scorer, threshold_args=threshold_args, threshold_response=threshold_response)
+    compare = comparator or make_comparator(
+        scorer, threshold_args=threshold_args, threshold_response=threshold_response
+    )
     compose = make_composer(composer) if isinstance(composer, str) else composer
     compare.compare_many([r for dialog in parsed for r in _requests(dialog)])
     return [_evaluate(dialog, compare, compose) for dialog in parsed]

@@ -45,7 +45,11 @@ def comparison_requests(turn: Turn) -> list[ComparisonRequest]:
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
         if gold.tool_id != predicted.tool_id or gold.action != predicted.action:
             return []
-        return [ComparisonRequest(gold.args[k], predicted.args[k], ValueKind.ARGUMENT) for k in gold.args if k in predicted.args]
+        return [
+            ComparisonRequest(gold.args[k], predicted.args[k], ValueKind.ARGUMENT)
+            for k in gold.args
+            if k in predicted.args
+        ]
     if isinstance(gold, Reply) and isinstance(predicted, Reply):
         return [ComparisonRequest(gold.response, predicted.response, ValueKind.RESPONSE)]
     return []
@@ -68,10 +72,14 @@ def _verdict(turn: Turn, problems: list[Problem], scores: dict[SubMetric, float]
 
 def _judge_action(turn: Turn, gold: ActionCall, predicted: ActionCall, compare: CompareFn) -> TurnVerdict:
     if gold.tool_id != predicted.tool_id:
-        problem = Problem(FailureReason.TOOL_MISMATCH, SubMetric.STRUCTURE, "tool_id", gold.tool_id, predicted.tool_id, 0.0)
+        problem = Problem(
+            FailureReason.TOOL_MISMATCH, SubMetric.STRUCTURE, "tool_id", gold.tool_id, predicted.tool_id, 0.0
+        )
         return _verdict(turn, [problem], {SubMetric.STRUCTURE: 0.0}, [])
     if gold.action != predicted.action:
-        problem = Problem(FailureReason.ACTION_MISMATCH, SubMetric.STRUCTURE, "action", gold.action, predicted.action, 0.0)
+        problem = Problem(
+            FailureReason.ACTION_MISMATCH, SubMetric.STRUCTURE, "action", gold.action, predicted.action, 0.0
+        )
         return _verdict(turn, [problem], {SubMetric.STRUCTURE: 0.0}, [])
     problems: list[Problem] = []
     undecided: list[str] = []
@@ -79,11 +87,25 @@ def _judge_action(turn: Turn, gold: ActionCall, predicted: ActionCall, compare: 
     extra = [k for k in predicted.args if k not in gold.args]
     for key in missing:
         problems.append(
-            Problem(FailureReason.MISSING_PARAMETERS, SubMetric.COMPLETENESS, f"args.{key}", gold.args[key], None, method=Method.KEYS)
+            Problem(
+                FailureReason.MISSING_PARAMETERS,
+                SubMetric.COMPLETENESS,
+                f"args.{key}",
+                gold.args[key],
+                None,
+                method=Method.KEYS,
+            )
         )
     for key in extra:
         problems.append(
-            Problem(FailureReason.EXTRA_PARAMETERS, SubMetric.COMPLETENESS, f"args.{key}", None, predicted.args[key], method=Method.KEYS)
+            Problem(
+                FailureReason.EXTRA_PARAMETERS,
+                SubMetric.COMPLETENESS,
+                f"args.{key}",
+                None,
+                predicted.args[key],
+                method=Method.KEYS,
+            )
         )
     shared = [k for k in gold.args if k in predicted.args]
     equivalent = 0
@@ -125,7 +147,16 @@ def _judge_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn) 
     facts = check_reply_facts(gold.response, predicted.response)
     for finding in facts.findings:
         problems.append(
-            Problem(finding.reason, finding.sub_metric, "response", finding.gold, finding.predicted, None, Method.FACTS, finding.detail)
+            Problem(
+                finding.reason,
+                finding.sub_metric,
+                "response",
+                finding.gold,
+                finding.predicted,
+                None,
+                Method.FACTS,
+                finding.detail,
+            )
         )
     contradicted = any(f.sub_metric is SubMetric.TRUTHFULNESS for f in facts.findings)
     scores = {
@@ -139,10 +170,14 @@ def judge_turn(turn: Turn, compare: CompareFn) -> TurnVerdict:
     """Judge ``turn.predicted`` against ``turn.gold``."""
     gold, predicted = turn.gold, turn.predicted
     if predicted is None and gold is not None:
-        problem = Problem(FailureReason.MISSING_TURN, SubMetric.COMPLETENESS, "turn", _describe(gold), None, 0.0, Method.ALIGNMENT)
+        problem = Problem(
+            FailureReason.MISSING_TURN, SubMetric.COMPLETENESS, "turn", _describe(gold), None, 0.0, Method.ALIGNMENT
+        )
         return _verdict(turn, [problem], {SubMetric.COMPLETENESS: 0.0}, [])
     if gold is None and predicted is not None:
-        problem = Problem(FailureReason.EXTRA_TURN, SubMetric.COMPLETENESS, "turn", None, _describe(predicted), 0.0, Method.ALIGNMENT)
+        problem = Problem(
+            FailureReason.EXTRA_TURN, SubMetric.COMPLETENESS, "turn", None, _describe(predicted), 0.0, Method.ALIGNMENT
+        )
         return _verdict(turn, [problem], {SubMetric.COMPLETENESS: 0.0}, [])
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
         return _judge_action(turn, gold, predicted, compare)

@@ -124,7 +124,9 @@ def parse_turn(raw: object, where: Location) -> Turn:
     here = Location(where.file, where.dialog_id, turn_no if isinstance(turn_no, int) else None)
     bad = _non_finite(raw, "")
     if bad:
-        raise InputError("NaN or infinite number is not allowed", Location(here.file, here.dialog_id, here.turn_no, bad[1:]))
+        raise InputError(
+            "NaN or infinite number is not allowed", Location(here.file, here.dialog_id, here.turn_no, bad[1:])
+        )
     try:
         model = TurnModel.model_validate(raw)
     except ValidationError as error:
@@ -152,16 +154,22 @@ def parse_dialog(raw: object, *, file: str | None = None, default_id: str | None
     dialog_id = raw.get("dialog_id", default_id)
     where = Location(file, dialog_id if isinstance(dialog_id, str) else None)
     if not isinstance(dialog_id, str) or not dialog_id:
-        raise InputError(f"dialog_id must be a non-empty string, got {dialog_id!r}", Location(file, None, None, "dialog_id"))
+        raise InputError(
+            f"dialog_id must be a non-empty string, got {dialog_id!r}", Location(file, None, None, "dialog_id")
+        )
     unknown = sorted(set(raw) - {"dialog_id", "metadata", "turns"})
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(unknown)}", Location(file, dialog_id, None, unknown[0]))
     metadata = raw.get("metadata") or {}
     if not isinstance(metadata, dict):
-        raise InputError(f"metadata must be an object, got {type(metadata).__name__}", Location(file, dialog_id, None, "metadata"))
+        raise InputError(
+            f"metadata must be an object, got {type(metadata).__name__}", Location(file, dialog_id, None, "metadata")
+        )
     turns_raw = raw.get("turns")
     if not isinstance(turns_raw, list):
-        raise InputError(f"turns must be a list, got {type(turns_raw).__name__}", Location(file, dialog_id, None, "turns"))
+        raise InputError(
+            f"turns must be a list, got {type(turns_raw).__name__}", Location(file, dialog_id, None, "turns")
+        )
     if not turns_raw:
         raise InputError("dialog has no turns", Location(file, dialog_id, None, "turns"))
     turns = sorted((parse_turn(t, where) for t in turns_raw), key=lambda t: t.turn_no)
@@ -225,7 +233,11 @@ def load_dialogs(path: str | Path) -> DialogSet:
             errors.append(error)
             continue
         if dialog.dialog_id in seen:
-            errors.append(InputError("dialog_id is used by an earlier dialog", Location(file, dialog.dialog_id, None, "dialog_id")))
+            errors.append(
+                InputError(
+                    "dialog_id is used by an earlier dialog", Location(file, dialog.dialog_id, None, "dialog_id")
+                )
+            )
             continue
         seen.add(dialog.dialog_id)
         dialogs.append(dialog)

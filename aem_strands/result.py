@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from aem_strands.compose import Composition
-from aem_strands.types import Attribution, FailureReason, JsonValue, Role, Turn, TurnVerdict
+from aem_strands.types import Attribution, FailureReason, JsonValue, Method, Role, Turn, TurnVerdict
 
 
 def chain_bucket(length: int) -> str:
@@ -58,6 +58,11 @@ class TurnResult:
         return out
 
 
+def _reason_value(turn: TurnResult) -> str | None:
+    reason = turn.verdict.own_reason
+    return None if reason is None else reason.value
+
+
 @dataclass(frozen=True)
 class DialogResult:
     """Everything the evaluation found about one dialog (SPEC §5 keys and per-turn details)."""
@@ -104,15 +109,18 @@ class DialogResult:
         parts = []
         for root in self.root_causes:
             problem = root.verdict.problems[0]
-            what = f"{problem.field} {problem.predicted!r} vs {problem.gold!r}"
+            if problem.method is Method.FACTS:
+                what = f"{problem.field} {problem.detail}"
+            else:
+                what = f"{problem.field} {problem.predicted!r} vs {problem.gold!r}"
             inherited = sum(1 for c in self.cascades if c.attribution and c.attribution.caused_by == root.turn.turn_no)
-            parts.append(
-                f"root cause turn {root.turn.turn_no}: {problem.reason.value} ({what}); {inherited} cascading"
-            )
+            parts.append(f"root cause turn {root.turn.turn_no}: {problem.reason.value} ({what}); {inherited} cascading")
         return "; ".join(parts)
 
     def chain_buckets(self) -> dict[str, dict[str, JsonValue]]:
-        buckets: dict[str, dict[str, int]] = {b: {"turns": 0, "passed": 0} for b in ("single", "two_step", "three_plus")}
+        buckets: dict[str, dict[str, int]] = {
+            b: {"turns": 0, "passed": 0} for b in ("single", "two_step", "three_plus")
+        }
         for t in self.judged:
             if t.chain_length is not None:
                 bucket = buckets[chain_bucket(t.chain_length)]
@@ -134,15 +142,12 @@ class DialogResult:
             "composer": self.composer,
             "test_pass": self.test_pass,
             "first_failure_turn": failures[0].turn.turn_no if failures else None,
-            "root_cause": None if first_root is None else first_root.verdict.own_reason and first_root.verdict.own_reason.value,
+            "root_cause": None if first_root is None else _reason_value(first_root),
             "root_cause_turn": None if first_root is None else first_root.turn.turn_no,
             "root_cause_count": len(self.root_causes),
             "cascading_count": len(self.cascades),
             "total_failures": len(failures),
-            "root_causes": [
-                {"turn_no": r.turn.turn_no, "reason": r.verdict.own_reason and r.verdict.own_reason.value}
-                for r in self.root_causes
-            ],
+            "root_causes": [{"turn_no": r.turn.turn_no, "reason": _reason_value(r)} for r in self.root_causes],
             "sub_metrics": {
                 m.value: {"passed": r.passed, "total": r.total, "rate": None if r.rate is None else round(r.rate, 4)}
                 for m, r in self.composition.sub_metrics.items()

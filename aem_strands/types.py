@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 JsonValue = Any
 """A value decoded from JSON: None, bool, int, float, str, list or dict of those."""
@@ -95,7 +95,7 @@ class Reply:
     response: str
 
 
-TurnContent = Union[ActionCall, Reply]
+TurnContent = ActionCall | Reply
 
 
 @dataclass(frozen=True)

@@ -63,8 +63,13 @@ def _json_key(value: JsonValue) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def _digit_runs(text: str) -> tuple[str, ...]:
-    return tuple(sorted(_DIGITS.findall(text)))
+def _at(path: str, text: str) -> str:
+    return f"{path}: {text}" if path else text
+
+
+def _numbers_disagree(gold: Text, predicted: Text) -> bool:
+    g, p = sorted(_DIGITS.findall(gold.value)), sorted(_DIGITS.findall(predicted.value))
+    return bool(g) and bool(p) and g != p
 
 
 _DIGITS = re.compile(r"\d+")
@@ -95,26 +100,32 @@ def _leaves(gold: JsonValue, predicted: JsonValue, path: str, kind: ValueKind) -
         return out
     if isinstance(gold, list) and isinstance(predicted, list):
         if len(gold) != len(predicted):
-            detail = f"{path or 'value'}: {len(predicted)} items where gold has {len(gold)}"
+            detail = _at(path, f"{len(predicted)} items where gold has {len(gold)}")
             return [_Leaf(path, Comparison(False, 0.0, Method.NORMALISED, detail))]
         out = []
-        for index, (g, p) in enumerate(zip(gold, predicted)):
+        for index, (g, p) in enumerate(zip(gold, predicted, strict=True)):
             out.extend(_leaves(g, p, f"{path}[{index}]", kind))
         return out
     if isinstance(gold, (dict, list)) or isinstance(predicted, (dict, list)):
-        detail = f"{path or 'value'}: {type(predicted).__name__} where gold has {type(gold).__name__}"
+        detail = _at(path, f"{type(predicted).__name__} where gold has {type(gold).__name__}")
         return [_Leaf(path, Comparison(False, 0.0, Method.NORMALISED, detail))]
     g, p = canonical(gold), canonical(predicted)
     if g == p:
         return [_Leaf(path, Comparison(True, 1.0, Method.NORMALISED))]
-    if kind is ValueKind.ARGUMENT and isinstance(g, Text) and isinstance(p, Text) and _digit_runs(g.value) and _digit_runs(p.value):
-        if _digit_runs(g.value) != _digit_runs(p.value):
-            # Identifiers and quantities inside an argument ("ds-7731", "room 101") must agree digit for digit.
-            detail = f"{path or 'value'}: numbers in {display(predicted)!r} differ from {display(gold)!r}"
-            return [_Leaf(path, Comparison(False, 0.0, Method.NORMALISED, detail))]
+    if kind is ValueKind.ARGUMENT and isinstance(g, Text) and isinstance(p, Text) and _numbers_disagree(g, p):
+        # Identifiers and quantities inside an argument ("ds-7731", "room 101") must agree digit for digit.
+        detail = _at(path, f"numbers in {display(predicted)!r} differ from {display(gold)!r}")
+        return [_Leaf(path, Comparison(False, 0.0, Method.NORMALISED, detail))]
     if isinstance(g, Text) or isinstance(p, Text):
         return [_Leaf(path, None, (display(gold), display(predicted)))]
-    return [_Leaf(path, Comparison(False, 0.0, Method.NORMALISED, f"{path or 'value'}: {p} differs from {g}"))]
+    return [
+        _Leaf(
+            path,
+            Comparison(
+                False, 0.0, Method.NORMALISED, _at(path, f"{display(predicted)!r} differs from {display(gold)!r}")
+            ),
+        )
+    ]
 
 
 class Comparator:
@@ -149,7 +160,7 @@ class Comparator:
                     if leaf.pending is not None
                 )
             )
-            scores = dict(zip(pairs, self.scorer.similarities(pairs, kind))) if pairs else {}
+            scores = dict(zip(pairs, self.scorer.similarities(pairs, kind), strict=True)) if pairs else {}
             for key, leaves in planned.items():
                 if todo[key].kind is kind:
                     self._memo[key] = self._combine(leaves, scores, kind)
@@ -160,12 +171,13 @@ class Comparator:
             return leaf.settled
         assert leaf.pending is not None  # a leaf is either settled or pending, by construction
         score = scores.get(leaf.pending)
-        where = leaf.path or "value"
         if score is None or not math.isfinite(score):
-            return Comparison(None, 0.0, self.scorer.method, f"{where}: {self.scorer.name} could not score the pair")
+            return Comparison(
+                None, 0.0, self.scorer.method, _at(leaf.path, f"{self.scorer.name} could not score the pair")
+            )
         threshold = self.thresholds.for_kind(kind)
         relation = ">=" if score >= threshold else "<"
-        detail = f"{where}: {self.scorer.name} {score:.3f} {relation} {threshold:.2f}"
+        detail = _at(leaf.path, f"{self.scorer.name} {score:.3f} {relation} {threshold:.2f}")
         return Comparison(score >= threshold, score, self.scorer.method, detail)
 
     def _combine(self, leaves: list[_Leaf], scores: dict[tuple[str, str], float | None], kind: ValueKind) -> Comparison:

@@ -12,7 +12,6 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Union
 
 from aem_strands.types import JsonValue
 
@@ -49,7 +48,7 @@ class Null:
     pass
 
 
-Canonical = Union[Number, Boolean, Text, Null]
+Canonical = Number | Boolean | Text | Null
 
 
 def normalise_text(text: str) -> str:

@@ -122,7 +122,7 @@ class EmbeddingScorer:
             vectors = self._load().encode(
                 new, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
             )
-            self._vectors.update(zip(new, vectors))
+            self._vectors.update(zip(new, vectors, strict=True))
 
     def similarities(self, pairs: Sequence[tuple[str, str]], kind: ValueKind) -> list[float | None]:
         self.embed(text for pair in pairs for text in pair)
