@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
 from aem_strands.compare.chain import ComparisonRequest
 from aem_strands.compare.scorers import SCORER_NAMES
 from aem_strands.compose import COMPOSER_NAMES, make_composer
@@ -55,6 +56,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="pass rate a sub-metric needs (thresholds composer), e.g. truthfulness=0.9",
     )  # fmt: skip
     score.add_argument("--format", choices=("json", "jsonl", "table"), help="default: table on a terminal, else jsonl")
+    score.add_argument(
+        "--allow-extra", choices=ALLOW_EXTRA_CHOICES, default="none",
+        help="unpaired dialogs: which unmatched predicted turns are tolerated (default: none)",
+    )  # fmt: skip
+    score.add_argument(
+        "--read-only-tool", action="append", default=[], metavar="TOOL_ID",
+        help="with --allow-extra read_only: a tool whose extra calls are tolerated (repeatable)",
+    )  # fmt: skip
     compare = commands.add_parser("compare", help="decide equivalence of value pairs")
     compare.add_argument("--pairs", type=Path, required=True, help='JSONL of {"gold", "predicted", "kind"}')
     _add_comparison_options(compare)
@@ -79,9 +88,10 @@ def _sub_metric_thresholds(items: Sequence[str]) -> dict[str, float]:
 def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     dialogs: list[Dialog] = []
     errors: list[InputError] = []
+    align = AlignOptions(args.allow_extra, frozenset(args.read_only_tool))
     for path in args.paths:
         try:
-            loaded = load_dialogs(path)
+            loaded = load_dialogs(path, align=align)
         except InputError as error:
             errors.append(error)
             continue

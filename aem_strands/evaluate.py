@@ -7,6 +7,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from aem_strands.align import AlignOptions
 from aem_strands.attribution import attribute, chain_lengths
 from aem_strands.compare.chain import Comparator, ComparisonRequest, Thresholds
 from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer, make_scorer
@@ -45,8 +46,8 @@ def make_comparator(
     return Comparator(resolve_scorer(scorer), thresholds)
 
 
-def _as_dialog(dialog: Dialog | JsonValue) -> Dialog:
-    return dialog if isinstance(dialog, Dialog) else parse_dialog(dialog, default_id="dialog")
+def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions | None = None) -> Dialog:
+    return dialog if isinstance(dialog, Dialog) else parse_dialog(dialog, default_id="dialog", align=align)
 
 
 def _requests(dialog: Dialog) -> list[ComparisonRequest]:
@@ -77,14 +78,16 @@ def evaluate_dialogs(
     threshold_response: float | None = None,
     composer: str | Composer = "mean",
     comparator: Comparator | None = None,
+    align: AlignOptions | None = None,
 ) -> list[DialogResult]:
     """Evaluate many dialogs; all their semantic comparisons go to the scorer in one batch.
 
     ``dialogs`` may hold ``Dialog`` objects or their JSON form (a bare list of turns or a
     ``{"dialog_id", "metadata", "turns"}`` object). ``comparator`` overrides ``scorer`` and the
-    thresholds (pass one to share its memo across calls).
+    thresholds (pass one to share its memo across calls). ``align`` sets the alignment options of
+    dialogs given in the unpaired ``{"gold", "predicted"}`` JSON form (see ``aem_strands.align``).
     """
-    parsed: Sequence[Dialog] = [_as_dialog(d) for d in dialogs]
+    parsed: Sequence[Dialog] = [_as_dialog(d, align) for d in dialogs]
     compare = comparator or make_comparator(
         scorer, threshold_args=threshold_args, threshold_response=threshold_response
     )
@@ -101,6 +104,7 @@ def evaluate_dialog(
     threshold_response: float | None = None,
     composer: str | Composer = "mean",
     comparator: Comparator | None = None,
+    align: AlignOptions | None = None,
 ) -> DialogResult:
     """Evaluate one dialog (see ``evaluate_dialogs`` for the parameters)."""
     return evaluate_dialogs(
@@ -110,4 +114,5 @@ def evaluate_dialog(
         threshold_response=threshold_response,
         composer=composer,
         comparator=comparator,
+        align=align,
     )[0]

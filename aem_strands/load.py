@@ -23,8 +23,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from aem_strands.align import AlignOptions
 from aem_strands.errors import InputError, Location
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
+from aem_strands.unpaired import is_unpaired, parse_unpaired
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -145,8 +147,16 @@ def parse_turn(raw: object, where: Location) -> Turn:
     )
 
 
-def parse_dialog(raw: object, *, file: str | None = None, default_id: str | None = None) -> Dialog:
-    """Validate one dialog: a ``{"dialog_id", "metadata", "turns"}`` object or a bare list of turns."""
+def parse_dialog(
+    raw: object, *, file: str | None = None, default_id: str | None = None, align: AlignOptions | None = None
+) -> Dialog:
+    """Validate one dialog: a ``{"dialog_id", "metadata", "turns"}`` object or a bare list of turns.
+
+    An unpaired ``{"dialog_id", "metadata", "gold", "predicted"}`` object is validated by
+    ``aem_strands.unpaired`` and aligned with ``align`` (see ``aem_strands.align``).
+    """
+    if is_unpaired(raw):
+        return parse_unpaired(raw, file=file, default_id=default_id).align(align)
     if isinstance(raw, list):
         raw = {"dialog_id": default_id or "dialog", "turns": raw}
     if not isinstance(raw, dict):
@@ -195,11 +205,13 @@ def _decode(text: str, where: Location) -> JsonValue:
 
 
 def _is_bare_turn_list(data: list[Any]) -> bool:
-    return bool(data) and isinstance(data[0], dict) and "turns" not in data[0]
+    return bool(data) and isinstance(data[0], dict) and "turns" not in data[0] and not is_unpaired(data[0])
 
 
-def load_dialogs(path: str | Path) -> DialogSet:
+def load_dialogs(path: str | Path, *, align: AlignOptions | None = None) -> DialogSet:
     """Load every dialog of a file (JSON or JSONL), keeping the valid ones and the errors of the rest.
+
+    ``align`` applies to dialogs in the unpaired format (see ``aem_strands.unpaired``).
 
     Raises ``InputError`` when the file itself cannot be read or parsed.
     """
@@ -221,6 +233,8 @@ def load_dialogs(path: str | Path) -> DialogSet:
                 errors.append(error)
     else:
         data = _decode(text, Location(file))
+        if data == []:
+            raise InputError("the file holds no dialogs (an empty list)", Location(file))
         if isinstance(data, list) and not _is_bare_turn_list(data):
             records = [(f"{stem}[{i}]", item) for i, item in enumerate(data)]
         else:
@@ -228,7 +242,7 @@ def load_dialogs(path: str | Path) -> DialogSet:
     seen: set[str] = set()
     for default_id, record in records:
         try:
-            dialog = parse_dialog(record, file=file, default_id=default_id)
+            dialog = parse_dialog(record, file=file, default_id=default_id, align=align)
         except InputError as error:
             errors.append(error)
             continue

@@ -1,0 +1,286 @@
+"""Alignment of unpaired gold and predicted turn sequences into a paired ``Dialog``.
+
+Real agents add, skip and reorder turns, so pairing gold and predicted turns by position would
+shift every later turn out of place after one inserted call. ``align_turns`` instead finds an
+**optimal** alignment (minimum total cost over all order-respecting alignments, by dynamic
+programming — not greedy, not positional):
+
+- a gold turn paired with a predicted turn costs ``match_cost`` (0 for identical turns, below 1 for
+  the same tool and action or two replies, 1.9 for a different tool/action or kind — still cheaper
+  than calling it one missing plus one extra turn, which costs 2);
+- an unmatched gold turn is **missing** (cost 1), except a gold turn marked ``optional``
+  (cost 0, and it is dropped from the result);
+- an unmatched predicted turn is **extra** (cost 1), except where ``AlignOptions`` allows it
+  (``allow_extra="all"``, or ``"read_only"`` for calls to one of ``read_only_tools``): cost 0, and
+  it is dropped from the result (listed in ``Alignment.ignored``).
+
+Gold turns that share an ``OrderInvariant_<group>`` tag and are adjacent form a block; the
+predicted turns aligned to a block may come in any order (optimal assignment within the block).
+Everything else keeps its relative order, so a swapped pair of non-invariant turns is one match
+and one missing plus one extra turn.
+
+Among alignments of equal cost the one that pairs turns earliest wins (extras of repeated
+identical calls come last). Empty sequences are fine: all gold missing, or all predicted extra.
+
+The result is a ``Dialog`` of paired ``Turn``s numbered 1..n in aligned order, ``predicted=None``
+for a missing turn and ``gold=None`` for an extra one, which the existing pipeline judges
+(``missing_turn`` / ``extra_turn``) and attributes unchanged. Gold ``depends_on`` (1-based gold
+positions) is renumbered to the aligned turn numbers. Pure: no model, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from aem_strands.compare.normalise import normalise_text
+from aem_strands.errors import ConfigError
+from aem_strands.order import assign
+from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
+
+AllowExtra = Literal["none", "all", "read_only"]
+ALLOW_EXTRA_CHOICES: tuple[str, ...] = ("none", "all", "read_only")
+
+MISSING_COST = 1.0
+EXTRA_COST = 1.0
+MISMATCH_COST = 1.9
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class AlignOptions:
+    """Which unmatched predicted turns are tolerated.
+
+    ``allow_extra``: ``"none"`` (every unmatched predicted turn is an ``extra_turn`` failure),
+    ``"all"`` (none is), or ``"read_only"`` (calls to a tool named in ``read_only_tools`` are not).
+    """
+
+    allow_extra: AllowExtra = "none"
+    read_only_tools: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        if self.allow_extra not in ALLOW_EXTRA_CHOICES:
+            raise ConfigError(f"allow_extra must be one of {', '.join(ALLOW_EXTRA_CHOICES)}, got {self.allow_extra!r}")
+        if self.allow_extra == "read_only" and not self.read_only_tools:
+            raise ConfigError("allow_extra='read_only' needs at least one tool name in read_only_tools")
+        object.__setattr__(self, "read_only_tools", frozenset(self.read_only_tools))
+
+    def tolerates(self, content: TurnContent) -> bool:
+        """Whether an unmatched predicted turn with this content is allowed (not a failure)."""
+        if self.allow_extra == "all":
+            return True
+        return (
+            self.allow_extra == "read_only"
+            and isinstance(content, ActionCall)
+            and content.tool_id in self.read_only_tools
+        )
+
+
+@dataclass(frozen=True)
+class AlignedPair:
+    """One row of an alignment: 0-based indexes into the gold and predicted sequences (or ``None``)."""
+
+    turn_no: int
+    gold_index: int | None
+    predicted_index: int | None
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        return {"turn_no": self.turn_no, "gold_index": self.gold_index, "predicted_index": self.predicted_index}
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """The aligned dialog, where each of its turns came from, and what was tolerated or dropped."""
+
+    dialog: Dialog
+    pairs: tuple[AlignedPair, ...]
+    cost: float
+    ignored: tuple[int, ...] = ()
+    skipped_optional: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        return {
+            "cost": round(self.cost, 4),
+            "pairs": [p.to_dict() for p in self.pairs],
+            "ignored_predicted": list(self.ignored),
+            "skipped_optional_gold": list(self.skipped_optional),
+        }
+
+
+def _canon(value: JsonValue) -> JsonValue:
+    if isinstance(value, dict):
+        return {k: _canon(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canon(v) for v in value]
+    if isinstance(value, str):
+        return normalise_text(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _words(text: str) -> set[str]:
+    return set(normalise_text(text).split())
+
+
+def match_cost(gold: TurnContent, predicted: TurnContent) -> float:
+    """Cost of pairing two turns: 0 identical, < 1 same tool and action (or two replies), 1.9 otherwise.
+
+    Same tool and action: 0.8 x the share of argument keys (union of both sides) whose values differ
+    after normalisation or that one side lacks. Two replies: 0.5 x (1 - word-set Jaccard overlap).
+    """
+    if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
+        if gold.tool_id != predicted.tool_id or gold.action != predicted.action:
+            return MISMATCH_COST
+        keys = set(gold.args) | set(predicted.args)
+        if not keys:
+            return 0.0
+        differing = sum(
+            1
+            for k in keys
+            if k not in gold.args or k not in predicted.args or _canon(gold.args[k]) != _canon(predicted.args[k])
+        )
+        return 0.8 * differing / len(keys)
+    if isinstance(gold, Reply) and isinstance(predicted, Reply):
+        a, b = _words(gold.response), _words(predicted.response)
+        overlap = len(a & b) / len(a | b) if a | b else 1.0
+        return 0.5 * (1.0 - overlap)
+    return MISMATCH_COST
+
+
+def _blocks(gold: Sequence[Turn]) -> list[list[int]]:
+    """Gold positions grouped into units: adjacent members of one order-invariant group, or single turns."""
+    units: list[list[int]] = []
+    for index, turn in enumerate(gold):
+        group = turn.order_group
+        if units and group is not None and gold[units[-1][-1]].order_group == group:
+            units[-1].append(index)
+        else:
+            units.append([index])
+    return units
+
+
+class _Aligner:
+    def __init__(self, gold: Sequence[Turn], predicted: Sequence[TurnContent], options: AlignOptions) -> None:
+        if any(turn.gold is None for turn in gold):
+            raise ConfigError("align_turns: every gold turn needs its gold content")
+        self.gold, self.predicted, self.options = gold, predicted, options
+        self.units = _blocks(gold)
+        self.cost = [[match_cost(g.gold, p) for p in predicted] for g in gold if g.gold is not None]
+        self.skip_gold = [0.0 if g.optional else MISSING_COST for g in gold]
+        self.skip_pred = [0.0 if options.tolerates(p) else EXTRA_COST for p in predicted]
+        self._block_memo: dict[tuple[int, int, int], tuple[float, list[tuple[int | None, int | None]]]] = {}
+
+    def block(self, unit: int, start: int, stop: int) -> tuple[float, list[tuple[int | None, int | None]]]:
+        """Optimal assignment of a block's gold turns to predicted[start:stop], unmatched on either side allowed."""
+        key = (unit, start, stop)
+        if key in self._block_memo:
+            return self._block_memo[key]
+        members, items = self.units[unit], list(range(start, stop))
+        size = len(members) + len(items)
+        big = 1e6
+        matrix = [[0.0] * size for _ in range(size)]
+        for r in range(size):
+            for c in range(size):
+                if r < len(members) and c < len(items):
+                    matrix[r][c] = self.cost[members[r]][items[c]] + (1e-7 if r != c else 0.0)
+                elif r < len(members):
+                    matrix[r][c] = self.skip_gold[members[r]] if c - len(items) == r else big
+                elif c < len(items):
+                    matrix[r][c] = self.skip_pred[items[c]] if r - len(members) == c else big
+        columns = assign(matrix)
+        total = 0.0
+        rows: list[tuple[int | None, int | None]] = []
+        for r, c in enumerate(columns):
+            if r < len(members):
+                rows.append((members[r], items[c] if c < len(items) else None))
+            elif c < len(items):
+                rows.append((None, items[c]))
+            total += matrix[r][c]
+        result = (round(total, 6), rows)
+        self._block_memo[key] = result
+        return result
+
+    def solve(self) -> tuple[float, list[tuple[int | None, int | None]]]:
+        n_units, m = len(self.units), len(self.predicted)
+        best = [[0.0] * (m + 1) for _ in range(n_units + 1)]
+        for j in range(m - 1, -1, -1):
+            best[n_units][j] = self.skip_pred[j] + best[n_units][j + 1]
+        for u in range(n_units - 1, -1, -1):
+            for j in range(m, -1, -1):
+                best[u][j] = min(cost for cost, _ in self._moves(u, j, best))
+        rows: list[tuple[int | None, int | None]] = []
+        u, j = 0, 0
+        while u < n_units or j < m:
+            if u == n_units:
+                rows.append((None, j))
+                j += 1
+                continue
+            for cost, move in self._moves(u, j, best):
+                if cost <= best[u][j] + _EPS:
+                    u, j, taken = move
+                    rows.extend(taken)
+                    break
+        return best[0][0], rows
+
+    def _moves(
+        self, u: int, j: int, best: list[list[float]]
+    ) -> list[tuple[float, tuple[int, int, list[tuple[int | None, int | None]]]]]:
+        """Candidate steps from state (unit u, predicted j), in tie-break preference order."""
+        m = len(self.predicted)
+        members = self.units[u]
+        moves: list[tuple[float, tuple[int, int, list[tuple[int | None, int | None]]]]] = []
+        if len(members) == 1:
+            g = members[0]
+            if j < m:
+                moves.append((self.cost[g][j] + best[u + 1][j + 1], (u + 1, j + 1, [(g, j)])))
+            moves.append((self.skip_gold[g] + best[u + 1][j], (u + 1, j, [(g, None)])))
+        else:
+            for stop in range(j, m + 1):
+                cost, rows = self.block(u, j, stop)
+                moves.append((cost + best[u + 1][stop], (u + 1, stop, rows)))
+        if j < m:
+            moves.append((self.skip_pred[j] + best[u][j + 1], (u, j + 1, [(None, j)])))
+        return moves
+
+
+def align_turns(
+    gold: Sequence[Turn],
+    predicted: Sequence[TurnContent],
+    options: AlignOptions | None = None,
+    *,
+    dialog_id: str = "dialog",
+    metadata: dict[str, JsonValue] | None = None,
+) -> Alignment:
+    """Align gold turns (``Turn``s whose ``predicted`` is ignored) with predicted turn contents.
+
+    See the module docstring for the cost model, tie-breaking and the shape of the result.
+    """
+    options = options or AlignOptions()
+    total, rows = _Aligner(gold, predicted, options).solve()
+    turns: list[Turn] = []
+    pairs: list[AlignedPair] = []
+    ignored: list[int] = []
+    skipped: list[int] = []
+    renumber: dict[int, int] = {}
+    for g, p in rows:
+        if g is None and p is not None and options.tolerates(predicted[p]):
+            ignored.append(p)
+            continue
+        if g is not None and p is None and gold[g].optional:
+            skipped.append(g)
+            continue
+        turn_no = len(turns) + 1
+        if g is not None:
+            renumber[g + 1] = turn_no
+            base = gold[g]
+            turns.append(replace(base, turn_no=turn_no, predicted=None if p is None else predicted[p]))
+        elif p is not None:
+            content = predicted[p]
+            kind = TurnKind.ACTION if isinstance(content, ActionCall) else TurnKind.RESPONSE
+            turns.append(Turn(turn_no=turn_no, kind=kind, gold=None, predicted=content))
+        pairs.append(AlignedPair(turn_no, g, p))
+    turns = [replace(t, depends_on=tuple(renumber[d] for d in t.depends_on if d in renumber)) for t in turns]
+    dialog = Dialog(dialog_id=dialog_id, turns=tuple(turns), metadata=dict(metadata or {}))
+    return Alignment(dialog, tuple(pairs), total, tuple(sorted(ignored)), tuple(sorted(skipped)))
