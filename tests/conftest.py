@@ -1,0 +1,38 @@
+"""Shared builders for tests: small dialogs written inline, and a deterministic scorer."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+EXTERNAL_DATA = ROOT.parent / "shared" / "external_data"
+
+
+def action(tool: str, act: str, **args: Any) -> dict[str, Any]:
+    return {"tool_id": tool, "action": act, "args": args}
+
+
+def reply(text: str) -> dict[str, Any]:
+    return {"response": text}
+
+
+def paired(turn_no: int, gold: dict[str, Any], predicted: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """One paired turn in the SPEC §3 file format."""
+    kind = "Tool" if "tool_id" in gold else "Agent"
+    return {"turn_no": turn_no, "turn": kind, "gold_turn": gold, "predict_turn": predicted, **extra}
+
+
+@pytest.fixture
+def table() -> Any:
+    """A deterministic scorer: revenue/profit 0.73 and NYC/New York City 0.92, else token overlap."""
+    from aem_strands import TableScorer
+
+    return TableScorer({("revenue", "profit"): 0.73, ("NYC", "New York City"): 0.92})
