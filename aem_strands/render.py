@@ -55,4 +55,4 @@ def render_table(results: Sequence[DialogResult], errors: Sequence[InputError] =
     lines.append(
         f"{len(results)} dialogs scored, {passed} pass, {len(results) - passed} fail, {len(errors)} not readable"
     )
-    return "\n".join(lines) + "\n"
+    return "\n".join(line.rstrip() for line in lines) + "\n"
