@@ -1,0 +1,40 @@
+"""AEM as a Strands Evals plugin: evaluators, provided tasks, the Session adapter, caching and reports.
+
+Importing this package imports ``strands_evals`` (which sets the root logger to INFO); the core
+``aem_strands`` package does not, until one of these names is used.
+"""
+
+from aem_strands.strands.cases import AEM_KEY, case_dialog, live_case, offline_case
+from aem_strands.strands.evaluators import (
+    AemSessionEvaluator,
+    AemTurnEvaluator,
+    CorrectnessCustomEvaluator,
+    compose_turn_rows,
+)
+from aem_strands.strands.judge import JUDGE_PROMPT_V0, EquivalenceRating, JudgeScorer
+from aem_strands.strands.report import AemReport
+from aem_strands.strands.session import PredictedTurn, session_to_turns
+from aem_strands.strands.store import GoldRefreshingStore
+from aem_strands.strands.tasks import live_task, make_live_task, offline_task, run_live
+
+__all__ = [
+    "AEM_KEY",
+    "JUDGE_PROMPT_V0",
+    "AemReport",
+    "AemSessionEvaluator",
+    "AemTurnEvaluator",
+    "CorrectnessCustomEvaluator",
+    "EquivalenceRating",
+    "GoldRefreshingStore",
+    "JudgeScorer",
+    "PredictedTurn",
+    "case_dialog",
+    "compose_turn_rows",
+    "live_case",
+    "live_task",
+    "make_live_task",
+    "offline_case",
+    "offline_task",
+    "run_live",
+    "session_to_turns",
+]

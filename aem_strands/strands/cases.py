@@ -1,0 +1,143 @@
+"""Where gold comes from: the ``aem`` entry of a case's metadata, turned into a ``Dialog`` to score.
+
+Two shapes are supported (both survive ``Experiment.to_file`` / ``from_file``, the result cache and
+the report, since they are plain JSON in ``Case.metadata``):
+
+- **offline replay** — ``{"aem": {"dialog": <paired dialog>}}``: the annotated paired turns of
+  SPEC §3 (a bare list of turns or ``{"dialog_id", "metadata", "turns"}``). ``offline_task``
+  returns the predicted side as the trajectory ``[{"turn_no", "predict_turn"}, ...]``; the gold side
+  is always read from the case, so edited gold is scored even against a cached trajectory.
+- **live / unpaired** — ``{"aem": {"gold": [gold turns], "user_messages": [...], "agent":
+  "MODULE:ATTR"}}``: gold turns in the unpaired format (``aem_strands.unpaired``). The predicted
+  turns are the task's trajectory: a Strands ``Session`` (mapped by ``session_to_turns``) or a list
+  of unpaired-format turns; they are **aligned** to gold (``aem_strands.align``).
+
+``offline_case`` and ``live_case`` build such cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from strands_evals import Case
+from strands_evals.types.trace import Session
+
+from aem_strands.align import AlignOptions
+from aem_strands.errors import InputError, Location
+from aem_strands.load import parse_dialog
+from aem_strands.strands.session import PredictedTurn, session_to_turns
+from aem_strands.types import Dialog, JsonValue
+from aem_strands.unpaired import parse_unpaired
+
+AEM_KEY = "aem"
+
+
+@dataclass(frozen=True)
+class CaseDialog:
+    """The dialog to score for one case, how it was obtained, and the live turns it came from."""
+
+    dialog: Dialog
+    mode: str
+    predicted: tuple[PredictedTurn, ...] = ()
+
+
+def offline_case(
+    dialog: JsonValue, *, name: str, metadata: Mapping[str, Any] | None = None, **case: Any
+) -> Case[Any, Any]:
+    """A case carrying an annotated paired dialog (SPEC §3) for offline replay."""
+    return Case(name=name, input=name, metadata={**(metadata or {}), AEM_KEY: {"dialog": dialog}}, **case)
+
+
+def live_case(
+    gold: Sequence[Mapping[str, Any]],
+    user_messages: Sequence[str],
+    *,
+    name: str,
+    agent: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    **case: Any,
+) -> Case[Any, Any]:
+    """A case carrying gold turns (unpaired format) and the user messages to drive a live agent.
+
+    ``agent`` is the ``MODULE:ATTR`` of an agent factory, read by ``live_task``.
+    """
+    aem: dict[str, Any] = {"gold": [dict(t) for t in gold], "user_messages": list(user_messages)}
+    if agent is not None:
+        aem["agent"] = agent
+    return Case(name=name, input=list(user_messages), metadata={**(metadata or {}), AEM_KEY: aem}, **case)
+
+
+def aem_entry(metadata: Mapping[str, Any] | None, case_name: str | None) -> dict[str, Any]:
+    """The ``aem`` entry of a case's metadata, or an ``InputError`` naming what is missing."""
+    entry = (metadata or {}).get(AEM_KEY)
+    if not isinstance(entry, dict) or not ({"dialog", "gold"} & set(entry)):
+        raise InputError(
+            "case metadata needs an 'aem' object with 'dialog' (offline) or 'gold' (live) turns",
+            Location(dialog_id=case_name, field="metadata.aem"),
+        )
+    return entry
+
+
+def _offline(raw: JsonValue, trajectory: object, name: str) -> Dialog:
+    where = Location(dialog_id=name, field="actual_trajectory")
+    if not isinstance(trajectory, list):
+        raise InputError(
+            f"offline replay needs the task's trajectory as a list of predicted turns, got {type(trajectory).__name__}",
+            where,
+        )
+    by_turn: dict[int, Any] = {}
+    for item in trajectory:
+        if not isinstance(item, dict) or not isinstance(item.get("turn_no"), int) or "predict_turn" not in item:
+            raise InputError("each trajectory item must be {'turn_no': int, 'predict_turn': {...}}", where)
+        by_turn[item["turn_no"]] = item["predict_turn"]
+    record: dict[str, Any] = {"dialog_id": name, "turns": raw} if isinstance(raw, list) else dict(raw)
+    turns = record.get("turns")
+    if not isinstance(turns, list):
+        raise InputError(
+            "offline dialog needs a 'turns' list", Location(dialog_id=name, field="metadata.aem.dialog.turns")
+        )
+    absent: set[int] = set()
+    merged = []
+    for turn in turns:
+        if isinstance(turn, dict) and isinstance(turn.get("turn_no"), int):
+            number = turn["turn_no"]
+            if number not in by_turn:
+                absent.add(number)
+            merged.append({**turn, "predict_turn": by_turn.get(number, turn.get("gold_turn"))})
+        else:
+            merged.append(turn)
+    dialog = parse_dialog({**record, "turns": merged}, default_id=name)
+    if not absent:
+        return dialog
+    return replace(dialog, turns=tuple(replace(t, predicted=None) if t.turn_no in absent else t for t in dialog.turns))
+
+
+def case_dialog(
+    metadata: Mapping[str, Any] | None,
+    trajectory: object,
+    *,
+    name: str | None,
+    align: AlignOptions | None = None,
+) -> CaseDialog:
+    """The dialog to score from a case's ``aem`` metadata and its task trajectory (see the module docstring)."""
+    label = name or "case"
+    entry = aem_entry(metadata, name)
+    if "dialog" in entry:
+        return CaseDialog(_offline(entry["dialog"], trajectory, label), "offline")
+    live: tuple[PredictedTurn, ...] = ()
+    if isinstance(trajectory, Session):
+        live = tuple(session_to_turns(trajectory))
+        predicted: list[Any] = [turn.to_dict() for turn in live]
+    elif isinstance(trajectory, list):
+        predicted = trajectory
+    else:
+        raise InputError(
+            f"live scoring needs a Session or a list of predicted turns as trajectory, got {type(trajectory).__name__}",
+            Location(dialog_id=label, field="actual_trajectory"),
+        )
+    extra = {k: v for k, v in (metadata or {}).items() if k != AEM_KEY}
+    raw = {"dialog_id": label, "metadata": extra, "gold": entry["gold"], "predicted": predicted}
+    dialog = parse_unpaired(raw).align(align)
+    return CaseDialog(dialog, "live" if live or isinstance(trajectory, Session) else "unpaired", live)

@@ -1,0 +1,266 @@
+"""AEM correctness as Strands Evals evaluators (thin adapters over ``aem_strands.evaluate_dialog``).
+
+- ``AemSessionEvaluator``: one row per case: ``score`` = the composed score, ``test_pass`` (every
+  judged turn passes), ``reason`` naming the root cause and its cascade, ``label`` (``pass``, the
+  root cause's failure reason, or ``not_applicable``), and the full dialog result in ``metadata``.
+- ``AemTurnEvaluator``: one row per turn (``label`` = failure reason, ``pass`` or
+  ``not_applicable``); its aggregator gives the case the same composed score as the session
+  evaluator.
+- ``CorrectnessCustomEvaluator(threshold=0.5, name="correctness")``: the reference write-up's
+  wrapper signature. ``threshold`` is the pass mark on the composed dialog score (``test_pass`` =
+  score >= threshold); it is **not** a similarity threshold (see ``threshold_args`` /
+  ``threshold_response``, whose defaults 0.80 / 0.75 are where values are compared).
+
+Every public attribute equals a constructor parameter and is JSON-safe, so the evaluators survive
+``Experiment.to_file`` → ``Experiment.from_file(..., custom_evaluators=[...])``. Scorer, composer
+and alignment options are chosen by name; ``scorer="judge"`` uses ``model`` (a ``Model`` or model
+id, like the host's judges). ``semantic_scorer`` injects a scorer instance (e.g. ``TableScorer``
+in tests); it is private and not serialised.
+
+Where the gold and predicted turns come from is described in ``aem_strands.strands.cases``. A case
+that cannot be scored (no ``aem`` metadata, a malformed trajectory) gives one ``not_applicable``
+row with ``test_pass=False`` and the reason, never a silent 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from strands.models.model import Model
+from strands_evals.evaluators import Evaluator
+from strands_evals.types import EvaluationData, EvaluationOutput
+from strands_evals.types.trace import EvaluationLevel
+
+from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
+from aem_strands.compare.chain import Comparator, Thresholds
+from aem_strands.compare.scorers import SemanticScorer
+from aem_strands.compose import COMPOSER_NAMES, Composer, make_composer
+from aem_strands.errors import AemError, ConfigError
+from aem_strands.evaluate import evaluate_dialog, resolve_scorer
+from aem_strands.result import DialogResult, TurnResult
+from aem_strands.strands.cases import CaseDialog, case_dialog
+from aem_strands.strands.judge import JudgeScorer
+from aem_strands.types import JsonValue, Role, Verdict
+
+SCORER_CHOICES = ("embedding", "exact", "judge")
+NOT_APPLICABLE = "not_applicable"
+
+
+class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals ships no type information
+    """Shared options and scoring of the AEM evaluators."""
+
+    def __init__(
+        self,
+        scorer: str = "embedding",
+        threshold_args: float | None = None,
+        threshold_response: float | None = None,
+        composer: str = "mean",
+        cap: float | None = None,
+        allow_extra: str = "none",
+        read_only_tools: list[str] | None = None,
+        model: Model | str | None = None,
+        name: str | None = None,
+        *,
+        semantic_scorer: SemanticScorer | None = None,
+    ) -> None:
+        super().__init__(name=name)
+        if scorer not in SCORER_CHOICES:
+            raise ConfigError(f"scorer must be one of {', '.join(SCORER_CHOICES)}, got {scorer!r}")
+        if composer not in COMPOSER_NAMES:
+            raise ConfigError(f"composer must be one of {', '.join(COMPOSER_NAMES)}, got {composer!r}")
+        if allow_extra not in ALLOW_EXTRA_CHOICES:
+            raise ConfigError(f"allow_extra must be one of {', '.join(ALLOW_EXTRA_CHOICES)}, got {allow_extra!r}")
+        self.scorer = scorer
+        self.threshold_args = threshold_args
+        self.threshold_response = threshold_response
+        self.composer = composer
+        self.cap = cap
+        self.allow_extra = allow_extra
+        self.read_only_tools = list(read_only_tools) if read_only_tools is not None else None
+        self.model = model
+        self._thresholds = Thresholds(
+            argument=Thresholds().argument if threshold_args is None else threshold_args,
+            response=Thresholds().response if threshold_response is None else threshold_response,
+        )
+        self._composer: Composer = make_composer(composer, cap=cap)
+        self._align = AlignOptions(allow_extra, frozenset(read_only_tools or ()))  # type: ignore[arg-type]  # checked above
+        self._semantic_scorer = semantic_scorer
+        self._judge: JudgeScorer | None = None
+
+    def _scorer(self) -> SemanticScorer:
+        if self._semantic_scorer is not None:
+            return self._semantic_scorer
+        if self.scorer == "judge":
+            if self._judge is None:
+                self._judge = JudgeScorer(self.model)
+            return self._judge
+        return resolve_scorer(self.scorer)
+
+    def score_case(self, data: EvaluationData[Any, Any]) -> tuple[CaseDialog, DialogResult]:
+        """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored)."""
+        found = case_dialog(data.metadata, data.actual_trajectory, name=data.name, align=self._align)
+        comparator = Comparator(self._scorer(), self._thresholds)
+        return found, evaluate_dialog(found.dialog, comparator=comparator, composer=self._composer)
+
+    def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
+        raise NotImplementedError
+
+    def evaluate(self, evaluation_case: EvaluationData[Any, Any]) -> list[EvaluationOutput]:
+        try:
+            found, result = self.score_case(evaluation_case)
+        except AemError as error:
+            return [
+                EvaluationOutput(score=0.0, test_pass=False, reason=f"could not score: {error}", label=NOT_APPLICABLE)
+            ]
+        return self._rows(found, result)
+
+
+def dialog_metadata(found: CaseDialog, result: DialogResult) -> dict[str, JsonValue]:
+    """The full dialog result (SPEC §5 keys and per-turn details) plus how it was obtained."""
+    out = result.to_dict()
+    out["mode"] = found.mode
+    if found.predicted:
+        out["predicted_turns"] = [
+            {"index": i, "user_turn": t.user_turn, "span_id": t.span_id, **t.to_dict()}
+            for i, t in enumerate(found.predicted)
+        ]
+    return out
+
+
+def _label(result: DialogResult) -> str:
+    if result.score is None:
+        return NOT_APPLICABLE
+    if result.test_pass:
+        return "pass"
+    roots = result.root_causes
+    reason = roots[0].verdict.own_reason if roots else None
+    return reason.value if reason is not None else "fail"
+
+
+class AemSessionEvaluator(_AemEvaluator):
+    """One row per case: the composed AEM correctness score of the whole dialog."""
+
+    evaluation_level = EvaluationLevel.SESSION_LEVEL
+
+    def _passes(self, result: DialogResult) -> bool:
+        return result.test_pass
+
+    def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
+        metadata = dialog_metadata(found, result)
+        if result.score is None:
+            return [
+                EvaluationOutput(
+                    score=0.0, test_pass=True, reason=result.reason(), label=NOT_APPLICABLE, metadata=metadata
+                )
+            ]
+        passed = self._passes(result)
+        return [
+            EvaluationOutput(
+                score=result.score, test_pass=passed, reason=result.reason(), label=_label(result), metadata=metadata
+            )
+        ]
+
+
+def turn_reason(turn: TurnResult) -> str:
+    """One line that lets the reader recompute a turn's verdict."""
+    n = turn.turn.turn_no
+    if turn.verdict.verdict is Verdict.NOT_APPLICABLE:
+        return f"turn {n}: not judged ({turn.verdict.note})"
+    if turn.verdict.success:
+        return f"turn {n}: pass"
+    problem = turn.verdict.problems[0]
+    score = "" if problem.score is None else f" {problem.method.value} {problem.score:.2f}"
+    what = f"turn {n}: {problem.field} {problem.predicted!r} vs {problem.gold!r}{score} → {problem.reason.value}"
+    attribution = turn.attribution
+    if attribution is not None and attribution.role is Role.CASCADE:
+        return f"{what}; cascade of turn {attribution.caused_by} → prior_action_failed"
+    return f"{what} (root cause)"
+
+
+class AemTurnEvaluator(_AemEvaluator):
+    """One row per turn; the aggregator composes them into the dialog's score."""
+
+    evaluation_level = EvaluationLevel.TRACE_LEVEL
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.aggregator = compose_turn_rows
+
+    def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
+        score = result.score
+        dialog = {
+            "score": score,
+            "test_pass": result.test_pass,
+            "reason": result.reason(),
+            "dialog_id": result.dialog_id,
+        }
+        rows = []
+        for turn in result.turns:
+            data = turn.to_dict()
+            data["dialog"] = dialog
+            if turn.verdict.verdict is Verdict.NOT_APPLICABLE:
+                rows.append(
+                    EvaluationOutput(
+                        score=0.0, test_pass=True, reason=turn_reason(turn), label=NOT_APPLICABLE, metadata=data
+                    )
+                )
+                continue
+            ok = turn.verdict.success
+            label = "pass" if ok else (turn.failure_reason.value if turn.failure_reason else "fail")
+            rows.append(
+                EvaluationOutput(
+                    score=1.0 if ok else 0.0, test_pass=ok, reason=turn_reason(turn), label=label, metadata=data
+                )
+            )
+        if not rows:
+            why = "dialog has no turns to judge"
+            rows.append(
+                EvaluationOutput(
+                    score=0.0, test_pass=True, reason=why, label=NOT_APPLICABLE, metadata={"dialog": dialog}
+                )
+            )
+        return rows
+
+
+def compose_turn_rows(outputs: Sequence[EvaluationOutput]) -> tuple[float, bool, str]:
+    """Aggregate per-turn rows into the case score: the composed dialog score the rows carry.
+
+    Rows without AEM metadata (an error row) fall back to averaging the judged rows.
+    """
+    dialog = (outputs[0].metadata or {}).get("dialog") if outputs else None
+    if isinstance(dialog, dict) and "score" in dialog:
+        score = dialog["score"]
+        return (0.0 if score is None else float(score)), bool(dialog["test_pass"]), str(dialog["reason"])
+    score, passed, reason = Evaluator._aggregate_dropping_na(list(outputs))
+    return float(score), bool(passed), str(reason)
+
+
+class CorrectnessCustomEvaluator(AemSessionEvaluator):
+    """Compatibility class: ``test_pass`` when the composed score reaches ``threshold`` (default 0.5)."""
+
+    def __init__(
+        self,
+        threshold: float = 0.5,
+        name: str = "correctness",
+        scorer: str = "embedding",
+        threshold_args: float | None = None,
+        threshold_response: float | None = None,
+        composer: str = "mean",
+        cap: float | None = None,
+        allow_extra: str = "none",
+        read_only_tools: list[str] | None = None,
+        model: Model | str | None = None,
+        *,
+        semantic_scorer: SemanticScorer | None = None,
+    ) -> None:
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+            raise ConfigError(f"threshold must be a number in [0, 1], got {threshold!r}")
+        super().__init__(
+            scorer, threshold_args, threshold_response, composer, cap, allow_extra, read_only_tools, model, name,
+            semantic_scorer=semantic_scorer,
+        )  # fmt: skip
+        self.threshold = threshold
+
+    def _passes(self, result: DialogResult) -> bool:
+        return result.score is not None and result.score >= self.threshold

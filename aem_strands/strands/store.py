@@ -1,0 +1,62 @@
+"""A result-store wrapper that keeps cached task output but always scores against current gold.
+
+``LocalFileTaskResultStore`` caches the whole post-task ``EvaluationData`` by case name, expected
+fields and metadata included; on a hit the host skips the task (the agent is not called) and runs
+the evaluators on the **stored** copy, so edited gold would be scored against its stale version.
+``GoldRefreshingStore`` wraps any store: ``load`` returns the cached data with the expected fields
+(``expected_output``, ``expected_trajectory``, ``expected_assertion``, ``expected_interactions``,
+``expected_environment_state``) and ``metadata`` replaced by those of the current case of that
+name; the cached actual output and trajectory are kept. ``hits`` / ``misses`` count loads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from strands_evals import Case
+from strands_evals.evaluation_data_store import EvaluationDataStore
+from strands_evals.local_file_task_result_store import LocalFileTaskResultStore
+from strands_evals.types import EvaluationData
+
+REFRESHED_FIELDS = (
+    "expected_output",
+    "expected_trajectory",
+    "expected_assertion",
+    "expected_interactions",
+    "expected_environment_state",
+    "metadata",
+)
+
+
+class GoldRefreshingStore:
+    """Wraps an ``EvaluationDataStore``; cached entries get the current cases' gold (see module docstring)."""
+
+    def __init__(self, inner: EvaluationDataStore, cases: Sequence[Case[Any, Any]]) -> None:
+        self._inner = inner
+        self._cases = {case.name: case for case in cases if case.name is not None}
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @classmethod
+    def local(cls, directory: str | Path, cases: Sequence[Case[Any, Any]]) -> GoldRefreshingStore:
+        """A refreshing wrapper over a ``LocalFileTaskResultStore`` in ``directory``."""
+        return cls(LocalFileTaskResultStore(directory), cases)
+
+    def load(self, case_name: str) -> EvaluationData[Any, Any] | None:
+        cached = self._inner.load(case_name)
+        with self._lock:
+            if cached is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+        case = self._cases.get(case_name)
+        if cached is None or case is None:
+            return cached
+        return cached.model_copy(update={name: getattr(case, name) for name in REFRESHED_FIELDS})
+
+    def save(self, case_name: str, result: EvaluationData[Any, Any]) -> None:
+        self._inner.save(case_name, result)

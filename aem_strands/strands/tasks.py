@@ -1,0 +1,129 @@
+"""Provided tasks for ``Experiment.run_evaluations`` and ``strands-evals run --task``.
+
+- ``offline_task`` (offline replay): returns the predicted side of the case's annotated dialog as
+  the trajectory ``[{"turn_no", "predict_turn"}, ...]`` and the last predicted reply as output.
+- ``live_task`` / ``make_live_task(factory)`` (live): build a fresh Strands ``Agent`` with the
+  factory (``factory()`` or ``factory(case)``), send it the case's user messages one by one (the
+  same agent, so it keeps the conversation), and return ``{"output": last reply, "trajectory":
+  Session}``. ``live_task`` reads the factory's ``MODULE:ATTR`` from ``case.metadata["aem"]["agent"]``.
+
+Every span of a case is stamped with the case's ``session_id`` through OTel baggage, and the
+session is mapped with that id, so concurrent cases (``max_workers > 1``) never mix. Telemetry: the
+in-memory exporter of ``strands_evals`` is set up once per process, on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from opentelemetry import baggage, context
+from strands_evals import Case
+from strands_evals.mappers import StrandsInMemorySessionMapper
+from strands_evals.telemetry import StrandsEvalsTelemetry
+
+from aem_strands.errors import ConfigError, InputError, Location
+from aem_strands.strands.cases import aem_entry
+
+AgentFactory = Callable[..., Any]
+
+
+def offline_task(case: Case[Any, Any]) -> dict[str, Any]:
+    """The predicted side of the case's paired dialog (``metadata["aem"]["dialog"]``)."""
+    entry = aem_entry(case.metadata, case.name)
+    raw = entry.get("dialog")
+    turns = raw.get("turns") if isinstance(raw, dict) else raw
+    if not isinstance(turns, list):
+        raise InputError(
+            "offline replay needs metadata.aem.dialog with a list of paired turns", Location(dialog_id=case.name)
+        )
+    trajectory = [
+        {"turn_no": t["turn_no"], "predict_turn": t["predict_turn"]}
+        for t in turns
+        if isinstance(t, dict) and "turn_no" in t and "predict_turn" in t
+    ]
+    replies = [t["predict_turn"]["response"] for t in turns if isinstance(t, dict) and t.get("turn") == "Agent"]
+    return {"output": replies[-1] if replies else None, "trajectory": trajectory}
+
+
+@functools.lru_cache(maxsize=1)
+def telemetry() -> StrandsEvalsTelemetry:
+    """The process-wide in-memory span exporter (set up once, on first use)."""
+    return StrandsEvalsTelemetry().setup_in_memory_exporter()
+
+
+def resolve_factory(spec: str) -> AgentFactory:
+    """Import an agent factory named ``MODULE:ATTR``."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ConfigError(f"agent factory must be given as MODULE:ATTR, got {spec!r}")
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as error:
+        raise ConfigError(f"cannot import agent factory {spec!r}: {error}") from None
+    if not callable(factory):
+        raise ConfigError(f"agent factory {spec!r} is not callable")
+    return factory  # type: ignore[no-any-return]
+
+
+def _build(factory: AgentFactory, case: Case[Any, Any]) -> Any:
+    takes_case = len(inspect.signature(factory).parameters) >= 1
+    return factory(case) if takes_case else factory()
+
+
+def _user_messages(case: Case[Any, Any]) -> list[str]:
+    entry = (case.metadata or {}).get("aem") or {}
+    messages = entry.get("user_messages") if isinstance(entry, dict) else None
+    if messages is None:
+        messages = case.input if isinstance(case.input, list) else [case.input]
+    if not messages or not all(isinstance(m, str) for m in messages):
+        raise InputError(
+            "a live case needs a non-empty list of user messages (strings)",
+            Location(dialog_id=case.name, field="metadata.aem.user_messages"),
+        )
+    return list(messages)
+
+
+def run_live(factory: AgentFactory, case: Case[Any, Any]) -> dict[str, Any]:
+    """Run a fresh agent through the case's user messages and return its output and ``Session``."""
+    spans = telemetry()
+    token = context.attach(
+        baggage.set_baggage(
+            "gen_ai.conversation.id", case.session_id, baggage.set_baggage("session.id", case.session_id)
+        )
+    )
+    try:
+        agent = _build(factory, case)
+        output = None
+        for message in _user_messages(case):
+            output = str(agent(message)).rstrip("\n")
+    finally:
+        context.detach(token)
+    session = StrandsInMemorySessionMapper().map_to_session(
+        list(spans.in_memory_exporter.get_finished_spans()), case.session_id
+    )
+    return {"output": output, "trajectory": session}
+
+
+def make_live_task(factory: AgentFactory) -> Callable[[Case[Any, Any]], dict[str, Any]]:
+    """A task that runs ``factory``'s agent through each case's user messages (see ``run_live``)."""
+    telemetry()
+
+    def task(case: Case[Any, Any]) -> dict[str, Any]:
+        return run_live(factory, case)
+
+    return task
+
+
+def live_task(case: Case[Any, Any]) -> dict[str, Any]:
+    """``run_live`` with the factory named in ``case.metadata["aem"]["agent"]`` (``MODULE:ATTR``)."""
+    spec = aem_entry(case.metadata, case.name).get("agent")
+    if not isinstance(spec, str):
+        raise InputError(
+            "a live case needs metadata.aem.agent = 'MODULE:ATTR' of an agent factory",
+            Location(dialog_id=case.name, field="metadata.aem.agent"),
+        )
+    return run_live(resolve_factory(spec), case)
