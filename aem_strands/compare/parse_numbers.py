@@ -1,0 +1,127 @@
+"""Parsers for booleans and quantities (numbers, percentages, currency amounts).
+
+A string parses only when the *whole* string is the value: ``"$1,200"`` and ``"1200 USD"`` are
+amounts, ``"room 101"`` is not a number. Number words go through ``text2num`` (``"one hundred and
+sixteen"``), currency amounts through ``price-parser``; both are offline and pure.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+from price_parser import Price
+from text_to_num import alpha2digit, text2num  # type: ignore[import-untyped]  # text2num ships no types
+
+from aem_strands.compare.normalise import normalise_text
+from aem_strands.compare.values import ParseContext, Quantity, Truth, Typed
+
+_TRUE = frozenset({"true", "yes"})
+_FALSE = frozenset({"false", "no"})
+
+_NUMERIC = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:e[+-]?\d+)?")
+_SCALED = re.compile(r"([+-]?[\d.,]+)\s*(thousand|million|billion|trillion|k|m|mn|bn)")
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
+_PERCENT = re.compile(r"(.+?)\s*(%|percent|per cent|pct)")
+_CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
+_CURRENCY_WORDS = {
+    "usd": "USD", "dollar": "USD", "dollars": "USD", "bucks": "USD", "buck": "USD", "eur": "EUR", "euro": "EUR",
+    "euros": "EUR", "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "jpy": "JPY", "yen": "JPY", "inr": "INR",
+    "rupees": "INR", "cad": "CAD", "aud": "AUD", "chf": "CHF", "cny": "CNY", "rmb": "CNY", "krw": "KRW",
+}  # fmt: skip
+_CURRENCY_TOKEN = re.compile(r"us\$|[$€£¥₹₩]|[a-z]+")
+_WORDS = re.compile(r"[a-z]+(?:[\s-]+[a-z]+)*")
+
+
+def _plain_number(text: str) -> float | None:
+    if not text or not any(c.isdigit() for c in text) or not _NUMERIC.fullmatch(text):
+        return None
+    number = float(text.replace(",", ""))
+    return number if math.isfinite(number) else None
+
+
+def _number_words(text: str) -> float | None:
+    if not _WORDS.fullmatch(text):
+        return None
+    try:
+        return float(text2num(text.replace("-", " "), "en"))
+    except ValueError:
+        return None
+
+
+def parse_amount(text: str) -> float | None:
+    """A bare number: ``"2"``, ``"-1.5"``, ``"1,000"``, ``"4.2 million"``, ``"two"``, ``"one hundred and six"``."""
+    plain = _plain_number(text)
+    if plain is not None:
+        return plain
+    scaled = _SCALED.fullmatch(text)
+    if scaled:
+        base = _plain_number(scaled.group(1))
+        return None if base is None else base * _SCALES[scaled.group(2)]
+    return _number_words(text)
+
+
+def _currency(text: str) -> Quantity | None:
+    price = Price.fromstring(text)
+    if price.amount is None:
+        return None
+    tokens = _CURRENCY_TOKEN.findall(text.replace(price.amount_text or "", " "))
+    codes = {_CURRENCY_SYMBOLS.get(t) or _CURRENCY_WORDS.get(t) for t in tokens}
+    if not tokens or None in codes or len(codes) != 1:
+        return None  # something besides an amount and one currency: not a bare amount
+    amount = parse_amount((price.amount_text or "").strip())
+    if amount is None:
+        return None
+    return Quantity(amount, codes.pop())
+
+
+class TruthParser:
+    """``true``/``false``, ``yes``/``no`` (case-insensitive)."""
+
+    name = "truth"
+
+    def parse(self, text: str, context: ParseContext) -> Typed | None:
+        word = normalise_text(text)
+        if word in _TRUE:
+            return Truth(True)
+        if word in _FALSE:
+            return Truth(False)
+        return None
+
+
+class QuantityParser:
+    """Numbers, percentages (``"50%"`` is the ratio 0.5 too) and currency amounts (``"$1,200"``,
+    ``"1200 USD"``, ``"49 bucks"``; a bare number agrees with any currency)."""
+
+    name = "quantity"
+
+    def parse(self, text: str, context: ParseContext) -> Typed | None:
+        folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+        if not folded:
+            return None
+        amount = parse_amount(folded)
+        if amount is not None:
+            return Quantity(amount)
+        percent = _PERCENT.fullmatch(folded)
+        if percent:
+            amount = parse_amount(percent.group(1))
+            return None if amount is None else Quantity(amount, "%")
+        if not any(c.isdigit() for c in folded):
+            if not any(word in _CURRENCY_WORDS for word in folded.split()):
+                return None
+            folded = alpha2digit(folded, "en", threshold=0)
+        return _currency(_strip_amount_words(folded))
+
+
+def _strip_amount_words(text: str) -> str:
+    """``"one hundred and sixteen bucks"`` → ``"116 bucks"``; ``"$4.2 million"`` → ``"$4200000"``."""
+    scaled = re.search(r"([\d.,]+)\s*(thousand|million|billion|trillion|bn|mn|k)\b", text)
+    if scaled:
+        base = _plain_number(scaled.group(1))
+        if base is not None:
+            value = base * _SCALES[scaled.group(2)]
+            text = (
+                text[: scaled.start()] + (f"{value:.0f}" if value.is_integer() else f"{value}") + text[scaled.end() :]
+            )
+    return text

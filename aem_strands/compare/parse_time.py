@@ -1,0 +1,249 @@
+"""Parsers for times of day, calendar dates, date-times and durations.
+
+Surface forms seen in real dialogs are handled directly (``7 pm``, ``19:00``, ``afternoon 12``,
+``half past 11 in the morning``, ``March 1st``, ``the 8th``, ``11th of this month``, ``1/3/2019``,
+``Monday next week``); other month-name forms fall back to ``dateutil`` (``Friday, 1 March 2019``).
+Number words are turned into digits with ``text2num`` first (``ten in the night``).
+
+Relative forms (``today``, ``tomorrow``, ``next Friday``, ``Monday next week``, ``this month``) need
+``ParseContext.reference_date``; without one they do not parse. ``the 8th`` without a reference is
+the partial date "day 8", which agrees with any date on the 8th. ``1/3/2019`` is ambiguous and keeps
+both readings (1 March and 3 January).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date, datetime, timedelta
+
+from dateutil import parser as dateutil_parser  # type: ignore[import-untyped]  # no stubs installed
+from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
+
+from aem_strands.compare.values import CalendarDate, ClockTime, DateReading, Duration, Moment, ParseContext, Typed
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+         ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
+         ("november", "nov"), ("december", "dec")],
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
+_WEEKDAYS = {
+    name: number
+    for number, names in enumerate(
+        [("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"), ("thursday", "thu", "thurs"),
+         ("friday", "fri"), ("saturday", "sat"), ("sunday", "sun")]
+    )
+    for name in names
+}  # fmt: skip
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_WEEKDAY = "(" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True)) + ")"
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_PM_PARTS = ("afternoon", "evening", "night", "tonight")
+
+_CLOCK = re.compile(
+    r"(?:(?P<pre>morning|afternoon|evening|night|tonight)\s+)?(?:at\s+)?"
+    r"(?:(?P<half>half|quarter)\s+(?P<rel>past|to)\s+)?"
+    r"(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?(?::\d{2})?(?:\s*o\s*clock)?"
+    r"\s*(?P<ampm>am|pm|a\s*m|p\s*m)?"
+    r"(?:\s+(?:in\s+the\s+|at\s+|this\s+)?(?P<post>morning|afternoon|evening|night|tonight))?"
+)
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_NUMERIC_DATE = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})")
+_MONTH_DAY = re.compile(rf"(?:{_WEEKDAY},?\s+)?{_MONTH}\s+(?:the\s+)?{_ORDINAL}(?:,?\s+(\d{{4}}))?")
+_DAY_MONTH = re.compile(rf"(?:{_WEEKDAY},?\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH},?(?:\s+(\d{{4}}))?")
+_DAY_ONLY = re.compile(
+    r"(?:on\s+)?(?:the\s+(\d{1,2})(?:st|nd|rd|th)?|(\d{1,2})(?:st|nd|rd|th))(?:\s+of\s+(this|next)\s+month)?"
+)
+_WEEKDAY_RELATIVE = re.compile(
+    rf"(?:(this|next|coming|this coming)\s+{_WEEKDAY}|{_WEEKDAY}\s+(this|next)\s+week|{_WEEKDAY})"
+)
+_DAY_WORDS = {"today": 0, "tonight": 0, "later today": 0, "tomorrow": 1, "day after tomorrow": 2,
+              "the day after tomorrow": 2, "yesterday": -1}  # fmt: skip
+_DURATION_UNITS = {
+    "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "m": 60, "min": 60, "mins": 60, "minute": 60,
+    "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "d": 86400, "day": 86400,
+    "days": 86400, "week": 604800, "weeks": 604800,
+}  # fmt: skip
+_DURATION_PART = re.compile(
+    r"(\d+(?:\.\d+)?|an?|half an?)\s*(" + "|".join(sorted(_DURATION_UNITS, key=len, reverse=True)) + r")\b"
+)
+_ISO_DURATION = re.compile(r"p(?:(\d+)d)?(?:t(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?)?")
+
+
+def _fold(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'").replace("o'clock", "o clock")
+    folded = re.sub(r"\b([ap])\.m\.?", r"\1m", folded)
+    return " ".join(folded.replace(",", ", ").split()).replace(" ,", ",")
+
+
+def _digits(text: str) -> str:
+    return alpha2digit(text, "en", threshold=0) if re.search(r"[a-z]", text) else text
+
+
+def parse_clock(text: str) -> ClockTime | None:
+    """A time of day; needs minutes, am/pm, a part of day or a ``half past`` to be one."""
+    if text in ("noon", "midday", "12 noon"):
+        return ClockTime(12, 0)
+    if text == "midnight":
+        return ClockTime(0, 0)
+    match = _CLOCK.fullmatch(text)
+    if not match:
+        return None
+    hour, minute = int(match["hour"]), int(match["minute"] or 0)
+    part = match["pre"] or match["post"]
+    ampm = (match["ampm"] or "").replace(" ", "")
+    if not (match["minute"] or ampm or part or match["half"] or "o clock" in text):
+        return None
+    if match["half"]:
+        offset = 30 if match["half"] == "half" else 15
+        minute = offset if match["rel"] == "past" else 60 - offset
+        hour = hour if match["rel"] == "past" else hour - 1
+    if ampm == "pm" or (not ampm and part in _PM_PARTS):
+        hour = hour + 12 if hour < 12 else hour
+    elif ampm == "am" and hour == 12:
+        hour = 0
+    if not (0 <= hour <= 23 and 0 <= minute <= 59) or (ampm and int(match["hour"]) > 12):
+        return None
+    return ClockTime(hour, minute)
+
+
+def _valid(year: int | None, month: int | None, day: int | None) -> bool:
+    if month is not None and not 1 <= month <= 12:
+        return False
+    if day is not None and not 1 <= day <= 31:
+        return False
+    if year is not None and month is not None and day is not None:
+        try:
+            date(year, month, day)
+        except ValueError:
+            return False
+    return True
+
+
+def _date(*readings: DateReading) -> CalendarDate | None:
+    kept = frozenset(r for r in readings if _valid(*r))
+    return CalendarDate(kept) if kept else None
+
+
+def _from(day: date) -> CalendarDate:
+    return CalendarDate(frozenset({(day.year, day.month, day.day)}))
+
+
+def _year(text: str | None) -> int | None:
+    if text is None:
+        return None
+    return int(text) + 2000 if len(text) == 2 else int(text)
+
+
+def _relative(text: str, today: date) -> CalendarDate | None:
+    if text in _DAY_WORDS:
+        return _from(today + timedelta(days=_DAY_WORDS[text]))
+    match = _WEEKDAY_RELATIVE.fullmatch(text)
+    if not match:
+        return None
+    if match[2]:  # "next Friday": the first Friday after today; "this Friday": today or later
+        ahead = (_WEEKDAYS[match[2]] - today.weekday()) % 7
+        return _from(today + timedelta(days=ahead or (7 if match[1] != "this" else 0)))
+    if match[3]:  # "Monday next week": that day in the calendar week (Monday first) after this one
+        monday = today - timedelta(days=today.weekday()) + timedelta(weeks=1 if match[4] == "next" else 0)
+        return _from(monday + timedelta(days=_WEEKDAYS[match[3]]))
+    return _from(today + timedelta(days=(_WEEKDAYS[match[5]] - today.weekday()) % 7))
+
+
+def parse_date(text: str, context: ParseContext) -> CalendarDate | None:
+    """A calendar date in one of the forms of the module docstring."""
+    today = context.reference_date
+    if match := _ISO_DATE.fullmatch(text):
+        return _date((int(match[1]), int(match[2]), int(match[3])))
+    if match := _NUMERIC_DATE.fullmatch(text):
+        a, b, year = int(match[1]), int(match[2]), _year(match[3])
+        return _date((year, b, a), (year, a, b))
+    if match := _MONTH_DAY.fullmatch(text):
+        return _date((_year(match[4]) or _infer_year(today), _MONTHS[match[2]], int(match[3])))
+    if match := _DAY_MONTH.fullmatch(text):
+        return _date((_year(match[4]) or _infer_year(today), _MONTHS[match[3]], int(match[2])))
+    if match := _DAY_ONLY.fullmatch(text):
+        day = int(match[1] or match[2])
+        if match[3] is None and today is None:
+            return _date((None, None, day))
+        if today is None:
+            return None
+        month = today.month + (1 if match[3] == "next" else 0)
+        year, month = (today.year + 1, 1) if month == 13 else (today.year, month)
+        return _date((year, month, day))
+    if today is not None and (relative := _relative(text, today)) is not None:
+        return relative
+    if any(name in text.split() for name in _MONTHS) and len(text) <= 40:
+        return _dateutil(text)
+    return None
+
+
+def _infer_year(today: date | None) -> int | None:
+    return today.year if today is not None else None
+
+
+def _dateutil(text: str) -> CalendarDate | None:
+    # Parse with two different defaults: a part that changes with the default was not in the text.
+    try:
+        first = dateutil_parser.parse(text, default=datetime(2000, 1, 1))
+        second = dateutil_parser.parse(text, default=datetime(2001, 2, 2))
+    except (ValueError, OverflowError):
+        return None
+    if first.hour or first.minute:
+        return None
+    parts = [(first.year, second.year), (first.month, second.month), (first.day, second.day)]
+    year, month, day = (a if a == b else None for a, b in parts)
+    return _date((year, month, day)) if month is not None else None
+
+
+def parse_duration(text: str) -> Duration | None:
+    """``2 hours``, ``120 minutes``, ``1 h 30 min``, ``an hour``, ``PT2H30M``."""
+    if iso := _ISO_DURATION.fullmatch(text):
+        if not any(iso.groups()):
+            return None
+        days, hours, minutes, seconds = (float(g) if g else 0.0 for g in iso.groups())
+        return Duration(days * 86400 + hours * 3600 + minutes * 60 + seconds)
+    parts = list(_DURATION_PART.finditer(text))
+    rest = _DURATION_PART.sub(" ", text).replace("and", " ").replace(",", " ")
+    if not parts or rest.strip():
+        return None
+    total = 0.0
+    for part in parts:
+        amount = {"a": 1.0, "an": 1.0, "half a": 0.5, "half an": 0.5}.get(part[1])
+        total += (amount if amount is not None else float(part[1])) * _DURATION_UNITS[part[2]]
+    return Duration(total)
+
+
+class TimeParser:
+    """Times of day, dates, date-times and durations (see the module docstring)."""
+
+    name = "time"
+
+    def parse(self, text: str, context: ParseContext) -> Typed | None:
+        folded = _fold(text)
+        if not folded or len(folded) > 60:
+            return None
+        folded = _digits(folded)
+        if clock := parse_clock(folded):
+            return clock
+        if day := parse_date(folded, context):
+            return day
+        if duration := parse_duration(folded):
+            return duration
+        return _moment(folded, context)
+
+
+_MOMENT_SPLIT = re.compile(r"(.+?)(?:t|\s+at\s+|,\s*|\s+)(\d{1,2}(?:[:h.]\d{2}).*|\d{1,2}\s*[ap]m.*)")
+
+
+def _moment(text: str, context: ParseContext) -> Moment | None:
+    match = _MOMENT_SPLIT.fullmatch(text)
+    if not match:
+        return None
+    day, clock = parse_date(match[1].strip(" ,"), context), parse_clock(re.sub(r"(:\d{2}):\d{2}.*$", r"\1", match[2]))
+    return Moment(day, clock) if day is not None and clock is not None else None

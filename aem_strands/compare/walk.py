@@ -1,0 +1,96 @@
+"""Walking two JSON values side by side down to scalar leaves, reporting the failing path.
+
+Dicts are compared key by key (a missing or unexpected key settles its path as different), lists
+position by position, or, for a request marked ``unordered``, as multisets: equal items are matched
+first, and the remaining items are paired in sorted order for the scalar stage. Every scalar pair
+goes through ``settle``; a pair it cannot decide becomes a *pending* leaf for the semantic scorer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from aem_strands.compare.normalise import display
+from aem_strands.compare.settle import settle, typed_value
+from aem_strands.compare.values import ParseContext
+from aem_strands.types import Comparison, JsonValue, Method, ValueKind
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One scalar position: settled already, or pending (the strings the scorer must compare)."""
+
+    path: str
+    settled: Comparison | None
+    pending: tuple[str, str] | None = None
+
+
+def json_key(value: JsonValue) -> str:
+    """A canonical string for any JSON value (dict keys sorted)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _at(path: str, text: str) -> str:
+    return f"{path}: {text}" if path and text else text
+
+
+def _item_key(value: JsonValue, context: ParseContext) -> str:
+    if isinstance(value, (dict, list)):
+        return json_key(value)
+    return repr(typed_value(value, context))
+
+
+def _match_unordered(gold: list[JsonValue], predicted: list[JsonValue], context: ParseContext) -> list[int]:
+    """For each gold item the index of the predicted item it is compared with."""
+    free = list(range(len(predicted)))
+    keys = [_item_key(p, context) for p in predicted]
+    chosen: list[int | None] = []
+    for item in gold:
+        key = _item_key(item, context)
+        hit = next((i for i in free if keys[i] == key), None)
+        if hit is not None:
+            free.remove(hit)
+        chosen.append(hit)
+    rest = iter(sorted(free, key=lambda i: json_key(predicted[i])))
+    return [c if c is not None else next(rest) for c in chosen]
+
+
+def plan_leaves(
+    gold: JsonValue, predicted: JsonValue, path: str, kind: ValueKind, context: ParseContext, unordered: bool = False
+) -> list[Leaf]:
+    """The leaves of comparing ``predicted`` with ``gold`` (see the module docstring)."""
+    if type(gold) is type(predicted) and json_key(gold) == json_key(predicted):
+        return [Leaf(path, Comparison(True, 1.0, Method.EXACT))]
+    if isinstance(gold, dict) and isinstance(predicted, dict):
+        out: list[Leaf] = []
+        for key in gold:
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in predicted:
+                out.append(Leaf(sub, Comparison(False, 0.0, Method.NORMALISED, _at(sub, "key missing"))))
+            else:
+                out.extend(plan_leaves(gold[key], predicted[key], sub, kind, context, unordered))
+        for key in predicted:
+            if key not in gold:
+                sub = f"{path}.{key}" if path else str(key)
+                out.append(Leaf(sub, Comparison(False, 0.0, Method.NORMALISED, _at(sub, "unexpected key"))))
+        return out
+    if isinstance(gold, list) and isinstance(predicted, list):
+        if len(gold) != len(predicted):
+            detail = _at(path, f"{len(predicted)} items where gold has {len(gold)}")
+            return [Leaf(path, Comparison(False, 0.0, Method.NORMALISED, detail))]
+        order = _match_unordered(gold, predicted, context) if unordered else list(range(len(gold)))
+        out = []
+        for index, item in enumerate(gold):
+            out.extend(plan_leaves(item, predicted[order[index]], f"{path}[{index}]", kind, context, unordered))
+        return out
+    if isinstance(gold, (dict, list)) or isinstance(predicted, (dict, list)):
+        detail = _at(path, f"{type(predicted).__name__} where gold has {type(gold).__name__}")
+        return [Leaf(path, Comparison(False, 0.0, Method.NORMALISED, detail))]
+    settled = settle(gold, predicted, kind, context)
+    if settled is not None:
+        detail = _at(path, settled.detail)
+        return [
+            Leaf(path, Comparison(settled.equivalent, 1.0 if settled.equivalent else 0.0, Method.NORMALISED, detail))
+        ]
+    return [Leaf(path, None, (display(gold), display(predicted)))]
