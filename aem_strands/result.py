@@ -111,6 +111,10 @@ class DialogResult:
             problem = root.verdict.problems[0]
             if problem.method is Method.FACTS:
                 what = f"{problem.field} {problem.detail}"
+            elif problem.reason is FailureReason.MISSING_PARAMETERS:
+                what = f"{problem.field} missing, gold {problem.gold!r}"
+            elif problem.reason is FailureReason.EXTRA_PARAMETERS:
+                what = f"{problem.field} {problem.predicted!r} not in gold"
             else:
                 what = f"{problem.field} {problem.predicted!r} vs {problem.gold!r}"
             inherited = sum(1 for c in self.cascades if c.attribution and c.attribution.caused_by == root.turn.turn_no)

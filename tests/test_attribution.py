@@ -90,7 +90,11 @@ def test_cascade_of_a_cascade_points_to_the_root() -> None:
 def test_correct_value_that_also_appears_in_gold_is_not_taint() -> None:
     # "EU" is right in turn 1 (only the metric is wrong); turn 3 fails on its own while using "EU".
     dialog = [
-        paired(1, action("db", "Filter", metric="revenue", region="EU"), action("db", "Filter", metric="profit", region="EU")),
+        paired(
+            1,
+            action("db", "Filter", metric="revenue", region="EU"),
+            action("db", "Filter", metric="profit", region="EU"),
+        ),
         paired(2, reply("Done."), reply("Done.")),
         paired(3, action("mail", "Send", subject="EU", to="ann"), action("mail", "Send", subject="EU", to="bob")),
     ]

@@ -68,7 +68,7 @@ def test_bad_record_is_reported_and_skipped_and_good_ones_scored(tmp_path: Path)
     missing = tmp_path / "missing.json"
     code, out, err = run("score", str(path), str(missing), "--scorer", "exact")
     records = [json.loads(line) for line in out.splitlines()]
-    assert records[0]["dialog_id"] == "good" and records[0]["test_pass"] is True
+    assert (records[0]["dialog_id"], records[0]["test_pass"]) == ("good", True)
     assert records[1]["error"]["dialog_id"] == "bad"
     assert records[1]["error"]["turn_no"] == 1
     assert records[1]["error"]["field"] == "predict_turn"

@@ -39,10 +39,17 @@ def test_identical_action_passes_with_perfect_sub_scores() -> None:
         (action("t", "A"), action("t", "A", limit=5), FailureReason.EXTRA_PARAMETERS, "args.limit"),
         (reply("The total is 42 EUR."), reply("The total is 41 EUR."), FailureReason.INCONSISTENT_RESPONSE, "response"),
         (reply("Which region?"), reply("Which region."), FailureReason.INCOMPLETE_RESPONSE, "response"),
-        (reply("Report ready."), reply("Completely unrelated words here."), FailureReason.INCONSISTENT_RESPONSE, "response"),
+        (
+            reply("Report ready."),
+            reply("Completely unrelated words here."),
+            FailureReason.INCONSISTENT_RESPONSE,
+            "response",
+        ),
     ],
 )
-def test_each_failure_reason(gold: dict[str, Any], predicted: dict[str, Any], reason: FailureReason, field: str) -> None:
+def test_each_failure_reason(
+    gold: dict[str, Any], predicted: dict[str, Any], reason: FailureReason, field: str
+) -> None:
     verdict = judge(paired(1, gold, predicted))
     assert verdict.verdict is Verdict.FAIL
     assert verdict.own_reason is reason
@@ -120,7 +127,9 @@ def test_undecided_comparison_makes_turn_not_applicable_not_failed() -> None:
         def similarities(self, pairs: Any, kind: Any) -> list[float | None]:
             return [None for _ in pairs]
 
-    result = evaluate_dialog([paired(1, action("t", "A", city="NYC"), action("t", "A", city="Gotham"))], scorer=Unsure())
+    result = evaluate_dialog(
+        [paired(1, action("t", "A", city="NYC"), action("t", "A", city="Gotham"))], scorer=Unsure()
+    )
     turn = result.to_dict()["turns"][0]
     assert turn["verdict"] == "not_applicable"
     assert "could not score" in turn["note"]

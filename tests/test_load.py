@@ -85,7 +85,14 @@ def test_bundled_examples_load() -> None:
             "file {file}, dialog 'd', field 'turn_no': Input should be a valid integer",
         ),
         (
-            [{"turn_no": 1, "turn": "Tool", "gold_turn": {"tool_id": "t", "action": "A"}, "predict_turn": {"tool_id": "t"}}],
+            [
+                {
+                    "turn_no": 1,
+                    "turn": "Tool",
+                    "gold_turn": {"tool_id": "t", "action": "A"},
+                    "predict_turn": {"tool_id": "t"},
+                }
+            ],
             "file {file}, dialog 'd', turn 1, field 'predict_turn.action': Field required",
         ),
         (

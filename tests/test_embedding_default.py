@@ -1,0 +1,55 @@
+"""The default embedding scorer: real packaged MiniLM model, offline, loaded only when needed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from aem_strands import Comparator, EmbeddingScorer, evaluate_dialogs
+from tests.conftest import ROOT, action, paired
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def scorer() -> EmbeddingScorer:
+    return EmbeddingScorer()
+
+
+def test_defaults_fail_revenue_vs_profit_and_pass_nyc_vs_new_york_city(scorer: EmbeddingScorer) -> None:
+    comparator = Comparator(scorer)
+    wrong = comparator.compare("revenue", "profit")
+    alias = comparator.compare("NYC", "New York City")
+    assert wrong.equivalent is False
+    assert alias.equivalent is True
+    # Cosines measured with all-MiniLM-L6-v2 (SPEC §4): revenue/profit ≈ 0.73, NYC/New York City ≈ 0.92.
+    assert wrong.score == pytest.approx(0.73, abs=0.02)
+    assert alias.score == pytest.approx(0.92, abs=0.02)
+
+
+def test_each_distinct_string_is_embedded_once_across_dialogs() -> None:
+    scorer = EmbeddingScorer()
+    one = [paired(1, action("t", "A", city="NYC"), action("t", "A", city="New York City"))]
+    two = [
+        paired(1, action("t", "A", city="NYC"), action("t", "A", city="New York City")),
+        paired(2, action("t", "B", to="NYC"), action("t", "B", to="Big Apple")),
+    ]
+    evaluate_dialogs([one, two], scorer=scorer)
+    assert scorer.embedded_count == 3  # NYC, New York City, Big Apple
+
+
+def test_normalisation_settled_comparisons_never_import_torch() -> None:
+    dialog = [paired(1, action("t", "A", n=2, city="New York"), action("t", "A", n="2.0", city="new york"))]
+    code = (
+        "import json, sys\n"
+        "import aem_strands\n"
+        f"result = aem_strands.evaluate_dialog(json.loads({json.dumps(json.dumps(dialog))}))\n"
+        "print(result.test_pass, 'torch' in sys.modules, 'sentence_transformers' in sys.modules)\n"
+    )
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    assert done.stdout.split() == ["True", "False", "False"]
