@@ -78,3 +78,23 @@ __all__ = [
     "make_scorer",
     "parse_dialog",
 ]
+
+# Strands Evals adapters, importable as ``aem_strands:NAME`` (e.g. ``--custom-evaluator
+# aem_strands:AemSessionEvaluator``) without importing strands_evals for core-only users.
+_STRANDS_NAMES = frozenset(
+    {"AemReport", "AemSessionEvaluator", "AemTurnEvaluator", "CorrectnessCustomEvaluator", "GoldRefreshingStore",
+     "live_task", "make_live_task", "offline_task"}
+)  # fmt: skip
+__all__ += sorted(_STRANDS_NAMES)
+__all__ += ["AlignOptions", "Alignment", "align_turns", "parse_unpaired"]
+
+from aem_strands.align import Alignment, AlignOptions, align_turns  # noqa: E402
+from aem_strands.unpaired import parse_unpaired  # noqa: E402
+
+
+def __getattr__(name: str) -> object:
+    if name in _STRANDS_NAMES:
+        import aem_strands.strands
+
+        return getattr(aem_strands.strands, name)
+    raise AttributeError(f"module 'aem_strands' has no attribute {name!r}")

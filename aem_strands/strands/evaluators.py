@@ -87,6 +87,11 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         self._align = AlignOptions(allow_extra, frozenset(read_only_tools or ()))  # type: ignore[arg-type]  # checked above
         self._semantic_scorer = semantic_scorer
         self._judge: JudgeScorer | None = None
+        self.aggregator = self._aggregate_rows
+
+    def _aggregate_rows(self, outputs: list[EvaluationOutput]) -> tuple[float, bool, str]:
+        score, passed, reason = Evaluator._default_aggregator(outputs)
+        return float(score), bool(passed), str(reason)
 
     def _scorer(self) -> SemanticScorer:
         if self._semantic_scorer is not None:
@@ -183,9 +188,8 @@ class AemTurnEvaluator(_AemEvaluator):
 
     evaluation_level = EvaluationLevel.TRACE_LEVEL
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.aggregator = compose_turn_rows
+    def _aggregate_rows(self, outputs: list[EvaluationOutput]) -> tuple[float, bool, str]:
+        return compose_turn_rows(outputs)
 
     def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
         score = result.score

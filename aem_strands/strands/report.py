@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from strands_evals.types import EvaluationReport
+from strands_evals.types.evaluation_report import EvaluationReport
 
 from aem_strands.types import JsonValue
 
