@@ -81,7 +81,7 @@ def test_bundled_examples_load() -> None:
     [
         ('[{"turn_no": 1,', "file {file}: malformed JSON: Expecting"),
         (
-            [paired(1, action("t", "A"), action("t", "A"))] + [{"turn_no": "2", "turn": "Agent"}],
+            [paired(1, action("t", "A"), action("t", "A")), {"turn_no": "2", "turn": "Agent"}],
             "file {file}, dialog 'd', field 'turn_no': Input should be a valid integer",
         ),
         (

@@ -116,5 +116,6 @@ def test_repairing_a_turn_never_lowers_the_mean_score(dialog: list[dict[str, Any
     repaired = [dict(t) for t in dialog]
     repaired[index]["predict_turn"] = repaired[index]["gold_turn"]
     after = evaluate_dialog(repaired, scorer=SCORER)
-    assert after.score is not None and before.score is not None
+    assert after.score is not None
+    assert before.score is not None
     assert after.score >= before.score
