@@ -10,7 +10,9 @@ F's root cause (F itself when F is a root cause):
    or not, or a word sequence of T's reply) and T's gold does not contain it. F's tainted values
    are the wrong values it introduced: the predicted values of its truthfulness problems and of
    its extra parameters, and every value of its predicted tool observation that its gold (args or
-   observation) does not hold. Texts shorter than two characters, booleans and null never count.
+   observation) does not hold. Only action turns introduce traced values (a wrong reply is linked
+   to later turns through ``depends_on`` only). Texts shorter than two characters, booleans and
+   null never count.
 3. **action chain** — T is an action turn and F is an earlier action turn of the same chain
    (consecutive action turns with no reply between them).
 

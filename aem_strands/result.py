@@ -151,6 +151,7 @@ class DialogResult:
             "root_cause_count": len(self.root_causes),
             "cascading_count": len(self.cascades),
             "total_failures": len(failures),
+            "not_applicable_count": len(self.turns) - len(self.judged),
             "root_causes": [{"turn_no": r.turn.turn_no, "reason": _reason_value(r)} for r in self.root_causes],
             "sub_metrics": {
                 m.value: {"passed": r.passed, "total": r.total, "rate": None if r.rate is None else round(r.rate, 4)}

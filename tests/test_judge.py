@@ -135,3 +135,4 @@ def test_undecided_comparison_makes_turn_not_applicable_not_failed() -> None:
     assert "could not score" in turn["note"]
     assert result.score is None
     assert result.test_pass is False
+    assert result.to_dict()["not_applicable_count"] == 1
