@@ -15,13 +15,13 @@ in-memory exporter of ``strands_evals`` is set up once per process, on first use
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
 from collections.abc import Callable
 from typing import Any
 
 from opentelemetry import baggage, context
 from strands_evals import Case
+from strands_evals.cli._entrypoint import EntryPointError, import_attr
 from strands_evals.mappers import StrandsInMemorySessionMapper
 from strands_evals.telemetry import StrandsEvalsTelemetry
 
@@ -56,13 +56,14 @@ def telemetry() -> StrandsEvalsTelemetry:
 
 
 def resolve_factory(spec: str) -> AgentFactory:
-    """Import an agent factory named ``MODULE:ATTR``."""
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise ConfigError(f"agent factory must be given as MODULE:ATTR, got {spec!r}")
+    """Import an agent factory named ``MODULE:ATTR`` or ``path/to/file.py:ATTR``.
+
+    Resolved exactly like the ``strands-evals`` CLI resolves ``--agent`` / ``--task`` (the current
+    directory is importable).
+    """
     try:
-        factory = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as error:
+        factory = import_attr(spec)
+    except EntryPointError as error:
         raise ConfigError(f"cannot import agent factory {spec!r}: {error}") from None
     if not callable(factory):
         raise ConfigError(f"agent factory {spec!r} is not callable")
