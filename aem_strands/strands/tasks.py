@@ -7,8 +7,9 @@
   same agent, so it keeps the conversation), and return ``{"output": last reply, "trajectory":
   Session}``. ``live_task`` reads the factory's ``MODULE:ATTR`` from ``case.metadata["aem"]["agent"]``.
 
-Every span of a case is stamped with the case's ``session_id`` through OTel baggage, and the
-session is mapped with that id, so concurrent cases (``max_workers > 1``) never mix. Telemetry: the
+Every span of a run is stamped with a run id (the case's ``session_id`` plus a fresh suffix) through
+OTel baggage, and the session is mapped with that id, so concurrent cases (``max_workers > 1``) and
+reruns of the same case never mix. Telemetry: the
 in-memory exporter of ``strands_evals`` is set up once per process, on first use.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -89,12 +91,15 @@ def _user_messages(case: Case[Any, Any]) -> list[str]:
 
 
 def run_live(factory: AgentFactory, case: Case[Any, Any]) -> dict[str, Any]:
-    """Run a fresh agent through the case's user messages and return its output and ``Session``."""
+    """Run a fresh agent through the case's user messages and return its output and ``Session``.
+
+    Spans are stamped with a fresh run id (``<session_id>:<uuid>``), so neither concurrent cases nor
+    an earlier run of the same case (same ``session_id``) can leak into this run's session.
+    """
     spans = telemetry()
+    run_id = f"{case.session_id}:{uuid.uuid4().hex}"
     token = context.attach(
-        baggage.set_baggage(
-            "gen_ai.conversation.id", case.session_id, baggage.set_baggage("session.id", case.session_id)
-        )
+        baggage.set_baggage("gen_ai.conversation.id", run_id, baggage.set_baggage("session.id", run_id))
     )
     try:
         agent = _build(factory, case)
@@ -103,10 +108,8 @@ def run_live(factory: AgentFactory, case: Case[Any, Any]) -> dict[str, Any]:
             output = str(agent(message)).rstrip("\n")
     finally:
         context.detach(token)
-    session = StrandsInMemorySessionMapper().map_to_session(
-        list(spans.in_memory_exporter.get_finished_spans()), case.session_id
-    )
-    return {"output": output, "trajectory": session}
+    session = StrandsInMemorySessionMapper().map_to_session(list(spans.in_memory_exporter.get_finished_spans()), run_id)
+    return {"output": output, "trajectory": session.model_copy(update={"session_id": case.session_id})}
 
 
 def make_live_task(factory: AgentFactory) -> Callable[[Case[Any, Any]], dict[str, Any]]:
