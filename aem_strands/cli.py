@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -190,6 +191,8 @@ def _compare(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
 def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
     """Run the command; returns the exit code (``SystemExit`` only from ``--help`` and usage errors)."""
     out, err = stdout or sys.stdout, stderr or sys.stderr
+    # The model loads from the installed package; its progress bars would only clutter stderr.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     args = build_parser().parse_args(argv)
     try:
         if args.command == "score":
