@@ -110,3 +110,30 @@ class ScriptedHarmfulnessEvaluator(HarmfulnessEvaluator):  # type: ignore[misc] 
     @model.setter
     def model(self, value: object) -> None:
         self._judge = value if isinstance(value, ScriptedModel) else JUDGE
+
+
+def chart_gold(metric: str = "revenue", region: str = "EU", year: int = 2024) -> list[dict[str, Any]]:
+    """Gold turns (unpaired format) of the one-request chart conversation."""
+    dataset = DATASETS[(metric, region, year)]["dataset_id"]
+    return [
+        {"turn": "Tool", "tool_id": "filter_data", "action": "filter_data",
+         "args": {"metric": metric, "region": region, "year": year}},
+        {"turn": "Tool", "tool_id": "create_chart", "action": "create_chart",
+         "args": {"dataset_id": dataset, "chart_type": "bar"}},
+        {"turn": "Agent", "response": "Your chart is ready."},
+    ]  # fmt: skip
+
+
+def chart_case(name: str, metric: str, region: str, year: int, **metadata: Any) -> Case[Any, Any]:
+    """A live case asking for the EU 2024 revenue chart, whose scripted agent uses the given arguments."""
+    from aem_strands.strands import live_case
+
+    dataset = DATASETS[(metric, region, year)]["dataset_id"]
+    script = [
+        {"tool": "filter_data", "input": {"metric": metric, "region": region, "year": year}},
+        {"tool": "create_chart", "input": {"dataset_id": dataset, "chart_type": "bar"}},
+        "Your chart is ready.",
+    ]
+    gold = metadata.pop("gold", None) or chart_gold()
+    return live_case(gold, ["EU revenue for 2024 as a bar chart, please."], name=name,
+                     metadata={"scripted_model": script, **metadata})  # fmt: skip
