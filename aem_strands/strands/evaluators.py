@@ -25,6 +25,7 @@ row with ``test_pass=False`` and the reason, never a silent 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from strands.models.model import Model
@@ -45,6 +46,14 @@ from aem_strands.types import JsonValue, Role, Verdict
 
 SCORER_CHOICES = ("embedding", "exact", "judge")
 NOT_APPLICABLE = "not_applicable"
+
+
+@dataclass(frozen=True)
+class ScoredCase:
+    """What one case was scored on (``found``) and the result."""
+
+    found: CaseDialog
+    result: DialogResult
 
 
 class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals ships no type information
@@ -102,23 +111,23 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
             return self._judge
         return resolve_scorer(self.scorer)
 
-    def score_case(self, data: EvaluationData[Any, Any]) -> tuple[CaseDialog, DialogResult]:
+    def score_case(self, data: EvaluationData[Any, Any]) -> ScoredCase:
         """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored)."""
         found = case_dialog(data.metadata, data.actual_trajectory, name=data.name, align=self._align)
         comparator = Comparator(self._scorer(), self._thresholds)
-        return found, evaluate_dialog(found.dialog, comparator=comparator, composer=self._composer)
+        return ScoredCase(found, evaluate_dialog(found.dialog, comparator=comparator, composer=self._composer))
 
     def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
         raise NotImplementedError
 
     def evaluate(self, evaluation_case: EvaluationData[Any, Any]) -> list[EvaluationOutput]:
         try:
-            found, result = self.score_case(evaluation_case)
+            scored = self.score_case(evaluation_case)
         except AemError as error:
             return [
                 EvaluationOutput(score=0.0, test_pass=False, reason=f"could not score: {error}", label=NOT_APPLICABLE)
             ]
-        return self._rows(found, result)
+        return self._rows(scored.found, scored.result)
 
 
 def dialog_metadata(found: CaseDialog, result: DialogResult) -> dict[str, JsonValue]:

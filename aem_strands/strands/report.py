@@ -19,11 +19,22 @@ AEM rows are the rows whose single output's ``metadata`` holds a dialog result (
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from strands_evals.types.evaluation_report import EvaluationReport
 
 from aem_strands.types import JsonValue
+
+
+@dataclass(frozen=True)
+class AemRow:
+    """One AEM session row of a report: the case record, its dialog result, score and verdict."""
+
+    case: dict[str, Any]
+    result: dict[str, Any]
+    score: float
+    test_pass: bool
 
 
 def _rate(passed: int, total: int) -> float | None:
@@ -33,8 +44,8 @@ def _rate(passed: int, total: int) -> float | None:
 class AemReport(EvaluationReport):  # type: ignore[misc]  # strands_evals ships no type information
     """An ``EvaluationReport`` that can roll AEM results up across cases."""
 
-    def aem_rows(self, evaluator: str | None = None) -> Iterator[tuple[dict[str, Any], dict[str, Any], float, bool]]:
-        """(case record, dialog result, score, test_pass) of every AEM session row (of ``evaluator``, if given)."""
+    def aem_rows(self, evaluator: str | None = None) -> Iterator[AemRow]:
+        """Every AEM session row (of the evaluator named ``evaluator``, if given)."""
         for index, outputs in enumerate(self.detailed_results):
             case = self.cases[index] if index < len(self.cases) else {}
             if evaluator is not None and case.get("evaluator") != evaluator:
@@ -44,7 +55,7 @@ class AemReport(EvaluationReport):  # type: ignore[misc]  # strands_evals ships 
             result = outputs[0].metadata
             if "turns" not in result or "sub_metrics" not in result:
                 continue
-            yield case, result, self.scores[index], self.test_passes[index]
+            yield AemRow(case, result, float(self.scores[index]), bool(self.test_passes[index]))
 
     def rollups(self, *, group_by: str | None = None, evaluator: str | None = None) -> dict[str, JsonValue]:
         """Rollups across the AEM rows (see the module docstring)."""
@@ -53,7 +64,8 @@ class AemReport(EvaluationReport):  # type: ignore[misc]  # strands_evals ships 
         sub: dict[str, dict[str, int]] = {}
         chains: dict[str, dict[str, int]] = {}
         groups: dict[str, list[tuple[float, bool]]] = {}
-        for case, result, score, passed in rows:
+        for row in rows:
+            result = row.result
             for turn in result["turns"]:
                 reason, role = turn.get("own_reason"), turn.get("role")
                 if reason and role:
@@ -68,12 +80,12 @@ class AemReport(EvaluationReport):  # type: ignore[misc]  # strands_evals ships 
                 total["turns"] += stats["turns"]
                 total["passed"] += stats["passed"]
             if group_by is not None:
-                key = (case.get("metadata") or {}).get(group_by)
-                groups.setdefault(str(key), []).append((score, passed))
+                key = (row.case.get("metadata") or {}).get(group_by)
+                groups.setdefault(str(key), []).append((row.score, row.test_pass))
         out: dict[str, JsonValue] = {
             "cases": len(rows),
-            "mean_score": round(sum(r[2] for r in rows) / len(rows), 4) if rows else None,
-            "pass_rate": _rate(sum(r[3] for r in rows), len(rows)),
+            "mean_score": round(sum(r.score for r in rows) / len(rows), 4) if rows else None,
+            "pass_rate": _rate(sum(r.test_pass for r in rows), len(rows)),
             "failure_reasons": dict(sorted(reasons.items())),
             "sub_metrics": {m: {**t, "rate": _rate(t["passed"], t["total"])} for m, t in sub.items()},
             "chains": {b: {**t, "pass_rate": _rate(t["passed"], t["turns"])} for b, t in chains.items()},
