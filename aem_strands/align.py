@@ -15,7 +15,8 @@ programming — not greedy, not positional):
   it is dropped from the result (listed in ``Alignment.ignored``).
 
 Gold turns that share an ``OrderInvariant_<group>`` tag and are adjacent form a block; the
-predicted turns aligned to a block may come in any order (optimal assignment within the block).
+predicted turns aligned to a block may come in any order (optimal assignment within the block;
+runs longer than ``MAX_BLOCK`` are split into consecutive blocks).
 Everything else keeps its relative order, so a swapped pair of non-invariant turns is one match
 and one missing plus one extra turn.
 
@@ -36,7 +37,6 @@ from typing import Literal
 
 from aem_strands.compare.normalise import normalise_text
 from aem_strands.errors import ConfigError
-from aem_strands.order import assign
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
 
 AllowExtra = Literal["none", "all", "read_only"]
@@ -149,60 +149,94 @@ def match_cost(gold: TurnContent, predicted: TurnContent) -> float:
     return MISMATCH_COST
 
 
+MAX_BLOCK = 12
+"""Longest run of adjacent same-group gold turns aligned as one block (longer runs are split)."""
+
+Row = tuple[int | None, int | None]
+
+
 def _blocks(gold: Sequence[Turn]) -> list[list[int]]:
     """Gold positions grouped into units: adjacent members of one order-invariant group, or single turns."""
     units: list[list[int]] = []
     for index, turn in enumerate(gold):
         group = turn.order_group
-        if units and group is not None and gold[units[-1][-1]].order_group == group:
-            units[-1].append(index)
+        previous = units[-1] if units else None
+        if (
+            previous is not None
+            and group is not None
+            and gold[previous[-1]].order_group == group
+            and len(previous) < MAX_BLOCK
+        ):
+            previous.append(index)
         else:
             units.append([index])
     return units
 
 
 class _Aligner:
+    """Dynamic programming over (gold unit, predicted position); see the module docstring."""
+
     def __init__(self, gold: Sequence[Turn], predicted: Sequence[TurnContent], options: AlignOptions) -> None:
-        if any(turn.gold is None for turn in gold):
-            raise ConfigError("align_turns: every gold turn needs its gold content")
         self.gold, self.predicted, self.options = gold, predicted, options
         self.units = _blocks(gold)
-        self.cost = [[match_cost(g.gold, p) for p in predicted] for g in gold if g.gold is not None]
+        self.cost = [[match_cost(_gold_content(g), p) for p in predicted] for g in gold]
         self.skip_gold = [0.0 if g.optional else MISSING_COST for g in gold]
         self.skip_pred = [0.0 if options.tolerates(p) else EXTRA_COST for p in predicted]
-        self._block_memo: dict[tuple[int, int, int], tuple[float, list[tuple[int | None, int | None]]]] = {}
+        self._block_memo: dict[tuple[int, int], list[float]] = {}
 
-    def block(self, unit: int, start: int, stop: int) -> tuple[float, list[tuple[int | None, int | None]]]:
-        """Optimal assignment of a block's gold turns to predicted[start:stop], unmatched on either side allowed."""
-        key = (unit, start, stop)
-        if key in self._block_memo:
-            return self._block_memo[key]
-        members, items = self.units[unit], list(range(start, stop))
-        size = len(members) + len(items)
-        big = 1e6
-        matrix = [[0.0] * size for _ in range(size)]
-        for r in range(size):
-            for c in range(size):
-                if r < len(members) and c < len(items):
-                    matrix[r][c] = self.cost[members[r]][items[c]] + (1e-7 if r != c else 0.0)
-                elif r < len(members):
-                    matrix[r][c] = self.skip_gold[members[r]] if c - len(items) == r else big
-                elif c < len(items):
-                    matrix[r][c] = self.skip_pred[items[c]] if r - len(members) == c else big
-        columns = assign(matrix)
-        total = 0.0
-        rows: list[tuple[int | None, int | None]] = []
-        for r, c in enumerate(columns):
-            if r < len(members):
-                rows.append((members[r], items[c] if c < len(items) else None))
-            elif c < len(items):
-                rows.append((None, items[c]))
-            total += matrix[r][c]
-        result = (round(total, 6), rows)
-        self._block_memo[key] = result
-        return result
+    def _block_dp(self, unit: int, start: int, stop: int | None = None) -> tuple[list[float], list[Row]]:
+        """Assign a block's gold turns to predicted[start:...] in any order (subset DP over the members).
 
-    def solve(self) -> tuple[float, list[tuple[int | None, int | None]]]:
+        Returns the block's best cost for every stop in start..m and, when ``stop`` is given, the rows
+        of the best assignment to predicted[start:stop]. Pairing member k with the k-th item of the
+        segment costs nothing extra; any other pairing 1e-7, so ties keep the written order.
+        """
+        members = self.units[unit]
+        size = 1 << len(members)
+        unmatched = [sum(self.skip_gold[g] for k, g in enumerate(members) if not mask >> k & 1) for mask in range(size)]
+        best = [0.0] + [float("inf")] * (size - 1)
+        parents: list[list[tuple[int, int | None]]] = []
+        totals = [round(min(b + u for b, u in zip(best, unmatched, strict=True)), 6)]
+        last = len(self.predicted) if stop is None else stop
+        for offset, item in enumerate(range(start, last)):
+            new = [float("inf")] * size
+            parent: list[tuple[int, int | None]] = [(0, None)] * size
+            for mask in range(size):
+                if best[mask] == float("inf"):
+                    continue
+                for k, g in enumerate(members):
+                    if not mask >> k & 1:
+                        cost = best[mask] + self.cost[g][item] + (0.0 if k == offset else 1e-7)
+                        if cost < new[mask | 1 << k]:
+                            new[mask | 1 << k], parent[mask | 1 << k] = cost, (mask, k)
+                cost = best[mask] + self.skip_pred[item]
+                if cost < new[mask]:
+                    new[mask], parent[mask] = cost, (mask, None)
+            best = new
+            parents.append(parent)
+            totals.append(round(min(b + u for b, u in zip(best, unmatched, strict=True)), 6))
+        if stop is None:
+            return totals, []
+        mask = min(range(size), key=lambda m: best[m] + unmatched[m])
+        matched: dict[int, int] = {}
+        extras: list[int] = []
+        for item in range(stop - 1, start - 1, -1):
+            previous, member = parents[item - start][mask]
+            if member is None:
+                extras.append(item)
+            else:
+                matched[members[member]] = item
+            mask = previous
+        rows: list[Row] = [(g, matched.get(g)) for g in members]
+        return totals, rows + [(None, item) for item in sorted(extras)]
+
+    def block_costs(self, unit: int, start: int) -> list[float]:
+        key = (unit, start)
+        if key not in self._block_memo:
+            self._block_memo[key] = self._block_dp(unit, start)[0]
+        return self._block_memo[key]
+
+    def solve(self) -> tuple[float, list[Row]]:
         n_units, m = len(self.units), len(self.predicted)
         best = [[0.0] * (m + 1) for _ in range(n_units + 1)]
         for j in range(m - 1, -1, -1):
@@ -210,39 +244,50 @@ class _Aligner:
         for u in range(n_units - 1, -1, -1):
             for j in range(m, -1, -1):
                 best[u][j] = min(cost for cost, _ in self._moves(u, j, best))
-        rows: list[tuple[int | None, int | None]] = []
+        rows: list[Row] = []
         u, j = 0, 0
         while u < n_units or j < m:
             if u == n_units:
                 rows.append((None, j))
                 j += 1
                 continue
-            for cost, move in self._moves(u, j, best):
+            for cost, (next_u, next_j) in self._moves(u, j, best):
                 if cost <= best[u][j] + _EPS:
-                    u, j, taken = move
-                    rows.extend(taken)
+                    rows.extend(self._rows(u, j, next_u, next_j))
+                    u, j = next_u, next_j
                     break
         return best[0][0], rows
 
-    def _moves(
-        self, u: int, j: int, best: list[list[float]]
-    ) -> list[tuple[float, tuple[int, int, list[tuple[int | None, int | None]]]]]:
-        """Candidate steps from state (unit u, predicted j), in tie-break preference order."""
+    def _rows(self, u: int, j: int, next_u: int, next_j: int) -> list[Row]:
+        if next_u == u:
+            return [(None, j)]
+        members = self.units[u]
+        if len(members) > 1:
+            return self._block_dp(u, j, next_j)[1]
+        return [(members[0], j if next_j > j else None)]
+
+    def _moves(self, u: int, j: int, best: list[list[float]]) -> list[tuple[float, tuple[int, int]]]:
+        """Candidate steps from state (unit u, predicted j) to (next unit, next j), in tie-break order."""
         m = len(self.predicted)
         members = self.units[u]
-        moves: list[tuple[float, tuple[int, int, list[tuple[int | None, int | None]]]]] = []
+        moves: list[tuple[float, tuple[int, int]]] = []
         if len(members) == 1:
             g = members[0]
             if j < m:
-                moves.append((self.cost[g][j] + best[u + 1][j + 1], (u + 1, j + 1, [(g, j)])))
-            moves.append((self.skip_gold[g] + best[u + 1][j], (u + 1, j, [(g, None)])))
+                moves.append((self.cost[g][j] + best[u + 1][j + 1], (u + 1, j + 1)))
+            moves.append((self.skip_gold[g] + best[u + 1][j], (u + 1, j)))
         else:
-            for stop in range(j, m + 1):
-                cost, rows = self.block(u, j, stop)
-                moves.append((cost + best[u + 1][stop], (u + 1, stop, rows)))
+            for offset, cost in enumerate(self.block_costs(u, j)):
+                moves.append((cost + best[u + 1][j + offset], (u + 1, j + offset)))
         if j < m:
-            moves.append((self.skip_pred[j] + best[u][j + 1], (u, j + 1, [(None, j)])))
+            moves.append((self.skip_pred[j] + best[u][j + 1], (u, j + 1)))
         return moves
+
+
+def _gold_content(turn: Turn) -> TurnContent:
+    if turn.gold is None:
+        raise ConfigError(f"align_turns: gold turn {turn.turn_no} has no gold content")
+    return turn.gold
 
 
 def align_turns(

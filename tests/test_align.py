@@ -6,6 +6,8 @@ cost model: identical match 0, missing 1, extra 1, different tool/action 1.9.
 
 from __future__ import annotations
 
+import itertools
+import time
 from typing import Any
 
 import pytest
@@ -188,3 +190,50 @@ def test_gold_against_itself_is_a_perfect_positional_alignment(gold: list[Action
     alignment = align_turns(gold_turns(*gold), list(gold))
     assert alignment.cost == 0.0
     assert all(p.gold_index == p.predicted_index for p in alignment.pairs)
+
+
+def test_order_invariant_block_with_an_extra_call_inside() -> None:
+    # gold A B (one group) then C; predicted B X A C: A and B match across the group, X is extra.
+    gold = gold_turns(A, B, C, tags={1: "OrderInvariant_g", 2: "OrderInvariant_g"})
+    assert rows(gold, [B, X, A, C]) == [(0, 2), (1, 0), (None, 1), (2, 3)]
+    assert labels(gold, [B, X, A, C]) == ["pass", "pass", "extra_turn", "pass"]
+
+
+def test_wrong_step_inside_an_order_invariant_block_still_fails() -> None:
+    gold = gold_turns(A, B, tags={1: "OrderInvariant_g", 2: "OrderInvariant_g"})
+    wrong_b = call("book", id="2")
+    assert labels(gold, [wrong_b, A]) == ["pass", "inconsistent_parameter_values"]
+
+
+def test_block_member_the_agent_skipped_is_missing() -> None:
+    gold = gold_turns(A, B, C, tags={1: "OrderInvariant_g", 2: "OrderInvariant_g", 3: "OrderInvariant_g"})
+    assert rows(gold, [C, A]) == [(0, 1), (1, None), (2, 0)]
+    assert labels(gold, [C, A]) == ["pass", "missing_turn", "pass"]
+
+
+def brute_force_cost(gold: list[ActionCall], predicted: list[ActionCall]) -> float:
+    """Minimum cost over every order-respecting matching, enumerated (independent of the DP)."""
+    best = float(len(gold) + len(predicted))
+    for k in range(1, min(len(gold), len(predicted)) + 1):
+        for gs in itertools.combinations(range(len(gold)), k):
+            for ps in itertools.combinations(range(len(predicted)), k):
+                matched = sum(match_cost(gold[g], predicted[p]) for g, p in zip(gs, ps, strict=True))
+                best = min(best, matched + (len(gold) - k) + (len(predicted) - k))
+    return best
+
+
+@settings(max_examples=80, deadline=None)
+@given(gold=_contents, predicted=_contents)
+def test_alignment_cost_is_the_brute_force_optimum(gold: list[ActionCall], predicted: list[ActionCall]) -> None:
+    assert align_turns(gold_turns(*gold), list(predicted)).cost == pytest.approx(brute_force_cost(gold, predicted))
+
+
+def test_long_dialog_with_a_group_aligns_quickly() -> None:
+    # 120 gold turns with a 4-turn group; one call inserted and one dropped: cost 1 + 1.
+    contents = [call(f"t{i % 12}", x=i) for i in range(120)]
+    gold = gold_turns(*contents, tags=dict.fromkeys(range(6, 10), "OrderInvariant_g"))
+    predicted = [*contents[:40], X, *contents[40:80], *contents[81:]]
+    started = time.perf_counter()
+    alignment = align_turns(gold, predicted)
+    assert alignment.cost == pytest.approx(2.0)
+    assert time.perf_counter() - started < 5.0  # about 0.2 s on one core
