@@ -17,7 +17,7 @@ dialog id, the turn (its 1-based position in its list) and the field (``gold.arg
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
@@ -199,11 +199,3 @@ def parse_unpaired(raw: object, *, file: str | None = None, default_id: str | No
         metadata=metadata,
         predicted_latency_ms=tuple(model.latency_ms for model, _ in predicted_side),
     )
-
-
-def parse_gold_turns(raw: Sequence[object], *, where: Location | None = None) -> tuple[Turn, ...]:
-    """Validate a list of gold turns alone (as carried by a live ``Case``): numbered 1..n."""
-    return parse_unpaired(
-        {"dialog_id": (where or Location()).dialog_id or "gold", "gold": list(raw), "predicted": []},
-        file=(where or Location()).file,
-    ).gold
