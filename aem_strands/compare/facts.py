@@ -1,25 +1,31 @@
 """Deterministic fact checks between a gold reply and a predicted reply.
 
 Cosine similarity cannot see that "EU revenue was 4.2 million" and "EU profit was 1.1 million"
-disagree. These checks can: numbers the predicted reply states must be numbers gold states
-(otherwise the reply is inconsistent), and what gold gives or asks (its numbers, a question to the
-user) must appear in the prediction (otherwise the reply is incomplete).
+disagree, nor that "Your reservation is confirmed." and "Sorry, the reservation failed." do. These
+checks can (signals extracted by ``reply_signals``):
+
+- ``numbers``: a number the prediction states that gold does not is *inconsistent* (only when gold
+  states numbers at all); a number gold states that the prediction omits is *incomplete*.
+- ``polarity``: gold reports success and the prediction failure or a negation, or the reverse, is
+  *inconsistent*.
+- ``entities``: the prediction names something gold does not mention while leaving out a name gold
+  gives (``Paris`` where gold says ``London``) is *inconsistent*.
+- ``questions``: gold asks the user something and the prediction asks nothing is *incomplete*.
+
+Coverage counts gold's numbers and its question, and how many of them the prediction gives.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 
+from aem_strands.compare.reply_signals import asks, entities_in, mentions, numbers_in, polarity
 from aem_strands.types import FailureReason, SubMetric
 
-_NUMBER = re.compile(r"(?<![\w.])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
-
-
-def numbers_in(text: str) -> Counter[float]:
-    """The numbers a text states, as a multiset (``1,200`` and ``1200`` are the same number)."""
-    return Counter(float(m.group().replace(",", "")) for m in _NUMBER.finditer(text))
+CHECKS = ("numbers", "polarity", "entities", "questions")
+"""Every check, in the order findings are reported; ``check_reply_facts`` runs all by default."""
 
 
 def _show(number: float) -> str:
@@ -50,34 +56,48 @@ class FactCheck:
         return self.covered_facts / self.gold_facts if self.gold_facts else 1.0
 
 
-def check_reply_facts(gold: str, predicted: str) -> FactCheck:
-    """Compare the numbers and questions of two replies."""
-    gold_numbers, predicted_numbers = numbers_in(gold), numbers_in(predicted)
+def _inconsistent(gold: str, predicted: str, detail: str) -> FactFinding:
+    return FactFinding(FailureReason.INCONSISTENT_RESPONSE, SubMetric.TRUTHFULNESS, gold, predicted, detail)
+
+
+def _incomplete(gold: str, detail: str) -> FactFinding:
+    return FactFinding(FailureReason.INCOMPLETE_RESPONSE, SubMetric.COMPLETENESS, gold, "", detail)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[\w'-]+", text.casefold()))
+
+
+def check_reply_facts(gold: str, predicted: str, checks: Collection[str] = CHECKS) -> FactCheck:
+    """Compare the facts of two replies (see the module docstring); ``checks`` selects the checks."""
+    unknown = set(checks) - set(CHECKS)
+    if unknown:
+        raise ValueError(f"unknown fact checks {sorted(unknown)}; expected some of {list(CHECKS)}")
     findings: list[FactFinding] = []
-    if gold_numbers:
-        for number in sorted(predicted_numbers - gold_numbers):
-            findings.append(
-                FactFinding(
-                    FailureReason.INCONSISTENT_RESPONSE, SubMetric.TRUTHFULNESS, "", _show(number),
-                    f"states {_show(number)}, which gold does not state",
-                )
-            )  # fmt: skip
-    missing = gold_numbers - predicted_numbers
-    for number in sorted(missing):
-        findings.append(
-            FactFinding(
-                FailureReason.INCOMPLETE_RESPONSE, SubMetric.COMPLETENESS, _show(number), "",
-                f"omits {_show(number)}, which gold states",
-            )
-        )  # fmt: skip
-    gold_asks, predicted_asks = "?" in gold, "?" in predicted
-    if gold_asks and not predicted_asks:
-        findings.append(
-            FactFinding(
-                FailureReason.INCOMPLETE_RESPONSE, SubMetric.COMPLETENESS, "?", "",
-                "gold asks the user a question; the prediction asks none",
-            )
-        )  # fmt: skip
+    gold_numbers, predicted_numbers = numbers_in(gold), numbers_in(predicted)
+    if "numbers" in checks:
+        if gold_numbers:
+            for number in sorted(predicted_numbers - gold_numbers):
+                findings.append(_inconsistent("", _show(number), f"states {_show(number)}, which gold does not state"))
+        for number in sorted(gold_numbers - predicted_numbers):
+            findings.append(_incomplete(_show(number), f"omits {_show(number)}, which gold states"))
+    if "polarity" in checks:
+        gold_polarity, predicted_polarity = polarity(gold), polarity(predicted)
+        if gold_polarity != predicted_polarity:
+            detail = f"polarity: the prediction is {predicted_polarity} where gold is {gold_polarity}"
+            findings.append(_inconsistent(gold_polarity, predicted_polarity, detail))
+    if "entities" in checks:
+        gold_words, predicted_words = _words(gold), _words(predicted)
+        introduced = sorted(e for e in entities_in(predicted) if not mentions(e, gold_words))
+        dropped = sorted(e for e in entities_in(gold) if not mentions(e, predicted_words))
+        if introduced and dropped:
+            detail = f"names {', '.join(introduced)} where gold names {', '.join(dropped)}"
+            findings.append(_inconsistent(", ".join(dropped), ", ".join(introduced), detail))
+    gold_asks, predicted_asks = asks(gold), asks(predicted)
+    if "questions" in checks and gold_asks and not predicted_asks:
+        findings.append(_incomplete("?", "gold asks the user a question; the prediction asks none"))
+    order = [FailureReason.INCONSISTENT_RESPONSE, FailureReason.INCOMPLETE_RESPONSE]
+    findings.sort(key=lambda f: order.index(f.reason))
     gold_facts = sum(gold_numbers.values()) + int(gold_asks)
     covered = sum((gold_numbers & predicted_numbers).values()) + int(gold_asks and predicted_asks)
     return FactCheck(tuple(findings), gold_facts, covered)

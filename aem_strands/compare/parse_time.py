@@ -78,6 +78,7 @@ _ISO_DURATION = re.compile(r"p(?:(\d+)d)?(?:t(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d
 def _fold(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'").replace("o'clock", "o clock")
     folded = re.sub(r"\b([ap])\.m\.?", r"\1m", folded)
+    folded = re.sub(r"\b([a-z]{3,9})\.?(?=\d)", r"\1 ", folded).replace("\\", "/")  # "Jan.1,2022", "16\\08\\2022"
     return " ".join(folded.replace(",", ", ").split()).replace(" ,", ",")
 
 
