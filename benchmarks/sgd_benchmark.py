@@ -56,6 +56,15 @@ WARM_UP = "aem-strands benchmark warm-up sentence"
 """Embedded once before timing so that the model load is not counted as scoring time."""
 
 
+MAX_EXAMPLES = 2
+"""Perturbations per kind that were missed (or failed for another reason) shown in the summary."""
+
+
+def _short(value: object, width: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def _mib(n_bytes: float) -> str:
     return f"{n_bytes / 2**20:.1f} MiB"
 
@@ -158,6 +167,7 @@ def _perturbed_summary(run: Run) -> None:
     planted: Counter[str] = Counter()
     detected: Counter[str] = Counter()
     as_expected: Counter[str] = Counter()
+    examples: dict[str, list[str]] = {}  # per kind, the first missed or mis-reasoned perturbations
     false_alarms = not_applicable = roots = cascades = propagated_cascades = 0
     for dialog, result in zip(run.dialogs, run.results, strict=True):
         records = {r.turn_no: r for r in perturbations_of(dialog)}
@@ -170,9 +180,14 @@ def _perturbed_summary(run: Run) -> None:
                 false_alarms += verdict.failed
                 continue
             planted[record.kind.value] += 1
+            expected_reason = verdict.own_reason is EXPECTED_REASON[record.kind]
+            if not expected_reason and len(examples.setdefault(record.kind.value, [])) < MAX_EXAMPLES:
+                found_as = "passed" if verdict.own_reason is None else verdict.own_reason.value
+                change = f"{record.field} {_short(record.gold)} -> {_short(record.predicted)}"
+                examples[record.kind.value].append(f"{dialog.dialog_id} turn {record.turn_no}: {change}: {found_as}")
             if verdict.failed:
                 detected[record.kind.value] += 1
-                as_expected[record.kind.value] += verdict.own_reason is EXPECTED_REASON[record.kind]
+                as_expected[record.kind.value] += expected_reason
                 a = turn.attribution
                 if record.kind is Perturbation.PROPAGATED and a is not None and a.role is Role.CASCADE:
                     propagated_cascades += a.via_turn == record.from_turn
@@ -188,6 +203,8 @@ def _perturbed_summary(run: Run) -> None:
             share = detected[kind.value] / n
             line = f"{detected[kind.value]}/{n} detected ({share:.1%}), {as_expected[kind.value]} with reason"
             print(f"    {kind.value:<30} {line} {EXPECTED_REASON[kind].value}")
+            for example in examples.get(kind.value, []):
+                print(f"      not as expected: {example}")
     print(f"  {'failures on unperturbed turns':<32} {false_alarms}")
     print(f"  {'not_applicable turns':<32} {not_applicable}")
     print(f"  {'failures: root causes/cascades':<32} {failures} = {roots} root causes + {cascades} cascades")
