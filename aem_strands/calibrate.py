@@ -13,7 +13,7 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from aem_strands.compare.calibration import CalibrationReport, calibrate, load_pairs
 from aem_strands.compare.chain import Thresholds
@@ -65,8 +65,9 @@ def render(report: CalibrationReport, with_sweep: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_calibrate(args: argparse.Namespace) -> int:
+def run_calibrate(args: argparse.Namespace, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
     """Run the command; returns the exit code (0 ok, 2 bad input, 3 runtime error)."""
+    out, err = stdout or sys.stdout, stderr or sys.stderr
     kind = ValueKind(args.kind)
     try:
         thresholds = load_thresholds(args.thresholds) if args.thresholds else None
@@ -75,13 +76,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
             raise InputError(f"no {kind.value} pairs in {args.pairs}")
         report = calibrate(pairs, make_scorer(args.scorer), thresholds, kind=kind)
     except (InputError, ConfigError) as error:
-        print(f"aem-strands calibrate: {error}", file=sys.stderr)
+        print(f"aem-strands calibrate: {error}", file=err)
         return EXIT_BAD_INPUT
     except AemError as error:
-        print(f"aem-strands calibrate: {error}", file=sys.stderr)
+        print(f"aem-strands calibrate: {error}", file=err)
         return EXIT_RUNTIME
-    as_json = args.format == "json" or (args.format is None and not sys.stdout.isatty())
-    sys.stdout.write(json.dumps(report.to_dict()) + "\n" if as_json else render(report, args.sweep))
+    as_json = args.format == "json" or (args.format is None and not out.isatty())
+    out.write(json.dumps(report.to_dict()) + "\n" if as_json else render(report, args.sweep))
     if args.write_config is not None:
         existing = load_thresholds(args.write_config) if args.write_config.exists() else None
         chosen = existing or thresholds or Thresholds()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
+from aem_strands.calibrate import add_calibrate_parser, run_calibrate
 from aem_strands.compare.chain import ComparisonRequest
 from aem_strands.compare.scorers import SCORER_NAMES
 from aem_strands.compose import COMPOSER_NAMES, make_composer
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare = commands.add_parser("compare", help="decide equivalence of value pairs")
     compare.add_argument("--pairs", type=Path, required=True, help='JSONL of {"gold", "predicted", "kind"}')
     _add_comparison_options(compare)
+    add_calibrate_parser(commands)
     return parser
 
 
@@ -197,6 +199,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
     try:
         if args.command == "score":
             return _score(args, out, err)
+        if args.command == "calibrate":
+            return run_calibrate(args, out, err)
         return _compare(args, out, err)
     except InputError as error:
         print(_error_line(error), file=err)
