@@ -10,7 +10,8 @@ default; see ``aem_strands.datasets.sgd`` for the conversion). Each run gets a f
 own comparator, so nothing is shared between (a) and (b). Figures per run:
 
 - wall seconds of ``evaluate_dialogs`` alone (model load is timed apart: the model is loaded, and
-  one warm-up string embedded, before the clock starts), dialogs/s and turns/s;
+  one warm-up string embedded, before the clock starts; run (a)'s load includes importing torch),
+  dialogs/s and turns/s;
 - distinct strings embedded (the scorer's ``embedded_count`` minus the warm-up string);
 - memory, two different things: *tracemalloc peak*, the Python allocations made while scoring
   (measured in a second, traced pass with another fresh scorer, because tracing slows Python
@@ -244,6 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_actions = sum(1 for d in gold for t in d.turns if t.kind.value == "action")
     print(f"SGD benchmark: scorer {args.scorer}, data {args.sgd_dir}")
     print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}")
+    print("load average at start (1/5/15 min): " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     split = f"{n_actions} action, {n_turns - n_actions} response"
     print(f"load: {len(gold)} dialogs, {n_turns} turns ({split}) in {load_s:.2f} s")
     print(
