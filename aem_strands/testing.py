@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -74,6 +74,25 @@ def _tool_events(call: ToolUse) -> list[dict[str, Any]]:
     ]
 
 
+def _rejected_structured_reply(messages: Any, names: Collection[str]) -> bool:
+    """Whether the latest message reports that a structured-output tool call (one of ``names``) failed."""
+    if not names or not isinstance(messages, list) or len(messages) < 2:
+        return False
+    if not isinstance(messages[-2], dict) or not isinstance(messages[-1], dict):
+        return False
+    calls = {
+        block["toolUse"].get("toolUseId"): block["toolUse"].get("name")
+        for block in messages[-2].get("content", [])
+        if isinstance(block, dict) and "toolUse" in block
+    }
+    return any(
+        isinstance(block, dict)
+        and block.get("toolResult", {}).get("status") == "error"
+        and calls.get(block["toolResult"].get("toolUseId")) in names
+        for block in messages[-1].get("content", [])
+    )
+
+
 class ScriptedModel(Model):
     """Replays a script of text replies and tool calls (see the module docstring)."""
 
@@ -114,7 +133,10 @@ class ScriptedModel(Model):
 
         return generate()
 
-    def _next_entry(self, tool_specs: Sequence[Mapping[str, Any]] | None) -> ScriptEntry:
+    def _next_entry(self, messages: Any, tool_specs: Sequence[Mapping[str, Any]] | None) -> ScriptEntry:
+        if _rejected_structured_reply(messages, self._structured):
+            # A structured reply the output class rejected: answer in text rather than repeat it forever.
+            return "ScriptedModel: the scripted structured reply was rejected."
         for spec in tool_specs or ():
             name = spec.get("name")
             if isinstance(name, str) and name in self._structured:
@@ -132,7 +154,7 @@ class ScriptedModel(Model):
         system_prompt: str | None = None,
         **kwargs: Any,
     ) -> AsyncIterable[Any]:
-        entry = self._next_entry(tool_specs)
+        entry = self._next_entry(messages, tool_specs)
         calls = [entry] if isinstance(entry, ToolUse) else [] if isinstance(entry, str) else list(entry)
         yield {"messageStart": {"role": "assistant"}}
         if isinstance(entry, str):

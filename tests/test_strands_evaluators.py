@@ -150,3 +150,14 @@ def test_every_evaluator_survives_to_file_from_file_with_identical_results(tmp_p
     assert _summary(after) == _summary(before)
     assert before.scores == [pytest.approx(0.3), pytest.approx(0.6), 0.75]  # gated, weighted, mean
     assert before.test_passes == [False, False, True]
+
+
+def test_undecidable_comparison_gives_a_not_applicable_turn_row() -> None:
+    # The judge's reply fails validation (score 7 is outside [0, 1]): turn 2 cannot be judged, so it is
+    # not_applicable and left out of the score: 3 judged turns, all pass.
+    judge = ScriptedModel(structured={"EquivalenceRating": {"reasoning": "?", "score": 7}})
+    evaluator = AemTurnEvaluator(scorer="judge", model=judge)
+    rows = evaluator.evaluate(data_for(CASE))
+    assert [r.label for r in rows] == ["pass", "not_applicable", "pass", "pass"]
+    assert rows[1].reason == "turn 2: not judged (args.metric: judge could not score the pair)"
+    assert evaluator.aggregator(rows) == (1.0, True, "all 3 judged turns pass")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 from strands import Agent, tool
+from strands.types.exceptions import StructuredOutputException
 
 from aem_strands.testing import ScriptedModel, ScriptExhaustedError, ToolUse
 
@@ -46,3 +47,28 @@ def test_structured_replies_serve_any_number_of_judge_calls() -> None:
         assert result.structured_output == Verdict(ok=True)
     assert judge.remaining == 0
     assert judge.get_config() == {"model_id": "scripted"}
+
+
+@tool
+def explode(reason: str) -> str:
+    """Always fails.
+
+    Args:
+        reason: why
+    """
+    raise ValueError(reason)
+
+
+def test_a_failing_real_tool_does_not_stop_the_script() -> None:
+    model = ScriptedModel(
+        [ToolUse("explode", {"reason": "no data"}), "Sorry, that failed."], structured={"Verdict": {"ok": True}}
+    )
+    agent = Agent(model=model, tools=[explode], callback_handler=None)
+    assert str(agent("go")).strip() == "Sorry, that failed."
+    assert model.remaining == 0
+
+
+def test_a_rejected_structured_reply_ends_in_a_structured_output_error() -> None:
+    judge = ScriptedModel(structured={"Verdict": {"ok": "not a bool"}})
+    with pytest.raises(StructuredOutputException):
+        Agent(model=judge, callback_handler=None)("judge this", structured_output_model=Verdict)
