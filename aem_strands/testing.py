@@ -17,7 +17,9 @@ evaluated exactly like an agent on a hosted model::
 For LLM judges (built-in evaluators that ask for structured output), give ``structured``: a mapping
 from the output class name (e.g. ``"HarmfulnessRating"``) to the fields to return. Whenever the
 agent offers a tool of that name the model calls it with those fields; structured replies are not
-consumed, so one judge model serves any number of cases.
+consumed, so one judge model serves any number of cases. A structured reply that the output class
+rejects is answered once in text instead of being repeated, so the agent ends with a
+``StructuredOutputException`` (which AEM's judge scorer reports as "could not score").
 
 Contract: a script that runs out raises ``ScriptExhaustedError`` (the test is wrong, not the agent);
 scripts are consumed under a lock, so a model instance may be shared across threads, though each
