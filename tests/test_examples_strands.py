@@ -17,6 +17,7 @@ def load_main(name: str) -> Callable[..., int]:
     return namespace["main"]  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # the default embedding scorer loads MiniLM
 def test_strands_experiment_runs_aem_next_to_builtins(capsys: pytest.CaptureFixture[str]) -> None:
     assert load_main("strands_experiment.py")() == 1  # the AEM rows fail: turn 2 is wrong
     out = capsys.readouterr().out

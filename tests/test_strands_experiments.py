@@ -38,6 +38,7 @@ def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
 
 
+@pytest.mark.slow  # the default embedding scorer loads MiniLM
 @pytest.mark.usefixtures("in_repo")
 def test_reference_experiment_scores_0_2_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out.json"
