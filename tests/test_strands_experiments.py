@@ -134,6 +134,11 @@ def test_live_experiment_aligns_real_agent_turns_and_finds_the_root_cause(tmp_pa
         "pass", "inconsistent_parameter_values", "prior_action_failed", "prior_action_failed",
         "prior_action_failed", "pass",
     ]  # fmt: skip
+    # turn rows are keyed by the span of the predicted turn (for cross-checks with the host's detectors)
+    rows_meta = [o["metadata"] for o in report["detailed_results"][per_turn]]
+    assert [r["user_turn"] for r in rows_meta] == [1, 2, 2, 2, 3, 3]
+    assert [r["span_id"] for r in rows_meta] == [p["span_id"] for p in meta["predicted_turns"]]
+    assert all(isinstance(r["span_id"], str) for r in rows_meta)
     (tool_called,) = _rows(report, "ToolCalled")
     (harm,) = _rows(report, "ScriptedHarmfulnessEvaluator")
     assert (report["scores"][tool_called], report["scores"][harm]) == (1.0, 1.0)

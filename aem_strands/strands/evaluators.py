@@ -192,6 +192,23 @@ def turn_reason(turn: TurnResult) -> str:
     return f"{what} (root cause)"
 
 
+def predicted_spans(found: CaseDialog) -> dict[int, dict[str, JsonValue]]:
+    """For a live case: aligned turn_no -> the predicted turn's ``span_id`` and ``user_turn``.
+
+    Keying turns by span id lets per-turn AEM results be cross-checked against the host's detectors.
+    """
+    alignment = found.dialog.metadata.get("alignment")
+    if not found.predicted or not isinstance(alignment, dict):
+        return {}
+    out: dict[int, dict[str, JsonValue]] = {}
+    for pair in alignment.get("pairs", []):
+        index = pair.get("predicted_index")
+        if isinstance(index, int) and 0 <= index < len(found.predicted):
+            live = found.predicted[index]
+            out[pair["turn_no"]] = {"span_id": live.span_id, "user_turn": live.user_turn}
+    return out
+
+
 class AemTurnEvaluator(_AemEvaluator):
     """One row per turn; the aggregator composes them into the dialog's score."""
 
@@ -209,9 +226,11 @@ class AemTurnEvaluator(_AemEvaluator):
             "dialog_id": result.dialog_id,
         }
         rows = []
+        spans = predicted_spans(found)
         for turn in result.turns:
             data = turn.to_dict()
             data["dialog"] = dialog
+            data.update(spans.get(turn.turn.turn_no, {}))
             if turn.verdict.verdict is Verdict.NOT_APPLICABLE:
                 rows.append(
                     EvaluationOutput(
