@@ -153,7 +153,9 @@ class Comparator:
         band: list[tuple[tuple[str, str], float]] = []
         for pair, score in zip(pairs, scores, strict=True):
             if score is None or not math.isfinite(score):
-                out[pair] = Comparison(None, 0.0, method, f"{name} could not score the pair")
+                reason = _failure_reason(self.scorer, pair)
+                suffix = f": {reason}" if reason else ""
+                out[pair] = Comparison(None, 0.0, method, f"{name} could not score the pair{suffix}")
             elif score >= threshold:
                 out[pair] = Comparison(True, score, method, f"{name} {score:.3f} >= {threshold:.2f}")
             elif score < floor:
@@ -180,7 +182,7 @@ class Comparator:
         for (pair, score), verdict in zip(band, judged, strict=True):
             where = f"{name} {score:.3f} in uncertain band {bounds} → {self.escalation.name}"
             if verdict is None or not math.isfinite(verdict):
-                reason = _failure_reason(self.escalation, pair)
+                reason = _failure_reason(self.escalation, pair) or "no reason given"
                 out[pair] = Comparison(None, score, self.escalation.method, f"{where} could not decide: {reason}")
             else:
                 same = verdict >= ESCALATION_THRESHOLD
@@ -189,10 +191,11 @@ class Comparator:
         return out
 
 
-def _failure_reason(scorer: SemanticScorer, pair: tuple[str, str]) -> str:
+def _failure_reason(scorer: SemanticScorer, pair: tuple[str, str]) -> str | None:
+    """The reason a scorer gives for not scoring ``pair`` (scorers may offer ``failure_reason``)."""
     explain = getattr(scorer, "failure_reason", None)
     reason = explain(pair) if callable(explain) else None
-    return str(reason) if reason else "no reason given"
+    return str(reason) if reason else None
 
 
 def _outcome(leaf: Leaf, decided: dict[tuple[str, str], Comparison]) -> Comparison:

@@ -12,6 +12,9 @@ thresholds. Three scorers ship:
   string is embedded once per scorer instance.
 - ``TableScorer``: deterministic, for tests and examples: similarities from a given table, else
   token overlap (Jaccard).
+
+A fourth, ``JudgeScorer`` (name ``"judge"``, in ``judge_scorer``), asks an LLM through any Strands
+model; it serves for every pair or only for the uncertain band (``Comparator(escalation=...)``).
 """
 
 from __future__ import annotations
@@ -133,13 +136,17 @@ class EmbeddingScorer:
         return out
 
 
-SCORER_NAMES = ("exact", "embedding")
+SCORER_NAMES = ("exact", "embedding", "judge")
 
 
 def make_scorer(name: str) -> SemanticScorer:
-    """A scorer by its name (``exact`` or ``embedding``)."""
+    """A scorer by its name: ``exact``, ``embedding`` or ``judge`` (the default Bedrock judge model)."""
     if name == "exact":
         return ExactScorer()
     if name == "embedding":
         return EmbeddingScorer()
+    if name == "judge":
+        from aem_strands.compare.judge_scorer import JudgeScorer
+
+        return JudgeScorer()
     raise ConfigError(f"unknown scorer {name!r}; expected one of {', '.join(SCORER_NAMES)}")
