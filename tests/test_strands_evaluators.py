@@ -94,11 +94,12 @@ def test_injected_scorer_decides_semantic_comparisons() -> None:
 
 
 def test_llm_judge_scorer_takes_a_model_like_the_host_judges() -> None:
-    judge = ScriptedModel(structured={"EquivalenceRating": {"reasoning": "different metric", "score": 0.1}})
+    verdict = {"index": 0, "equivalent": False, "reason": "different metric"}
+    judge = ScriptedModel(structured={"EquivalenceVerdicts": {"verdicts": [verdict]}})
     (row,) = AemSessionEvaluator(scorer="judge", model=judge).evaluate(data_for(CASE))
-    assert row.score == 0.75
+    assert row.score == 0.75  # only 'profit' vs 'revenue' reaches the judge, which says not equivalent
     problem = row.metadata["turns"][1]["problems"][0]  # type: ignore[index]
-    assert (problem["method"], problem["score"]) == ("judge", 0.1)
+    assert (problem["field"], problem["method"], problem["score"]) == ("args.metric", "judge", 0.0)
 
 
 def test_case_without_aem_gold_is_not_applicable_with_a_reason() -> None:
@@ -153,11 +154,15 @@ def test_every_evaluator_survives_to_file_from_file_with_identical_results(tmp_p
 
 
 def test_undecidable_comparison_gives_a_not_applicable_turn_row() -> None:
-    # The judge's reply fails validation (score 7 is outside [0, 1]): turn 2 cannot be judged, so it is
-    # not_applicable and left out of the score: 3 judged turns, all pass.
-    judge = ScriptedModel(structured={"EquivalenceRating": {"reasoning": "?", "score": 7}})
+    # The judge cannot tell for 'profit' vs 'revenue': turn 2 cannot be judged, so it is not_applicable
+    # and left out of the score: 3 judged turns, all pass.
+    verdict = {"index": 0, "equivalent": None, "reason": "ambiguous"}
+    judge = ScriptedModel(structured={"EquivalenceVerdicts": {"verdicts": [verdict]}})
     evaluator = AemTurnEvaluator(scorer="judge", model=judge)
     rows = evaluator.evaluate(data_for(CASE))
     assert [r.label for r in rows] == ["pass", "not_applicable", "pass", "pass"]
-    assert rows[1].reason == "turn 2: not judged (args.metric: judge could not score the pair)"
+    assert (
+        rows[1].reason
+        == "turn 2: not judged (args.metric: judge could not score the pair: judge could not tell: ambiguous)"
+    )
     assert evaluator.aggregator(rows) == (1.0, True, "all 3 judged turns pass")

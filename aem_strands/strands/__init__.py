@@ -11,7 +11,6 @@ from aem_strands.strands.evaluators import (
     CorrectnessCustomEvaluator,
     compose_turn_rows,
 )
-from aem_strands.strands.judge import JUDGE_PROMPT_V0, EquivalenceRating, JudgeScorer
 from aem_strands.strands.report import AemReport
 from aem_strands.strands.session import PredictedTurn, session_to_turns
 from aem_strands.strands.store import GoldRefreshingStore
@@ -19,14 +18,11 @@ from aem_strands.strands.tasks import live_task, make_live_task, offline_task, r
 
 __all__ = [
     "AEM_KEY",
-    "JUDGE_PROMPT_V0",
     "AemReport",
     "AemSessionEvaluator",
     "AemTurnEvaluator",
     "CorrectnessCustomEvaluator",
-    "EquivalenceRating",
     "GoldRefreshingStore",
-    "JudgeScorer",
     "PredictedTurn",
     "case_dialog",
     "compose_turn_rows",

@@ -35,13 +35,13 @@ from strands_evals.types.trace import EvaluationLevel
 
 from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
 from aem_strands.compare.chain import Comparator, Thresholds
+from aem_strands.compare.judge_scorer import JudgeScorer
 from aem_strands.compare.scorers import SemanticScorer
 from aem_strands.compose import COMPOSER_NAMES, Composer, make_composer
 from aem_strands.errors import AemError, ConfigError
 from aem_strands.evaluate import evaluate_dialog, resolve_scorer
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.strands.cases import CaseDialog, case_dialog
-from aem_strands.strands.judge import JudgeScorer
 from aem_strands.types import JsonValue, Role, Verdict
 
 SCORER_CHOICES = ("embedding", "exact", "judge")
