@@ -42,8 +42,8 @@ DEFAULT_RESPONSE_THRESHOLD = 0.66
 ``data/calibration/responses.calibration.jsonl`` (STS-B dev without MSR rows, human score >= 4 as
 equivalent, plus SGD system replies), with the reply fact checks applied as in turn judging."""
 
-DEFAULT_RESPONSE_FLOOR: float | None = None
-"""No floor reached 95 % "clearly different" for replies, so by default replies have no band."""
+DEFAULT_RESPONSE_FLOOR = 0.51
+"""Below this a reply similarity is "clearly different" (95 % of the calibration pairs under it are)."""
 
 ESCALATION_THRESHOLD = 0.5
 """An escalation scorer (the judge answers 1.0 or 0.0) says equivalent at this score or above."""

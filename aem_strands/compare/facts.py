@@ -10,7 +10,8 @@ checks can (signals extracted by ``reply_signals``):
   *inconsistent*.
 - ``entities``: the prediction names something gold does not mention while leaving out a name gold
   gives (``Paris`` where gold says ``London``) is *inconsistent*.
-- ``questions``: gold asks the user something and the prediction asks nothing is *incomplete*.
+- ``questions``: gold asks the user for information (a wh-question, ``please tell me``; not an offer
+  such as ``How about Delta?``) and the prediction asks nothing is *incomplete*.
 
 Coverage counts gold's numbers and its question, and how many of them the prediction gives.
 """
@@ -21,7 +22,14 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from aem_strands.compare.reply_signals import asks, entities_in, mentions, numbers_in, polarity
+from aem_strands.compare.reply_signals import (
+    asks,
+    entities_in,
+    mentions,
+    numbers_in,
+    polarity,
+    requests_information,
+)
 from aem_strands.types import FailureReason, SubMetric
 
 CHECKS = ("numbers", "polarity", "entities", "questions")
@@ -94,7 +102,7 @@ def check_reply_facts(gold: str, predicted: str, checks: Collection[str] = CHECK
             detail = f"names {', '.join(introduced)} where gold names {', '.join(dropped)}"
             findings.append(_inconsistent(", ".join(dropped), ", ".join(introduced), detail))
     gold_asks, predicted_asks = asks(gold), asks(predicted)
-    if "questions" in checks and gold_asks and not predicted_asks:
+    if "questions" in checks and requests_information(gold) and not predicted_asks:
         findings.append(_incomplete("?", "gold asks the user a question; the prediction asks none"))
     order = [FailureReason.INCONSISTENT_RESPONSE, FailureReason.INCOMPLETE_RESPONSE]
     findings.sort(key=lambda f: order.index(f.reason))

@@ -6,7 +6,9 @@
 - ``polarity``: ``negative`` when the reply reports a failure or a negation (``failed``, ``cannot``,
   ``sorry``, ``not``...), else ``positive``.
 - ``entities_in``: capitalised words that are not the first word of a sentence (``Paris``, ``Delta``).
-- ``asks``: whether the reply asks the user something (a ``?`` or a request such as ``please tell me``).
+- ``asks``: whether the reply asks the user something (a ``?`` or a request such as ``please tell me``);
+  ``requests_information``: whether it asks for information (a wh-question or ``please tell me``),
+  as opposed to an offer or a confirmation phrased as a question.
 """
 
 from __future__ import annotations
@@ -64,6 +66,13 @@ _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _REQUESTS = re.compile(
     r"\b(please (tell|let|provide|specify|confirm|give|choose|select|say)|let me know|tell me|could you|"
     r"would you|do you want|should i)\b",
+    re.IGNORECASE,
+)
+_INFORMATION_REQUEST = re.compile(r"\bplease (tell|provide|specify|say|give me)\b|\blet me know\b", re.IGNORECASE)
+_QUESTION_SENTENCE = re.compile(r"([^.!?]*)\?")
+_WH_QUESTION = re.compile(
+    r"\s*(?:(?:ok(?:ay)?|sure|great|alright|and|so|also)[,!]?\s+)*(?!what about|how about)"
+    r"(what|which|where|when|who|whom|whose|how|why)\b",
     re.IGNORECASE,
 )
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\s*[\"'(]*([A-Z][\w'-]*)")
@@ -152,3 +161,15 @@ def mentions(name: str, words: set[str]) -> bool:
 def asks(text: str) -> bool:
     """Whether the text asks the user something."""
     return "?" in text or bool(_REQUESTS.search(text))
+
+
+def requests_information(text: str) -> bool:
+    """Whether the text asks the user *for information* (``Which region?``, ``Please tell me the date``).
+
+    Offers and confirmations phrased as questions (``How about Delta?``, ``Would you like a table?``,
+    ``Is that correct?``) are not information requests: a reply that states the offer instead says
+    the same.
+    """
+    if _INFORMATION_REQUEST.search(text):
+        return True
+    return any(_WH_QUESTION.match(sentence) for sentence in _QUESTION_SENTENCE.findall(text))
