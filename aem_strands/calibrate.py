@@ -34,6 +34,9 @@ def add_calibrate_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--kind", choices=[k.value for k in ValueKind], default="argument", help="value kind")
     parser.add_argument("--cutoff", type=float, default=4.0, help="STS-style score that counts as equivalent")
     parser.add_argument("--scorer", choices=SCORER_NAMES, default="embedding", help="semantic scorer to calibrate")
+    parser.add_argument(
+        "--escalate", choices=("judge",), help="scorer deciding the chain's uncertain band (default: conservative)"
+    )
     parser.add_argument("--thresholds", type=Path, help="thresholds config to measure the chain with")
     parser.add_argument("--write-config", type=Path, help="write the recommended thresholds to this config")
     parser.add_argument("--format", choices=("table", "json"), help="default: table on a terminal, else json")
@@ -74,7 +77,8 @@ def run_calibrate(args: argparse.Namespace, stdout: IO[str] | None = None, stder
         pairs = [p for p in load_pairs(args.pairs, kind, args.cutoff) if p.kind is kind]
         if not pairs:
             raise InputError(f"no {kind.value} pairs in {args.pairs}")
-        report = calibrate(pairs, make_scorer(args.scorer), thresholds, kind=kind)
+        escalation = make_scorer(args.escalate) if args.escalate else None
+        report = calibrate(pairs, make_scorer(args.scorer), thresholds, kind=kind, escalation=escalation)
     except (InputError, ConfigError) as error:
         print(f"aem-strands calibrate: {error}", file=err)
         return EXIT_BAD_INPUT

@@ -185,3 +185,14 @@ def test_build_script_reproduces_the_committed_files(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     for path in sorted(DATA.glob("*.jsonl")):
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_calibrate_chain_uses_the_escalation_scorer_for_the_band() -> None:
+    table = TableScorer({("EU", "Europe"): 0.80, ("revenue", "profit"): 0.73})
+    judge = TableScorer({("EU", "Europe"): 1.0, ("revenue", "profit"): 0.0})
+    band = Thresholds(argument=0.85, argument_floor=0.5)  # 0.80 and 0.73 both fall in [0.50, 0.85)
+    conservative = {s.name: s for s in calibrate(small_pairs(), table, band).stages}["chain"]
+    escalated = {s.name: s for s in calibrate(small_pairs(), table, band, escalation=judge).stages}["chain"]
+    # conservative: EU/Europe fails → recall 1/2 (NYC settled), specificity 1 → (1/2 + 1) / 2
+    assert conservative.agreement.balanced_accuracy == pytest.approx(0.75)
+    assert escalated.agreement.balanced_accuracy == 1.0  # the judge passes EU/Europe, fails revenue/profit

@@ -164,16 +164,18 @@ def calibrate(
     *,
     kind: ValueKind = ValueKind.ARGUMENT,
     tolerance: float = 0.01,
+    escalation: SemanticScorer | None = None,
 ) -> CalibrationReport:
     """Measure every stage on ``pairs`` (all of one kind) and recommend a threshold for the chain:
-    the highest one within ``tolerance`` balanced accuracy of the best (see ``recommended_point``)."""
+    the highest one within ``tolerance`` balanced accuracy of the best (see ``recommended_point``).
+    ``escalation`` (e.g. the judge) decides the chain's uncertain band, as in ``Comparator``."""
     thresholds = thresholds or Thresholds()
     labels = [p.label for p in pairs]
     exact = [p.gold == p.predicted and type(p.gold) is type(p.predicted) for p in pairs]
     normalised = chain_outcomes(pairs, Comparator(ExactScorer(), thresholds))
     raw = scorer.similarities([(display(p.gold), display(p.predicted)) for p in pairs], kind)
     cosine = [0.0 if s is None else s for s in raw]
-    chain = chain_outcomes(pairs, Comparator(scorer, thresholds))
+    chain = chain_outcomes(pairs, Comparator(scorer, thresholds, escalation=escalation))
     chain_scores = [c.score for c in chain]  # settled: 1.0 or 0.0; a fact finding: 0.0; else the similarity
     cosine_best = best_point(sweep(labels, cosine, SWEEP))
     chain_sweep = sweep(labels, chain_scores, SWEEP)
