@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from aem_strands.compare.facts import check_reply_facts
 from aem_strands.compare.reply_signals import asks, entities_in, numbers_in, polarity
@@ -89,3 +91,15 @@ def test_checks_can_be_selected_and_unknown_ones_are_rejected() -> None:
     assert check_reply_facts("It worked.", "It failed.", ["numbers"]).findings == ()
     with pytest.raises(ValueError, match=r"unknown fact checks \['tone'\]"):
         check_reply_facts("a", "b", ["tone"])
+
+
+@given(st.text(max_size=200))
+def test_a_reply_never_contradicts_itself(text: str) -> None:
+    check = check_reply_facts(text, text)
+    assert check.findings == ()
+    assert check.covered_facts == check.gold_facts
+
+
+@pytest.mark.parametrize("text", ["The apartment has in-Unit laundry.", "It is on Place d'Anglas, Paris."])
+def test_names_inside_hyphenated_or_apostrophe_words_are_the_same_words(text: str) -> None:
+    assert check_reply_facts(text, text).findings == ()

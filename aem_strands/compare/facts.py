@@ -18,7 +18,6 @@ Coverage counts gold's numbers and its question, and how many of them the predic
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -29,6 +28,7 @@ from aem_strands.compare.reply_signals import (
     numbers_in,
     polarity,
     requests_information,
+    words_in,
 )
 from aem_strands.types import FailureReason, SubMetric
 
@@ -72,10 +72,6 @@ def _incomplete(gold: str, detail: str) -> FactFinding:
     return FactFinding(FailureReason.INCOMPLETE_RESPONSE, SubMetric.COMPLETENESS, gold, "", detail)
 
 
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[\w'-]+", text.casefold()))
-
-
 def check_reply_facts(gold: str, predicted: str, checks: Collection[str] = CHECKS) -> FactCheck:
     """Compare the facts of two replies (see the module docstring); ``checks`` selects the checks."""
     unknown = set(checks) - set(CHECKS)
@@ -95,7 +91,7 @@ def check_reply_facts(gold: str, predicted: str, checks: Collection[str] = CHECK
             detail = f"polarity: the prediction is {predicted_polarity} where gold is {gold_polarity}"
             findings.append(_inconsistent(gold_polarity, predicted_polarity, detail))
     if "entities" in checks:
-        gold_words, predicted_words = _words(gold), _words(predicted)
+        gold_words, predicted_words = words_in(gold), words_in(predicted)
         introduced = sorted(e for e in entities_in(predicted) if not mentions(e, gold_words))
         dropped = sorted(e for e in entities_in(gold) if not mentions(e, predicted_words))
         if introduced and dropped:

@@ -75,8 +75,8 @@ _WH_QUESTION = re.compile(
     r"(what|which|where|when|who|whom|whose|how|why)\b",
     re.IGNORECASE,
 )
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\s*[\"'(]*([A-Z][\w'-]*)")
-_CAPITALISED = re.compile(r"\b([A-Z][a-zA-Z'-]+)")
+_TOKEN = re.compile(r"\w[\w'\u2019-]*")
+_BOUNDARY = re.compile(r"[.!?:;\n]")
 _NOT_NAMES = frozenset(
     [
         "I",
@@ -140,16 +140,33 @@ def polarity(text: str) -> str:
     return "negative" if words & _NEGATIVE or any(w.endswith("n't") for w in words) else "positive"
 
 
+def _tokens(text: str) -> list[re.Match[str]]:
+    return list(_TOKEN.finditer(text))
+
+
+def words_in(text: str) -> set[str]:
+    """The words of a text, case-folded, tokenised exactly as ``entities_in`` tokenises."""
+    return {m.group().casefold() for m in _tokens(text)}
+
+
 def entities_in(text: str) -> set[str]:
     """Capitalised words that are not sentence-initial (a cheap, deterministic proxy for names).
 
     Title-cased text (most words capitalised, as in headlines) has no usable signal: empty set.
+    Every entity is one of ``words_in(text)``, so a text never names anything it does not mention.
     """
-    words = re.findall(r"[A-Za-z][\w'-]*", text)
-    if words and sum(1 for w in words if w[0].isupper()) > len(words) / 2:
+    tokens = _tokens(text)
+    if tokens and sum(1 for m in tokens if m.group()[0].isupper()) > len(tokens) / 2:
         return set()
-    starts = {m.start(1) for m in _SENTENCE_START.finditer(text)}
-    return {m[1].casefold() for m in _CAPITALISED.finditer(text) if m.start(1) not in starts and m[1] not in _NOT_NAMES}
+    out: set[str] = set()
+    previous_end = 0
+    for index, match in enumerate(tokens):
+        word = match.group()
+        sentence_start = index == 0 or bool(_BOUNDARY.search(text, previous_end, match.start()))
+        previous_end = match.end()
+        if word[0].isupper() and not sentence_start and word not in _NOT_NAMES:
+            out.add(word.casefold())
+    return out
 
 
 def mentions(name: str, words: set[str]) -> bool:
