@@ -216,3 +216,31 @@ def test_a_time_agrees_in_twelve_and_twenty_four_hour_forms(hour: int, minute: i
     twelve = f"{hour % 12 or 12}:{minute:02d} {'pm' if hour >= 12 else 'am'}"
     assert typed_value(f"{hour:02d}:{minute:02d}") == ClockTime(hour, minute)
     assert agree(typed_value(twelve), ClockTime(hour, minute)) is True
+
+
+date_like = st.from_regex(
+    r"(the |next |this )?\d{1,4}([:/.\-]\d{1,4}){0,2}"
+    r"( ?([ap]m|st|th|h|hours|min|percent|%|usd|bucks))?( of (this|next) month)?",
+    fullmatch=True,
+)
+
+
+@given(date_like)
+def test_parsers_never_raise_on_date_and_number_like_strings(text: str) -> None:
+    value = typed_value(text, SGD_TODAY)
+    assert agree(value, value) is True
+
+
+SURFACE_FORMS = [
+    "NYC", "New York City", "New York", "New York, NY", "2019-03-01", "March 1st", "1/3/2019", "7 pm", "19:00",
+    "$190", "190", "50%", "0.5", "two", "2 hours", "120 minutes", "yes", "true", "EU", "European Union", "Europe",
+    "Portland, OR", "Portland, ME", "ds-7731", "ds-7732", "Ji Sung Park", "Park Ji Sung", "revenue", "profit",
+]  # fmt: skip
+
+
+@given(st.sampled_from(SURFACE_FORMS), st.sampled_from(SURFACE_FORMS))
+def test_settlement_is_symmetric(a: str, b: str) -> None:
+    forward, backward = settle(a, b, ValueKind.ARGUMENT, NO_DATE), settle(b, a, ValueKind.ARGUMENT, NO_DATE)
+    assert (forward is None) == (backward is None)
+    if forward is not None and backward is not None:
+        assert forward.equivalent == backward.equivalent
