@@ -37,7 +37,7 @@ DEFAULT_ARGUMENT_FLOOR = 0.49
 """Below this an argument similarity is "clearly different": on the calibration part at least 95 %
 of the pairs under it are labelled different. Between it and the threshold lies the uncertain band."""
 
-DEFAULT_RESPONSE_THRESHOLD = 0.66
+DEFAULT_RESPONSE_THRESHOLD = 0.67
 """Default similarity a reply needs, measured the same way on
 ``data/calibration/responses.calibration.jsonl`` (STS-B dev without MSR rows, human score >= 4 as
 equivalent, plus SGD system replies), with the reply fact checks applied as in turn judging."""
