@@ -196,3 +196,14 @@ def test_calibrate_chain_uses_the_escalation_scorer_for_the_band() -> None:
     # conservative: EU/Europe fails → recall 1/2 (NYC settled), specificity 1 → (1/2 + 1) / 2
     assert conservative.agreement.balanced_accuracy == pytest.approx(0.75)
     assert escalated.agreement.balanced_accuracy == 1.0  # the judge passes EU/Europe, fails revenue/profit
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "kind"), [("arguments", ValueKind.ARGUMENT), ("responses", ValueKind.RESPONSE)])
+def test_shipped_chain_beats_exact_and_plain_cosine_on_the_held_out_part(name: str, kind: ValueKind) -> None:
+    from aem_strands import EmbeddingScorer
+
+    report = calibrate(load_pairs(DATA / f"{name}.heldout.jsonl", kind), EmbeddingScorer(), kind=kind)
+    accuracy = {s.name: s.agreement.balanced_accuracy for s in report.stages}
+    baselines = ("exact", "cosine@0.5", "cosine@best")  # cosine@best: the best threshold on this very part
+    assert all(accuracy["chain"] > accuracy[b] for b in baselines), accuracy
