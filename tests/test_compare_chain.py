@@ -88,7 +88,7 @@ def test_unordered_lists_match_as_multisets_when_the_request_says_so() -> None:
         (
             0.60,
             False,
-            "table 0.600 in uncertain band [0.50, 0.75); no escalation scorer, decided not equivalent (conservative)",
+            "table 0.600 < 0.75 (uncertain band [0.50, 0.75), no escalation scorer: not equivalent, conservative)",
         ),
     ],
 )

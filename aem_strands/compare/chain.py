@@ -162,21 +162,19 @@ class Comparator:
                 out[pair] = Comparison(False, score, method, f"{name} {score:.3f} < {floor:.2f}")
             else:
                 band.append((pair, score))
-        out.update(self._decide_band(band, kind, f"[{floor:.2f}, {threshold:.2f})"))
+        out.update(self._decide_band(band, kind, floor, threshold))
         return out
 
     def _decide_band(
-        self, band: list[tuple[tuple[str, str], float]], kind: ValueKind, bounds: str
+        self, band: list[tuple[tuple[str, str], float]], kind: ValueKind, floor: float, threshold: float
     ) -> dict[tuple[str, str], Comparison]:
+        bounds = f"[{floor:.2f}, {threshold:.2f})"
         name, method = self.scorer.name, self.scorer.method
         if not band:
             return {}
         if self.escalation is None:
-            conservative = "no escalation scorer, decided not equivalent (conservative)"
-            return {
-                p: Comparison(False, s, method, f"{name} {s:.3f} in uncertain band {bounds}; {conservative}")
-                for p, s in band
-            }
+            why = f"(uncertain band {bounds}, no escalation scorer: not equivalent, conservative)"
+            return {p: Comparison(False, s, method, f"{name} {s:.3f} < {threshold:.2f} {why}") for p, s in band}
         judged = self.escalation.similarities([pair for pair, _ in band], kind)
         out: dict[tuple[str, str], Comparison] = {}
         for (pair, score), verdict in zip(band, judged, strict=True):
