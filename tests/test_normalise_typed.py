@@ -244,3 +244,17 @@ def test_settlement_is_symmetric(a: str, b: str) -> None:
     assert (forward is None) == (backward is None)
     if forward is not None and backward is not None:
         assert forward.equivalent == backward.equivalent
+
+
+@pytest.mark.parametrize(
+    ("metadata", "expected"),
+    [
+        ({"reference_date": "2019-03-01"}, date(2019, 3, 1)),
+        ({"date": "2019-03-01T10:15:00Z"}, date(2019, 3, 1)),  # the date part of a date-time
+        ({"reference_date": "soon", "date": "2020-02-29"}, date(2020, 2, 29)),  # unparseable: next key
+        ({"reference_date": 20190301}, None),  # not a string: no guess
+        ({}, None),
+    ],
+)
+def test_parse_context_from_dialog_metadata(metadata: dict[str, Any], expected: date | None) -> None:
+    assert ParseContext.from_metadata(metadata).reference_date == expected

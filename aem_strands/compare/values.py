@@ -16,6 +16,9 @@ from typing import Protocol
 
 from aem_strands.types import JsonValue
 
+REFERENCE_DATE_KEYS = ("reference_date", "date")
+"""Dialog metadata keys read, in order, for the date relative forms refer to."""
+
 
 @dataclass(frozen=True)
 class ParseContext:
@@ -26,6 +29,19 @@ class ParseContext:
     """
 
     reference_date: date | None = None
+
+    @classmethod
+    def from_metadata(cls, metadata: dict[str, JsonValue]) -> ParseContext:
+        """The context a dialog's metadata gives: ``reference_date`` (``"2019-03-01"``, or an ISO
+        date-time whose date part is used), else ``date``; anything else or unparseable gives none."""
+        for key in REFERENCE_DATE_KEYS:
+            value = metadata.get(key)
+            if isinstance(value, str):
+                try:
+                    return cls(date.fromisoformat(value[:10]))
+                except ValueError:
+                    continue
+        return cls()
 
 
 @dataclass(frozen=True)
