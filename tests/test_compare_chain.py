@@ -146,3 +146,18 @@ def test_settled_comparisons_do_not_even_import_torch() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+def test_default_embedding_scorer_needs_no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise OSError("network access attempted in an offline test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    close, far = EmbeddingScorer().similarities([("NYC", "New York City"), ("NYC", "banana bread")], ValueKind.ARGUMENT)
+    assert close is not None
+    assert far is not None
+    assert close > far  # a real model answered, from the packaged files only
