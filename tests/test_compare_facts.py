@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from aem_strands import ConfigError
 from aem_strands.compare.facts import check_reply_facts
 from aem_strands.compare.reply_signals import asks, entities_in, numbers_in, polarity
 from aem_strands.types import FailureReason, SubMetric
@@ -89,7 +90,7 @@ def test_numbers_drive_inconsistent_and_incomplete() -> None:
 
 def test_checks_can_be_selected_and_unknown_ones_are_rejected() -> None:
     assert check_reply_facts("It worked.", "It failed.", ["numbers"]).findings == ()
-    with pytest.raises(ValueError, match=r"unknown fact checks \['tone'\]"):
+    with pytest.raises(ConfigError, match=r"unknown fact checks \['tone'\]"):
         check_reply_facts("a", "b", ["tone"])
 
 

@@ -30,6 +30,7 @@ from aem_strands.compare.reply_signals import (
     requests_information,
     words_in,
 )
+from aem_strands.errors import ConfigError
 from aem_strands.types import FailureReason, SubMetric
 
 CHECKS = ("numbers", "polarity", "entities", "questions")
@@ -76,7 +77,7 @@ def check_reply_facts(gold: str, predicted: str, checks: Collection[str] = CHECK
     """Compare the facts of two replies (see the module docstring); ``checks`` selects the checks."""
     unknown = set(checks) - set(CHECKS)
     if unknown:
-        raise ValueError(f"unknown fact checks {sorted(unknown)}; expected some of {list(CHECKS)}")
+        raise ConfigError(f"unknown fact checks {sorted(unknown)}; expected some of {list(CHECKS)}")
     findings: list[FactFinding] = []
     gold_numbers, predicted_numbers = numbers_in(gold), numbers_in(predicted)
     if "numbers" in checks:
