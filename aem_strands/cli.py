@@ -17,7 +17,8 @@ from typing import IO, Any
 
 from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
 from aem_strands.calibrate import add_calibrate_parser, run_calibrate
-from aem_strands.compare.chain import ComparisonRequest
+from aem_strands.compare.chain import ComparisonRequest, Thresholds
+from aem_strands.compare.config import load_thresholds
 from aem_strands.compare.scorers import SCORER_NAMES
 from aem_strands.compose import COMPOSER_NAMES, make_composer
 from aem_strands.errors import AemError, ConfigError, InputError, Location
@@ -40,9 +41,29 @@ def _add_comparison_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scorer", choices=SCORER_NAMES, default="embedding", help="semantic stage (default: embedding)"
     )
-    parser.add_argument("--threshold-args", type=_threshold, help="similarity an argument value needs (default 0.80)")
-    parser.add_argument("--threshold-response", type=_threshold, help="similarity a reply needs (default 0.75)")
+    defaults = Thresholds()
+    parser.add_argument(
+        "--threshold-args", type=_threshold, help=f"similarity an argument value needs (default {defaults.argument})"
+    )
+    parser.add_argument(
+        "--threshold-response", type=_threshold, help=f"similarity a reply needs (default {defaults.response})"
+    )
+    parser.add_argument(
+        "--thresholds", type=Path, metavar="FILE", help="thresholds config, as written by calibrate --write-config"
+    )
+    parser.add_argument(
+        "--escalate", choices=("judge",), help="decide uncertain-band pairs with the LLM judge (Bedrock by default)"
+    )
     parser.add_argument("--out", type=Path, help="write results to this file instead of stdout")
+
+
+def _comparator_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "threshold_args": args.threshold_args,
+        "threshold_response": args.threshold_response,
+        "thresholds": load_thresholds(args.thresholds) if args.thresholds else None,
+        "escalation": args.escalate,
+    }
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,13 +124,7 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     for problem in errors:
         print(_error_line(problem), file=stderr)
     composer = make_composer(args.composer, cap=args.cap, thresholds=_sub_metric_thresholds(args.sub_metric_threshold))
-    results = evaluate_dialogs(
-        dialogs,
-        scorer=args.scorer,
-        threshold_args=args.threshold_args,
-        threshold_response=args.threshold_response,
-        composer=composer,
-    )
+    results = evaluate_dialogs(dialogs, scorer=args.scorer, composer=composer, **_comparator_options(args))
     records: list[dict[str, Any]] = [r.to_dict() for r in results]
     records += [{"dialog_id": e.location.dialog_id, "error": e.to_dict()} for e in errors]
     out = args.out.open("w", encoding="utf-8") if args.out else stdout
@@ -159,9 +174,7 @@ def _read_pairs(path: Path) -> list[ComparisonRequest | InputError]:
 
 def _compare(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     items = _read_pairs(args.pairs)
-    comparator = make_comparator(
-        args.scorer, threshold_args=args.threshold_args, threshold_response=args.threshold_response
-    )
+    comparator = make_comparator(args.scorer, **_comparator_options(args))
     requests = [item for item in items if isinstance(item, ComparisonRequest)]
     started = time.perf_counter()
     results = iter(comparator.compare_many(requests))

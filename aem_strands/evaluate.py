@@ -12,7 +12,7 @@ from aem_strands.attribution import attribute, chain_lengths
 from aem_strands.compare.chain import Comparator, ComparisonRequest, Thresholds
 from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer, make_scorer
 from aem_strands.compose import Composer, make_composer
-from aem_strands.judge import comparison_requests, judge_turn
+from aem_strands.judge import JudgeContext, comparison_requests, judge_turn
 from aem_strands.load import parse_dialog
 from aem_strands.order import candidate_pairings, reorder
 from aem_strands.result import DialogResult, TurnResult
@@ -36,14 +36,22 @@ def make_comparator(
     *,
     threshold_args: float | None = None,
     threshold_response: float | None = None,
+    thresholds: Thresholds | None = None,
+    escalation: str | SemanticScorer | None = None,
 ) -> Comparator:
-    """A comparator from a scorer (or its name) and optional thresholds (defaults otherwise)."""
-    defaults = Thresholds()
-    thresholds = Thresholds(
-        argument=defaults.argument if threshold_args is None else threshold_args,
-        response=defaults.response if threshold_response is None else threshold_response,
-    )
-    return Comparator(resolve_scorer(scorer), thresholds)
+    """A comparator from a scorer (or its name), thresholds and an optional escalation scorer.
+
+    ``thresholds`` (e.g. from ``aem_strands.compare.load_thresholds``) replaces the defaults;
+    ``threshold_args`` / ``threshold_response`` then override its two main values. ``escalation``
+    (e.g. ``"judge"``) decides the pairs whose score falls in the uncertain band.
+    """
+    base = thresholds or Thresholds()
+    if threshold_args is not None:
+        base = replace(base, argument=threshold_args)
+    if threshold_response is not None:
+        base = replace(base, response=threshold_response)
+    escalate = resolve_scorer(escalation) if escalation is not None else None
+    return Comparator(resolve_scorer(scorer), base, escalation=escalate)
 
 
 def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions | None = None) -> Dialog:
@@ -51,13 +59,16 @@ def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions | None = None) ->
 
 
 def _requests(dialog: Dialog) -> list[ComparisonRequest]:
+    context = JudgeContext.from_metadata(dialog.metadata)
     turns = list(dialog.turns) + candidate_pairings(dialog.turns)
-    return [request for turn in turns for request in comparison_requests(turn)]
+    return [request for turn in turns for request in comparison_requests(turn, context)]
 
 
 def _evaluate(dialog: Dialog, comparator: Comparator, composer: Composer) -> DialogResult:
+    context = JudgeContext.from_metadata(dialog.metadata)
+
     def judge(turn: Turn) -> TurnVerdict:
-        return judge_turn(turn, comparator.compare_request)
+        return judge_turn(turn, comparator.compare_request, context)
 
     turns, moved = reorder(dialog.turns, judge)
     verdicts = [judge(turn) for turn in turns]
@@ -79,17 +90,25 @@ def evaluate_dialogs(
     composer: str | Composer = "mean",
     comparator: Comparator | None = None,
     align: AlignOptions | None = None,
+    thresholds: Thresholds | None = None,
+    escalation: str | SemanticScorer | None = None,
 ) -> list[DialogResult]:
     """Evaluate many dialogs; all their semantic comparisons go to the scorer in one batch.
 
     ``dialogs`` may hold ``Dialog`` objects or their JSON form (a bare list of turns or a
     ``{"dialog_id", "metadata", "turns"}`` object). ``comparator`` overrides ``scorer`` and the
-    thresholds (pass one to share its memo across calls). ``align`` sets the alignment options of
+    thresholds (pass one to share its memo across calls); ``thresholds`` and ``escalation`` are
+    as for ``make_comparator``. Dialog metadata may give ``reference_date`` (for relative dates) and
+    ``unordered_args`` (see ``aem_strands.judge``). ``align`` sets the alignment options of
     dialogs given in the unpaired ``{"gold", "predicted"}`` JSON form (see ``aem_strands.align``).
     """
     parsed: Sequence[Dialog] = [_as_dialog(d, align) for d in dialogs]
     compare = comparator or make_comparator(
-        scorer, threshold_args=threshold_args, threshold_response=threshold_response
+        scorer,
+        threshold_args=threshold_args,
+        threshold_response=threshold_response,
+        thresholds=thresholds,
+        escalation=escalation,
     )
     compose = make_composer(composer) if isinstance(composer, str) else composer
     compare.compare_many([r for dialog in parsed for r in _requests(dialog)])
@@ -105,6 +124,8 @@ def evaluate_dialog(
     composer: str | Composer = "mean",
     comparator: Comparator | None = None,
     align: AlignOptions | None = None,
+    thresholds: Thresholds | None = None,
+    escalation: str | SemanticScorer | None = None,
 ) -> DialogResult:
     """Evaluate one dialog (see ``evaluate_dialogs`` for the parameters)."""
     return evaluate_dialogs(
@@ -115,4 +136,6 @@ def evaluate_dialog(
         composer=composer,
         comparator=comparator,
         align=align,
+        thresholds=thresholds,
+        escalation=escalation,
     )[0]

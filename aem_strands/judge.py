@@ -16,15 +16,20 @@ computed results (see ``comparison_requests``), so no model is called here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
 
 from aem_strands.compare.chain import ComparisonRequest
 from aem_strands.compare.facts import check_reply_facts
+from aem_strands.compare.values import ParseContext
+from aem_strands.metadata import UNORDERED_ARGS_KEY
 from aem_strands.types import (
     REASON_PRECEDENCE,
     ActionCall,
     Comparison,
     FailureReason,
+    JsonValue,
     Method,
     Problem,
     Reply,
@@ -39,19 +44,46 @@ from aem_strands.types import (
 CompareFn = Callable[[ComparisonRequest], Comparison]
 
 
-def comparison_requests(turn: Turn) -> list[ComparisonRequest]:
+@dataclass(frozen=True)
+class JudgeContext:
+    """What a dialog's metadata tells judging: "today" for relative dates, and unordered arguments."""
+
+    reference_date: date | None = None
+    unordered_args: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_metadata(cls, metadata: Mapping[str, JsonValue]) -> JudgeContext:
+        """Read ``reference_date`` (or ``date``) and ``unordered_args`` (see ``aem_strands.metadata``)."""
+        unordered = metadata.get(UNORDERED_ARGS_KEY) or {}
+        return cls(
+            ParseContext.from_metadata(dict(metadata)).reference_date,
+            {name: frozenset(args) for name, args in unordered.items()} if isinstance(unordered, dict) else {},
+        )
+
+    def is_unordered(self, call: ActionCall, arg: str) -> bool:
+        return arg in self.unordered_args.get(f"{call.tool_id}.{call.action}", ()) or arg in self.unordered_args.get(
+            call.tool_id, ()
+        )
+
+    def argument(self, call: ActionCall, arg: str, gold: JsonValue, predicted: JsonValue) -> ComparisonRequest:
+        return ComparisonRequest(gold, predicted, ValueKind.ARGUMENT, self.reference_date, self.is_unordered(call, arg))
+
+    def reply(self, gold: str, predicted: str) -> ComparisonRequest:
+        return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date)
+
+
+NO_CONTEXT = JudgeContext()
+
+
+def comparison_requests(turn: Turn, context: JudgeContext = NO_CONTEXT) -> list[ComparisonRequest]:
     """The value comparisons ``judge_turn`` will ask for, so they can be batched beforehand."""
     gold, predicted = turn.gold, turn.predicted
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
         if gold.tool_id != predicted.tool_id or gold.action != predicted.action:
             return []
-        return [
-            ComparisonRequest(gold.args[k], predicted.args[k], ValueKind.ARGUMENT)
-            for k in gold.args
-            if k in predicted.args
-        ]
+        return [context.argument(gold, k, gold.args[k], predicted.args[k]) for k in gold.args if k in predicted.args]
     if isinstance(gold, Reply) and isinstance(predicted, Reply):
-        return [ComparisonRequest(gold.response, predicted.response, ValueKind.RESPONSE)]
+        return [context.reply(gold.response, predicted.response)]
     return []
 
 
@@ -70,7 +102,9 @@ def _verdict(turn: Turn, problems: list[Problem], scores: dict[SubMetric, float]
     return TurnVerdict(turn.turn_no, turn.kind, verdict, _ordered(problems), scores, passed, note="; ".join(undecided))
 
 
-def _judge_action(turn: Turn, gold: ActionCall, predicted: ActionCall, compare: CompareFn) -> TurnVerdict:
+def _judge_action(
+    turn: Turn, gold: ActionCall, predicted: ActionCall, compare: CompareFn, context: JudgeContext
+) -> TurnVerdict:
     if gold.tool_id != predicted.tool_id:
         problem = Problem(
             FailureReason.TOOL_MISMATCH, SubMetric.STRUCTURE, "tool_id", gold.tool_id, predicted.tool_id, 0.0
@@ -110,7 +144,7 @@ def _judge_action(turn: Turn, gold: ActionCall, predicted: ActionCall, compare: 
     shared = [k for k in gold.args if k in predicted.args]
     equivalent = 0
     for key in shared:
-        result = compare(ComparisonRequest(gold.args[key], predicted.args[key], ValueKind.ARGUMENT))
+        result = compare(context.argument(gold, key, gold.args[key], predicted.args[key]))
         if result.equivalent is True:
             equivalent += 1
         elif result.equivalent is False:
@@ -131,10 +165,10 @@ def _judge_action(turn: Turn, gold: ActionCall, predicted: ActionCall, compare: 
     return _verdict(turn, problems, scores, undecided)
 
 
-def _judge_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn) -> TurnVerdict:
+def _judge_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn, context: JudgeContext) -> TurnVerdict:
     problems: list[Problem] = []
     undecided: list[str] = []
-    result = compare(ComparisonRequest(gold.response, predicted.response, ValueKind.RESPONSE))
+    result = compare(context.reply(gold.response, predicted.response))
     if result.equivalent is False:
         problems.append(
             Problem(
@@ -166,8 +200,8 @@ def _judge_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn) 
     return _verdict(turn, problems, scores, undecided)
 
 
-def judge_turn(turn: Turn, compare: CompareFn) -> TurnVerdict:
-    """Judge ``turn.predicted`` against ``turn.gold``."""
+def judge_turn(turn: Turn, compare: CompareFn, context: JudgeContext = NO_CONTEXT) -> TurnVerdict:
+    """Judge ``turn.predicted`` against ``turn.gold`` (``context``: from the dialog's metadata)."""
     gold, predicted = turn.gold, turn.predicted
     if predicted is None and gold is not None:
         problem = Problem(
@@ -180,9 +214,9 @@ def judge_turn(turn: Turn, compare: CompareFn) -> TurnVerdict:
         )
         return _verdict(turn, [problem], {SubMetric.COMPLETENESS: 0.0}, [])
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
-        return _judge_action(turn, gold, predicted, compare)
+        return _judge_action(turn, gold, predicted, compare, context)
     if isinstance(gold, Reply) and isinstance(predicted, Reply):
-        return _judge_reply(turn, gold, predicted, compare)
+        return _judge_reply(turn, gold, predicted, compare, context)
     # A reply where a tool call was due (or the reverse) is the wrong tool: none at all.
     expected, found = _describe(gold), _describe(predicted)
     problem = Problem(FailureReason.TOOL_MISMATCH, SubMetric.STRUCTURE, "turn", expected, found, 0.0)

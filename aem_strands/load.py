@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from aem_strands.align import AlignOptions
 from aem_strands.errors import InputError, Location
+from aem_strands.metadata import check_metadata
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
 from aem_strands.unpaired import is_unpaired, parse_unpaired
 
@@ -170,11 +171,7 @@ def parse_dialog(
     unknown = sorted(set(raw) - {"dialog_id", "metadata", "turns"})
     if unknown:
         raise InputError(f"unknown field(s) {', '.join(unknown)}", Location(file, dialog_id, None, unknown[0]))
-    metadata = raw.get("metadata") or {}
-    if not isinstance(metadata, dict):
-        raise InputError(
-            f"metadata must be an object, got {type(metadata).__name__}", Location(file, dialog_id, None, "metadata")
-        )
+    metadata = check_metadata(raw.get("metadata"), Location(file, dialog_id))
     turns_raw = raw.get("turns")
     if not isinstance(turns_raw, list):
         raise InputError(

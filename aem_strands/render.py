@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from aem_strands.errors import InputError
 from aem_strands.result import DialogResult, TurnResult
+from aem_strands.types import Method
 
 
 def _score(value: float | None) -> str:
@@ -25,9 +26,12 @@ def _turn_line(t: TurnResult) -> str:
             line += f" <- turn {t.attribution.caused_by} ({t.attribution.evidence})"
     if t.verdict.problems and t.verdict.failed:
         p = t.verdict.problems[0]
-        line += f"\n{'':>34}{p.field}: {p.predicted!r} vs gold {p.gold!r}"
-        if p.detail:
-            line += f" [{p.detail}]"
+        if p.method is Method.FACTS:
+            line += f"\n{'':>34}{p.field}: {p.detail}"
+        else:
+            line += f"\n{'':>34}{p.field}: {p.predicted!r} vs gold {p.gold!r}"
+            if p.detail:
+                line += f" [{p.detail}]"
     if t.verdict.note:
         line += f"  ({t.verdict.note})"
     return line

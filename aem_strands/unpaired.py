@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from aem_strands.align import Alignment, AlignOptions, align_turns
 from aem_strands.errors import InputError, Location
+from aem_strands.metadata import check_metadata
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
 
 UNPAIRED_KEYS = frozenset({"dialog_id", "metadata", "gold", "predicted"})
@@ -165,11 +166,7 @@ def parse_unpaired(raw: object, *, file: str | None = None, default_id: str | No
                 f"an unpaired dialog needs both 'gold' and 'predicted'; {side!r} is missing",
                 Location(file, dialog_id, None, side),
             )
-    metadata = raw.get("metadata") or {}
-    if not isinstance(metadata, dict):
-        raise InputError(
-            f"metadata must be an object, got {type(metadata).__name__}", Location(file, dialog_id, None, "metadata")
-        )
+    metadata = check_metadata(raw.get("metadata"), Location(file, dialog_id))
     gold_side = _parse_side(raw["gold"], "gold", where)
     predicted_side = _parse_side(raw["predicted"], "predicted", where)
     if not gold_side and not predicted_side:

@@ -124,3 +124,24 @@ def test_installed_console_script_runs() -> None:
     )
     assert done.returncode == 1
     assert json.loads(done.stdout)["dialog_id"] == "sales_report"
+
+
+@pytest.mark.slow
+def test_thresholds_config_file_is_used(tmp_path: Path) -> None:
+    # With argument threshold and floor 0.70, revenue/profit (cosine 0.733) counts as equivalent, so
+    # turn 2 passes: 2 of 5 turns pass (0.4) and the later errors become root causes of their own.
+    config = tmp_path / "thresholds.json"
+    config.write_text(json.dumps({"thresholds": {"argument": 0.70, "argument_floor": 0.70}}), encoding="utf-8")
+    _, out, _ = run("score", str(REFERENCE), "--thresholds", str(config))
+    record = json.loads(out)
+    assert record["turns"][1]["success"] is True
+    assert record["success_rate"] == 0.4
+    assert [r["turn_no"] for r in record["root_causes"]] == [3, 4]
+
+
+def test_bad_thresholds_config_exits_2_with_the_file_named(tmp_path: Path) -> None:
+    config = tmp_path / "thresholds.json"
+    config.write_text('{"thresholds": {"speed": 1}}', encoding="utf-8")
+    code, _, err = run("score", str(REFERENCE), "--scorer", "exact", "--thresholds", str(config))
+    assert code == 2
+    assert f"{config}: unknown threshold keys ['speed']" in err

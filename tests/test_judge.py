@@ -98,7 +98,11 @@ def test_problem_records_sub_metric_field_values_score_and_method() -> None:
         "predicted": "profit",
         "score": 0.73,
         "method": "test",
-        "detail": "table 0.730 < 0.80",
+        # 0.73 is below the argument threshold 0.75 but above its floor 0.49: the uncertain band,
+        # decided "not equivalent" because no escalation scorer is configured.
+        "detail": (
+            "table 0.730 < 0.75 (uncertain band [0.49, 0.75), no escalation scorer: not equivalent, conservative)"
+        ),
     }
 
 

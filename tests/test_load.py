@@ -165,3 +165,23 @@ def test_duplicate_dialog_id_is_an_error_for_the_later_one(tmp_path: Path) -> No
 def test_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"file .*missing\.json: cannot read file"):
         load_dialogs(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize(
+    ("metadata", "field", "message"),
+    [
+        (
+            {"reference_date": "soon"},
+            "metadata.reference_date",
+            "expected an ISO date such as '2019-03-01', got 'soon'",
+        ),
+        ({"unordered_args": ["a"]}, "metadata.unordered_args", "expected {"),
+        ([1], "metadata", "metadata must be an object, got list"),
+    ],
+)
+def test_metadata_keys_the_engine_reads_are_validated(tmp_path: Path, metadata: Any, field: str, message: str) -> None:
+    record = {"dialog_id": "d", "metadata": metadata, "turns": [paired(1, reply("hi"), reply("hi"))]}
+    loaded = load_dialogs(write(tmp_path, "set.json", [record]))
+    (error,) = loaded.errors
+    assert error.location.field == field
+    assert error.message.startswith(message)

@@ -139,14 +139,6 @@ def test_gold_vs_itself_passes_without_a_model(first_dialogs: list[Dialog]) -> N
 
 @needs_sgd
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "core bug (aem_strands/compare/facts.py, entities check): an identical reply fails when a capitalised "
-        "word sits inside a hyphenated or apostrophe token ('in-Unit' in 30_00076 turn 6, \"d'Anglas\" in "
-        "34_00000 turn 4): entities_in finds 'unit' but _words only has 'in-unit'. Remove this mark once fixed."
-    ),
-)
 def test_every_sgd_dialog_passes_against_itself_without_a_model() -> None:
     # The property gold == predicted => no failure, over all 2,921 test dialogs (about 5 s with no model).
     dialogs = load_sgd_dialogs(SGD)

@@ -100,3 +100,15 @@ def test_thresholds_are_validated() -> None:
 def test_table_scorer_rejects_scores_outside_unit_interval() -> None:
     with pytest.raises(ConfigError, match="must be in"):
         TableScorer({("a", "b"): 2.0})
+
+
+def test_escalation_scorer_decides_the_uncertain_band_through_the_public_api() -> None:
+    from aem_strands import evaluate_dialog
+    from tests.conftest import action, paired
+
+    dialog = [paired(1, action("t", "A", metric="revenue"), action("t", "A", metric="turnover"))]
+    first = TableScorer({("revenue", "turnover"): 0.70})  # below 0.75, above the floor 0.49: uncertain
+    judge = CountingScorer({("revenue", "turnover"): 1.0})  # the escalation says: same
+    assert evaluate_dialog(dialog, scorer=first).test_pass is False  # conservative without escalation
+    assert evaluate_dialog(dialog, scorer=first, escalation=judge).test_pass is True
+    assert judge.batches == [[("revenue", "turnover")]]
