@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from aem_strands.errors import InputError
 from aem_strands.result import DialogResult, TurnResult
-from aem_strands.types import Method
+from aem_strands.types import FailureReason, Method
 
 
 def _score(value: float | None) -> str:
@@ -28,6 +28,10 @@ def _turn_line(t: TurnResult) -> str:
         p = t.verdict.problems[0]
         if p.method is Method.FACTS:
             line += f"\n{'':>34}{p.field}: {p.detail}"
+        elif p.reason is FailureReason.MISSING_PARAMETERS:
+            line += f"\n{'':>34}{p.field}: missing, gold {p.gold!r}"
+        elif p.reason is FailureReason.EXTRA_PARAMETERS:
+            line += f"\n{'':>34}{p.field}: {p.predicted!r}, not in gold"
         else:
             line += f"\n{'':>34}{p.field}: {p.predicted!r} vs gold {p.gold!r}"
             if p.detail:
