@@ -217,6 +217,8 @@ def load_dialogs(path: str | Path, *, align: AlignOptions | None = None) -> Dial
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read file: {error}", Location(file)) from None
+    if not text.strip():
+        raise InputError("the file is empty", Location(file))
     stem = Path(path).stem
     dialogs: list[Dialog] = []
     errors: list[InputError] = []

@@ -105,6 +105,7 @@ def test_bundled_examples_load() -> None:
         ),
         ({"dialog_id": "d", "turns": []}, "file {file}, dialog 'd', field 'turns': dialog has no turns"),
         ([], "file {file}: the file holds no dialogs"),
+        ("  \n", "file {file}: the file is empty"),
         (
             [paired(1, reply("a"), reply("a")), paired(1, reply("b"), reply("b"))],
             "file {file}, dialog 'd', turn 1, field 'turn_no': duplicate turn_no",
