@@ -3,6 +3,7 @@ save/load round trip of every evaluator with identical results."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,25 @@ def test_undecidable_comparison_gives_a_not_applicable_turn_row() -> None:
         == "turn 2: not judged (args.metric: judge could not score the pair: judge could not tell: ambiguous)"
     )
     assert evaluator.aggregator(rows) == (1.0, True, "all 3 judged turns pass")
+
+
+def test_thresholds_file_and_judge_escalation_reach_the_comparison(tmp_path: Path) -> None:
+    # The case's turn 2 compares 'profit' with 'revenue'. The table scorer gives 0.73: inside the default
+    # uncertain band [0.49, 0.75), so without escalation it is decided conservatively: not equivalent.
+    table = TableScorer({("revenue", "profit"): 0.73})
+    plain = AemSessionEvaluator(scorer="exact", semantic_scorer=table)
+    assert plain.evaluate(data_for(CASE))[0].score == pytest.approx(0.75)  # 3 of 4 turns pass
+    # A config with argument threshold 0.70 makes 0.73 equivalent: every turn passes.
+    config = tmp_path / "thresholds.json"
+    config.write_text(json.dumps({"thresholds": {"argument": 0.70, "argument_floor": 0.5}}), encoding="utf-8")
+    lenient = AemSessionEvaluator(scorer="exact", semantic_scorer=table, thresholds_file=str(config))
+    assert lenient.evaluate(data_for(CASE))[0].score == pytest.approx(1.0)
+    # With escalation the judge (scripted) decides the band pair: here, equivalent.
+    judge = ScriptedModel(
+        structured={"EquivalenceVerdicts": {"verdicts": [{"index": 0, "equivalent": True, "reason": "ok"}]}}
+    )
+    escalated = AemSessionEvaluator(scorer="exact", semantic_scorer=table, escalate="judge", model=judge)
+    assert escalated.evaluate(data_for(CASE))[0].score == pytest.approx(1.0)
+    assert escalated.to_dict()["escalate"] == "judge"
+    with pytest.raises(ConfigError, match="escalate must be None or 'judge'"):
+        AemSessionEvaluator(escalate="human")

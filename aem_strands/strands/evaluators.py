@@ -9,7 +9,7 @@
 - ``CorrectnessCustomEvaluator(threshold=0.5, name="correctness")``: the reference write-up's
   wrapper signature. ``threshold`` is the pass mark on the composed dialog score (``test_pass`` =
   score >= threshold); it is **not** a similarity threshold (see ``threshold_args`` /
-  ``threshold_response``, whose defaults 0.80 / 0.75 are where values are compared).
+  ``threshold_response``: where values are compared, defaults from ``Thresholds()``).
 
 Every public attribute equals a constructor parameter and is JSON-safe, so the evaluators survive
 ``Experiment.to_file`` → ``Experiment.from_file(..., custom_evaluators=[...])``. Scorer, composer
@@ -25,7 +25,8 @@ row with ``test_pass=False`` and the reason, never a silent 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from strands.models.model import Model
@@ -35,6 +36,7 @@ from strands_evals.types.trace import EvaluationLevel
 
 from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
 from aem_strands.compare.chain import Comparator, Thresholds
+from aem_strands.compare.config import load_thresholds
 from aem_strands.compare.judge_scorer import JudgeScorer
 from aem_strands.compare.scorers import SemanticScorer
 from aem_strands.compose import COMPOSER_NAMES, Composer, make_composer
@@ -70,6 +72,8 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         read_only_tools: list[str] | None = None,
         model: Model | str | None = None,
         name: str | None = None,
+        thresholds_file: str | None = None,
+        escalate: str | None = None,
         *,
         semantic_scorer: SemanticScorer | None = None,
     ) -> None:
@@ -87,10 +91,16 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         self.cap = cap
         self.allow_extra = allow_extra
         self.read_only_tools = list(read_only_tools) if read_only_tools is not None else None
+        if escalate not in (None, "judge"):
+            raise ConfigError(f"escalate must be None or 'judge', got {escalate!r}")
         self.model = model
-        self._thresholds = Thresholds(
-            argument=Thresholds().argument if threshold_args is None else threshold_args,
-            response=Thresholds().response if threshold_response is None else threshold_response,
+        self.thresholds_file = thresholds_file
+        self.escalate = escalate
+        base = load_thresholds(Path(thresholds_file)) if thresholds_file is not None else Thresholds()
+        self._thresholds = replace(
+            base,
+            argument=base.argument if threshold_args is None else threshold_args,
+            response=base.response if threshold_response is None else threshold_response,
         )
         self._composer: Composer = make_composer(composer, cap=cap)
         self._align = AlignOptions(allow_extra, frozenset(read_only_tools or ()))  # type: ignore[arg-type]  # checked above
@@ -102,19 +112,23 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         score, passed, reason = Evaluator._default_aggregator(outputs)
         return float(score), bool(passed), str(reason)
 
+    def _judge_scorer(self) -> JudgeScorer:
+        if self._judge is None:
+            self._judge = JudgeScorer(self.model)
+        return self._judge
+
     def _scorer(self) -> SemanticScorer:
         if self._semantic_scorer is not None:
             return self._semantic_scorer
         if self.scorer == "judge":
-            if self._judge is None:
-                self._judge = JudgeScorer(self.model)
-            return self._judge
+            return self._judge_scorer()
         return resolve_scorer(self.scorer)
 
     def score_case(self, data: EvaluationData[Any, Any]) -> ScoredCase:
         """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored)."""
         found = case_dialog(data.metadata, data.actual_trajectory, name=data.name, align=self._align)
-        comparator = Comparator(self._scorer(), self._thresholds)
+        escalation = self._judge_scorer() if self.escalate == "judge" else None
+        comparator = Comparator(self._scorer(), self._thresholds, escalation=escalation)
         return ScoredCase(found, evaluate_dialog(found.dialog, comparator=comparator, composer=self._composer))
 
     def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
@@ -283,6 +297,8 @@ class CorrectnessCustomEvaluator(AemSessionEvaluator):
         allow_extra: str = "none",
         read_only_tools: list[str] | None = None,
         model: Model | str | None = None,
+        thresholds_file: str | None = None,
+        escalate: str | None = None,
         *,
         semantic_scorer: SemanticScorer | None = None,
     ) -> None:
@@ -290,7 +306,7 @@ class CorrectnessCustomEvaluator(AemSessionEvaluator):
             raise ConfigError(f"threshold must be a number in [0, 1], got {threshold!r}")
         super().__init__(
             scorer, threshold_args, threshold_response, composer, cap, allow_extra, read_only_tools, model, name,
-            semantic_scorer=semantic_scorer,
+            thresholds_file, escalate, semantic_scorer=semantic_scorer,
         )  # fmt: skip
         self.threshold = threshold
 
