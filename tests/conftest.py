@@ -7,6 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# No test may fail on wall-clock time (speed is measured by the benchmark scripts): no deadlines.
+settings.register_profile("aem", deadline=None)
+settings.load_profile("aem")
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
