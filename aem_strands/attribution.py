@@ -11,8 +11,8 @@ F's root cause (F itself when F is a root cause):
    are the wrong values it introduced: the predicted values of its truthfulness problems and of
    its extra parameters, and every value of its predicted tool observation that its gold (args or
    observation) does not hold. Only action turns introduce traced values (a wrong reply is linked
-   to later turns through ``depends_on`` only). Texts shorter than two characters, booleans and
-   null never count.
+   to later turns through ``depends_on`` only). Texts shorter than two characters (numbers
+   excepted), booleans and null never count.
 3. **action chain** — T is an action turn and F is an earlier action turn of the same chain
    (consecutive action turns with no reply between them).
 
@@ -59,7 +59,8 @@ def _token(value: JsonValue) -> str | None:
     if value is None or isinstance(value, bool):
         return None
     text = normalise_text(str(value)) if not isinstance(value, float) or not value.is_integer() else str(int(value))
-    return text if len(text) >= 2 else None
+    # A wrong count or rating ("3" stars for "4") is a classic cascade, so numbers trace at any length.
+    return text if len(text) >= 2 or text.isdigit() else None
 
 
 def _content_values(content: TurnContent | None, *, with_observation: bool) -> list[JsonValue]:

@@ -137,3 +137,25 @@ def test_second_fixture_reports_two_root_causes() -> None:
         "inconsistent_response",
         "prior_action_failed",
     ]
+
+
+def test_a_wrong_single_digit_value_traces_into_a_reply() -> None:
+    # SGD-like: the search asked for 3 stars instead of 4, and the reply offers a 3 star hotel.
+    dialog = [
+        paired(1, action("hotels", "Search", stars="4"), action("hotels", "Search", stars="3")),
+        paired(
+            2,
+            reply("How about the Ace Hotel, a nice 4 star hotel?"),
+            reply("How about the Ace Hotel, a nice 3 star hotel?"),
+        ),
+    ]
+    assert roles(dialog)[1] == (2, "prior_action_failed", 1, "data_flow")
+
+
+def test_single_letters_are_not_traced() -> None:
+    dialog = [
+        paired(1, action("db", "Get", grade="a"), action("db", "Get", grade="b")),
+        paired(2, reply("Done."), reply("Done.")),
+        paired(3, action("db", "Put", note="x"), action("db", "Put", note="b")),
+    ]
+    assert roles(dialog)[2] == (3, "inconsistent_parameter_values", None, None)
