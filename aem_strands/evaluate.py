@@ -45,13 +45,21 @@ def make_comparator(
     ``threshold_args`` / ``threshold_response`` then override its two main values. ``escalation``
     (e.g. ``"judge"``) decides the pairs whose score falls in the uncertain band.
     """
+    escalate = resolve_scorer(escalation) if escalation is not None else None
+    chosen = make_thresholds(threshold_args, threshold_response, thresholds)
+    return Comparator(resolve_scorer(scorer), chosen, escalation=escalate)
+
+
+def make_thresholds(
+    threshold_args: float | None = None, threshold_response: float | None = None, thresholds: Thresholds | None = None
+) -> Thresholds:
+    """``thresholds`` (the defaults when ``None``) with the argument and reply thresholds overridden where given."""
     base = thresholds or Thresholds()
     if threshold_args is not None:
         base = replace(base, argument=threshold_args)
     if threshold_response is not None:
         base = replace(base, response=threshold_response)
-    escalate = resolve_scorer(escalation) if escalation is not None else None
-    return Comparator(resolve_scorer(scorer), base, escalation=escalate)
+    return base
 
 
 def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions | None = None) -> Dialog:

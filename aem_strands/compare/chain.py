@@ -130,7 +130,8 @@ class Comparator:
 
     def compare_many(self, requests: Sequence[ComparisonRequest]) -> list[Comparison]:
         """Compare every request, asking the scorer once per value kind for all unsettled pairs."""
-        todo = {r.key(): r for r in requests if r.key() not in self._memo}
+        keys = [r.key() for r in requests]  # serialised once: this is the hot path of every judged turn
+        todo = {key: r for key, r in zip(keys, requests, strict=True) if key not in self._memo}
         planned = {
             key: plan_leaves(r.gold, r.predicted, "", r.kind, ParseContext(r.reference_date), r.unordered)
             for key, r in todo.items()
@@ -141,7 +142,7 @@ class Comparator:
             decided = self._decide_pairs(pairs, kind)
             for key, leaves in mine.items():
                 self._memo[key] = _combine([_outcome(leaf, decided) for leaf in leaves], leaves)
-        return [self._memo[r.key()] for r in requests]
+        return [self._memo[key] for key in keys]
 
     def _decide_pairs(self, pairs: list[tuple[str, str]], kind: ValueKind) -> dict[tuple[str, str], Comparison]:
         if not pairs:

@@ -25,7 +25,7 @@ row with ``test_pass=False`` and the reason, never a silent 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +35,12 @@ from strands_evals.types import EvaluationData, EvaluationOutput
 from strands_evals.types.trace import EvaluationLevel
 
 from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
-from aem_strands.compare.chain import Comparator, Thresholds
 from aem_strands.compare.config import load_thresholds
 from aem_strands.compare.judge_scorer import JudgeScorer
 from aem_strands.compare.scorers import SemanticScorer
 from aem_strands.compose import COMPOSER_NAMES, Composer, make_composer
 from aem_strands.errors import AemError, ConfigError
-from aem_strands.evaluate import evaluate_dialog, resolve_scorer
+from aem_strands.evaluate import evaluate_dialog, make_comparator, make_thresholds, resolve_scorer
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.strands.cases import CaseDialog, case_dialog
 from aem_strands.types import JsonValue, Role, Verdict
@@ -96,12 +95,8 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         self.model = model
         self.thresholds_file = thresholds_file
         self.escalate = escalate
-        base = load_thresholds(Path(thresholds_file)) if thresholds_file is not None else Thresholds()
-        self._thresholds = replace(
-            base,
-            argument=base.argument if threshold_args is None else threshold_args,
-            response=base.response if threshold_response is None else threshold_response,
-        )
+        config = load_thresholds(Path(thresholds_file)) if thresholds_file is not None else None
+        self._thresholds = make_thresholds(threshold_args, threshold_response, config)  # validated now, not per case
         self._composer: Composer = make_composer(composer, cap=cap)
         self._align = AlignOptions(allow_extra, frozenset(read_only_tools or ()))  # type: ignore[arg-type]  # checked above
         self._semantic_scorer = semantic_scorer
@@ -128,7 +123,7 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored)."""
         found = case_dialog(data.metadata, data.actual_trajectory, name=data.name, align=self._align)
         escalation = self._judge_scorer() if self.escalate == "judge" else None
-        comparator = Comparator(self._scorer(), self._thresholds, escalation=escalation)
+        comparator = make_comparator(self._scorer(), thresholds=self._thresholds, escalation=escalation)
         return ScoredCase(found, evaluate_dialog(found.dialog, comparator=comparator, composer=self._composer))
 
     def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
