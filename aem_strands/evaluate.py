@@ -12,7 +12,7 @@ from aem_strands.attribution import attribute, chain_lengths
 from aem_strands.compare.chain import Comparator, ComparisonRequest, Thresholds
 from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer, make_scorer
 from aem_strands.compose import Composer, make_composer
-from aem_strands.judge import JudgeContext, comparison_requests, judge_turn
+from aem_strands.checks import CheckContext, comparison_requests, check_turn
 from aem_strands.load import parse_dialog
 from aem_strands.order import candidate_pairings, reorder
 from aem_strands.result import DialogResult, TurnResult
@@ -67,16 +67,16 @@ def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions | None = None) ->
 
 
 def _requests(dialog: Dialog) -> list[ComparisonRequest]:
-    context = JudgeContext.from_metadata(dialog.metadata)
+    context = CheckContext.from_metadata(dialog.metadata)
     turns = list(dialog.turns) + candidate_pairings(dialog.turns)
     return [request for turn in turns for request in comparison_requests(turn, context)]
 
 
 def _evaluate(dialog: Dialog, comparator: Comparator, composer: Composer) -> DialogResult:
-    context = JudgeContext.from_metadata(dialog.metadata)
+    context = CheckContext.from_metadata(dialog.metadata)
 
     def judge(turn: Turn) -> TurnVerdict:
-        return judge_turn(turn, comparator.compare_request, context)
+        return check_turn(turn, comparator.compare_request, context)
 
     turns, moved = reorder(dialog.turns, judge)
     verdicts = [judge(turn) for turn in turns]
@@ -107,7 +107,7 @@ def evaluate_dialogs(
     ``{"dialog_id", "metadata", "turns"}`` object). ``comparator`` overrides ``scorer`` and the
     thresholds (pass one to share its memo across calls); ``thresholds`` and ``escalation`` are
     as for ``make_comparator``. Dialog metadata may give ``reference_date`` (for relative dates) and
-    ``unordered_args`` (see ``aem_strands.judge``). ``align`` sets the alignment options of
+    ``unordered_args`` (see ``aem_strands.checks``). ``align`` sets the alignment options of
     dialogs given in the unpaired ``{"gold", "predicted"}`` JSON form (see ``aem_strands.align``).
     """
     parsed: Sequence[Dialog] = [_as_dialog(d, align) for d in dialogs]

@@ -6,7 +6,7 @@ Usage (from the repository root)::
         [--scorer embedding|exact] [--seed S] [--rate R] [--no-tracemalloc]
 
 The data is read where it lies (``../shared/external_data/sgd`` from the repository root by
-default; see ``aem_strands.datasets.sgd`` for the conversion). Each run gets a fresh scorer and its
+default; see ``aem_bench.sgd`` for the conversion). Each run gets a fresh scorer and its
 own comparator, so nothing is shared between (a) and (b). Figures per run:
 
 - wall seconds of ``evaluate_dialogs`` alone (model load is timed apart: the model is loaded, and
@@ -49,7 +49,7 @@ from aem_strands import (
     SemanticScorer,
     evaluate_dialogs,
 )
-from aem_strands.datasets import EXPECTED_REASON, Perturbation, load_sgd_dialogs, perturb_dialogs, perturbations_of
+from aem_bench import EXPECTED_REASON, Perturbation, load_sgd_dialogs, perturb_dialogs, perturbations_of
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SGD_DIR = REPO_ROOT.parent / "shared" / "external_data" / "sgd"

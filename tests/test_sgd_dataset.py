@@ -30,7 +30,7 @@ from aem_strands import (
     evaluate_dialog,
     evaluate_dialogs,
 )
-from aem_strands.datasets import (
+from aem_bench import (
     EXPECTED_REASON,
     Perturbation,
     PerturbationRecord,

@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 
 from aem_strands import Comparator, FailureReason, SubMetric, TableScorer, Verdict, evaluate_dialog, parse_dialog
-from aem_strands.judge import judge_turn
+from aem_strands.checks import check_turn
 from tests.conftest import action, paired, reply
 
 
 def judge(turn: dict[str, Any], scorer: Any = None) -> Any:
     dialog = parse_dialog([turn])
     comparator = Comparator(scorer or TableScorer({("revenue", "profit"): 0.73}))
-    return judge_turn(dialog.turns[0], comparator.compare_request)
+    return check_turn(dialog.turns[0], comparator.compare_request)
 
 
 def test_identical_action_passes_with_perfect_sub_scores() -> None:
@@ -60,8 +60,8 @@ def test_missing_and_extra_turns_from_empty_sides() -> None:
     from aem_strands import ActionCall, Turn, TurnKind
 
     compare = Comparator(TableScorer()).compare_request
-    missing = judge_turn(Turn(1, TurnKind.ACTION, ActionCall("t", "A"), None), compare)
-    extra = judge_turn(Turn(2, TurnKind.ACTION, None, ActionCall("t", "A")), compare)
+    missing = check_turn(Turn(1, TurnKind.ACTION, ActionCall("t", "A"), None), compare)
+    extra = check_turn(Turn(2, TurnKind.ACTION, None, ActionCall("t", "A")), compare)
     assert missing.own_reason is FailureReason.MISSING_TURN
     assert extra.own_reason is FailureReason.EXTRA_TURN
 
@@ -109,7 +109,7 @@ def test_problem_records_sub_metric_field_values_score_and_method() -> None:
 def test_reply_where_a_tool_call_was_due_is_a_tool_mismatch() -> None:
     from aem_strands import ActionCall, Reply, Turn, TurnKind
 
-    verdict = judge_turn(
+    verdict = check_turn(
         Turn(1, TurnKind.ACTION, ActionCall("t", "A"), Reply("done")), Comparator(TableScorer()).compare_request
     )
     assert verdict.own_reason is FailureReason.TOOL_MISMATCH

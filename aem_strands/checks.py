@@ -1,4 +1,4 @@
-"""Judging one turn against its gold turn (SPEC §4).
+"""Checking one turn against its gold turn (SPEC §4).
 
 Action turns: structural checks (tool, then action), completeness (argument keys come from gold:
 missing keys, extra keys) and truthfulness (each shared key's value must be equivalent to gold).
@@ -45,14 +45,14 @@ CompareFn = Callable[[ComparisonRequest], Comparison]
 
 
 @dataclass(frozen=True)
-class JudgeContext:
+class CheckContext:
     """What a dialog's metadata tells judging: "today" for relative dates, and unordered arguments."""
 
     reference_date: date | None = None
     unordered_args: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
-    def from_metadata(cls, metadata: Mapping[str, JsonValue]) -> JudgeContext:
+    def from_metadata(cls, metadata: Mapping[str, JsonValue]) -> CheckContext:
         """Read ``reference_date`` (or ``date``) and ``unordered_args`` (see ``aem_strands.metadata``)."""
         unordered = metadata.get(UNORDERED_ARGS_KEY) or {}
         return cls(
@@ -72,11 +72,11 @@ class JudgeContext:
         return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date)
 
 
-NO_CONTEXT = JudgeContext()
+NO_CONTEXT = CheckContext()
 
 
-def comparison_requests(turn: Turn, context: JudgeContext = NO_CONTEXT) -> list[ComparisonRequest]:
-    """The value comparisons ``judge_turn`` will ask for, so they can be batched beforehand."""
+def comparison_requests(turn: Turn, context: CheckContext = NO_CONTEXT) -> list[ComparisonRequest]:
+    """The value comparisons ``check_turn`` will ask for, so they can be batched beforehand."""
     gold, predicted = turn.gold, turn.predicted
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
         if gold.tool_id != predicted.tool_id or gold.action != predicted.action:
@@ -102,8 +102,8 @@ def _verdict(turn: Turn, problems: list[Problem], scores: dict[SubMetric, float]
     return TurnVerdict(turn.turn_no, turn.kind, verdict, _ordered(problems), scores, passed, note="; ".join(undecided))
 
 
-def _judge_action(
-    turn: Turn, gold: ActionCall, predicted: ActionCall, compare: CompareFn, context: JudgeContext
+def _check_action(
+    turn: Turn, gold: ActionCall, predicted: ActionCall, compare: CompareFn, context: CheckContext
 ) -> TurnVerdict:
     if gold.tool_id != predicted.tool_id:
         problem = Problem(
@@ -165,7 +165,7 @@ def _judge_action(
     return _verdict(turn, problems, scores, undecided)
 
 
-def _judge_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn, context: JudgeContext) -> TurnVerdict:
+def _check_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn, context: CheckContext) -> TurnVerdict:
     problems: list[Problem] = []
     undecided: list[str] = []
     result = compare(context.reply(gold.response, predicted.response))
@@ -200,7 +200,7 @@ def _judge_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn, 
     return _verdict(turn, problems, scores, undecided)
 
 
-def judge_turn(turn: Turn, compare: CompareFn, context: JudgeContext = NO_CONTEXT) -> TurnVerdict:
+def check_turn(turn: Turn, compare: CompareFn, context: CheckContext = NO_CONTEXT) -> TurnVerdict:
     """Judge ``turn.predicted`` against ``turn.gold`` (``context``: from the dialog's metadata)."""
     gold, predicted = turn.gold, turn.predicted
     if predicted is None and gold is not None:
@@ -214,9 +214,9 @@ def judge_turn(turn: Turn, compare: CompareFn, context: JudgeContext = NO_CONTEX
         )
         return _verdict(turn, [problem], {SubMetric.COMPLETENESS: 0.0}, [])
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
-        return _judge_action(turn, gold, predicted, compare, context)
+        return _check_action(turn, gold, predicted, compare, context)
     if isinstance(gold, Reply) and isinstance(predicted, Reply):
-        return _judge_reply(turn, gold, predicted, compare, context)
+        return _check_reply(turn, gold, predicted, compare, context)
     # A reply where a tool call was due (or the reverse) is the wrong tool: none at all.
     expected, found = _describe(gold), _describe(predicted)
     problem = Problem(FailureReason.TOOL_MISMATCH, SubMetric.STRUCTURE, "turn", expected, found, 0.0)

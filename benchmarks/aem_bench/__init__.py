@@ -5,7 +5,7 @@
   its metadata.
 """
 
-from aem_strands.datasets.perturbation import (
+from aem_bench.perturbation import (
     EXPECTED_REASON,
     Perturbation,
     PerturbationPool,
@@ -15,7 +15,7 @@ from aem_strands.datasets.perturbation import (
     perturb_dialogs,
     perturbations_of,
 )
-from aem_strands.datasets.sgd import load_sgd_dialogs, sgd_files
+from aem_bench.sgd import load_sgd_dialogs, sgd_files
 
 __all__ = [
     "EXPECTED_REASON",

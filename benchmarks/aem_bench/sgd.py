@@ -8,7 +8,7 @@ User turns are context, not agent output, and are dropped. Each SYSTEM turn give
 action turn per frame that carries a ``service_call`` (``tool_id`` = the frame's ``service``,
 ``action`` = ``method``, ``args`` = ``parameters``), then one response turn (the ``utterance``).
 Turns are numbered 1, 2, ... across the dialog. Predicted equals gold, so every converted dialog
-passes; ``perturb`` (re-exported from ``aem_strands.datasets.perturbation``) makes the predicted side wrong.
+passes; ``perturb`` (re-exported from ``aem_bench.perturbation``) makes the predicted side wrong.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from aem_strands.datasets.perturbation import perturb
+from aem_bench.perturbation import perturb
 from aem_strands.errors import ConfigError, InputError, Location
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnKind
 
