@@ -15,55 +15,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
 from aem_strands.calibrate import add_calibrate_parser, run_calibrate
-from aem_strands.compare.chain import ComparisonRequest, Thresholds
-from aem_strands.compare.config import load_thresholds
-from aem_strands.compare.scorers import SCORER_NAMES
-from aem_strands.compose import COMPOSER_NAMES, make_composer
+from aem_strands.compare.chain import ComparisonRequest
 from aem_strands.errors import AemError, ConfigError, InputError, Location
 from aem_strands.evaluate import evaluate_dialogs, make_comparator
 from aem_strands.load import load_dialogs
+from aem_strands.options import add_option_flags, options_from_args
 from aem_strands.render import render_table
 from aem_strands.types import Dialog, ValueKind
 
 EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_RUNTIME = 0, 1, 2, 3
-
-
-def _threshold(text: str) -> float:
-    value = float(text)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text}")
-    return value
-
-
-def _add_comparison_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--scorer", choices=SCORER_NAMES, default="embedding", help="semantic stage (default: embedding)"
-    )
-    defaults = Thresholds()
-    parser.add_argument(
-        "--threshold-args", type=_threshold, help=f"similarity an argument value needs (default {defaults.argument})"
-    )
-    parser.add_argument(
-        "--threshold-response", type=_threshold, help=f"similarity a reply needs (default {defaults.response})"
-    )
-    parser.add_argument(
-        "--thresholds", type=Path, metavar="FILE", help="thresholds config, as written by calibrate --write-config"
-    )
-    parser.add_argument(
-        "--escalate", choices=("judge",), help="decide uncertain-band pairs with the LLM judge (Bedrock by default)"
-    )
-    parser.add_argument("--out", type=Path, help="write results to this file instead of stdout")
-
-
-def _comparator_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        "threshold_args": args.threshold_args,
-        "threshold_response": args.threshold_response,
-        "thresholds": load_thresholds(args.thresholds) if args.thresholds else None,
-        "escalation": args.escalate,
-    }
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,25 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score annotated dialog files")
     score.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="JSON or JSONL dialog files")
-    _add_comparison_options(score)
-    score.add_argument("--composer", choices=COMPOSER_NAMES, default="mean", help="how turn verdicts compose")
-    score.add_argument("--cap", type=_threshold, help="score cap of the gated composer (default 0.5)")
-    score.add_argument(
-        "--sub-metric-threshold", action="append", default=[], metavar="NAME=RATE",
-        help="pass rate a sub-metric needs (thresholds composer), e.g. truthfulness=0.9",
-    )  # fmt: skip
+    add_option_flags(score, scoring=True)
     score.add_argument("--format", choices=("json", "jsonl", "table"), help="default: table on a terminal, else jsonl")
-    score.add_argument(
-        "--allow-extra", choices=ALLOW_EXTRA_CHOICES, default="none",
-        help="unpaired dialogs: which unmatched predicted turns are tolerated (default: none)",
-    )  # fmt: skip
-    score.add_argument(
-        "--read-only-tool", action="append", default=[], metavar="TOOL_ID",
-        help="with --allow-extra read_only: a tool whose extra calls are tolerated (repeatable)",
-    )  # fmt: skip
+    score.add_argument("--out", type=Path, help="write results to this file instead of stdout")
     compare = commands.add_parser("compare", help="decide equivalence of value pairs")
     compare.add_argument("--pairs", type=Path, required=True, help='JSONL of {"gold", "predicted", "kind"}')
-    _add_comparison_options(compare)
+    add_option_flags(compare, scoring=False)
+    compare.add_argument("--out", type=Path, help="write results to this file instead of stdout")
     add_calibrate_parser(commands)
     return parser
 
@@ -98,21 +47,11 @@ def _error_line(error: InputError) -> str:
     return f"aem-strands: {error}"
 
 
-def _sub_metric_thresholds(items: Sequence[str]) -> dict[str, float]:
-    out = {}
-    for item in items:
-        name, _, value = item.partition("=")
-        try:
-            out[name.strip()] = _threshold(value)
-        except (ValueError, argparse.ArgumentTypeError) as problem:
-            raise ConfigError(f"--sub-metric-threshold {item!r}: {problem}") from None
-    return out
-
-
 def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     dialogs: list[Dialog] = []
     errors: list[InputError] = []
-    align = AlignOptions(args.allow_extra, frozenset(args.read_only_tool))
+    options = options_from_args(args)
+    align = options.align_options()
     for path in args.paths:
         try:
             loaded = load_dialogs(path, align=align)
@@ -123,8 +62,7 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
         errors.extend(loaded.errors)
     for problem in errors:
         print(_error_line(problem), file=stderr)
-    composer = make_composer(args.composer, cap=args.cap, thresholds=_sub_metric_thresholds(args.sub_metric_threshold))
-    results = evaluate_dialogs(dialogs, scorer=args.scorer, composer=composer, **_comparator_options(args))
+    results = evaluate_dialogs(dialogs, options)
     records: list[dict[str, Any]] = [r.to_dict() for r in results]
     records += [{"dialog_id": e.location.dialog_id, "error": e.to_dict()} for e in errors]
     out = args.out.open("w", encoding="utf-8") if args.out else stdout
@@ -174,7 +112,7 @@ def _read_pairs(path: Path) -> list[ComparisonRequest | InputError]:
 
 def _compare(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     items = _read_pairs(args.pairs)
-    comparator = make_comparator(args.scorer, **_comparator_options(args))
+    comparator = make_comparator(options_from_args(args))
     requests = [item for item in items if isinstance(item, ComparisonRequest)]
     started = time.perf_counter()
     results = iter(comparator.compare_many(requests))

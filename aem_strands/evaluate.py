@@ -6,14 +6,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from aem_strands.align import AlignOptions
 from aem_strands.attribution import attribute, chain_lengths
-from aem_strands.compare.chain import Comparator, ComparisonRequest, Thresholds
+from aem_strands.checks import CheckContext, check_turn, comparison_requests
+from aem_strands.compare.chain import Comparator, ComparisonRequest
 from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer, make_scorer
-from aem_strands.compose import Composer, make_composer
-from aem_strands.checks import CheckContext, comparison_requests, check_turn
+from aem_strands.compose import Composer
 from aem_strands.load import parse_dialog
+from aem_strands.options import EvalOptions
 from aem_strands.order import candidate_pairings, reorder
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.types import Dialog, JsonValue, Turn, TurnVerdict
@@ -32,37 +34,22 @@ def resolve_scorer(scorer: str | SemanticScorer) -> SemanticScorer:
 
 
 def make_comparator(
-    scorer: str | SemanticScorer = "embedding",
+    options: EvalOptions | None = None,
     *,
-    threshold_args: float | None = None,
-    threshold_response: float | None = None,
-    thresholds: Thresholds | None = None,
-    escalation: str | SemanticScorer | None = None,
+    scorer: SemanticScorer | None = None,
+    escalation: SemanticScorer | None = None,
 ) -> Comparator:
-    """A comparator from a scorer (or its name), thresholds and an optional escalation scorer.
+    """A comparator for ``options``; ``scorer`` / ``escalation`` inject instances in place of the named ones.
 
-    ``thresholds`` (e.g. from ``aem_strands.compare.load_thresholds``) replaces the defaults;
-    ``threshold_args`` / ``threshold_response`` then override its two main values. ``escalation``
-    (e.g. ``"judge"``) decides the pairs whose score falls in the uncertain band.
+    Escalation decides the pairs whose score falls in the uncertain band (``options.escalate``).
     """
-    escalate = resolve_scorer(escalation) if escalation is not None else None
-    chosen = make_thresholds(threshold_args, threshold_response, thresholds)
-    return Comparator(resolve_scorer(scorer), chosen, escalation=escalate)
+    options = options or EvalOptions()
+    if escalation is None and options.escalate is not None:
+        escalation = resolve_scorer(options.escalate)
+    return Comparator(scorer or resolve_scorer(options.scorer), options.thresholds, escalation=escalation)
 
 
-def make_thresholds(
-    threshold_args: float | None = None, threshold_response: float | None = None, thresholds: Thresholds | None = None
-) -> Thresholds:
-    """``thresholds`` (the defaults when ``None``) with the argument and reply thresholds overridden where given."""
-    base = thresholds or Thresholds()
-    if threshold_args is not None:
-        base = replace(base, argument=threshold_args)
-    if threshold_response is not None:
-        base = replace(base, response=threshold_response)
-    return base
-
-
-def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions | None = None) -> Dialog:
+def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions) -> Dialog:
     return dialog if isinstance(dialog, Dialog) else parse_dialog(dialog, default_id="dialog", align=align)
 
 
@@ -75,11 +62,11 @@ def _requests(dialog: Dialog) -> list[ComparisonRequest]:
 def _evaluate(dialog: Dialog, comparator: Comparator, composer: Composer) -> DialogResult:
     context = CheckContext.from_metadata(dialog.metadata)
 
-    def judge(turn: Turn) -> TurnVerdict:
+    def check(turn: Turn) -> TurnVerdict:
         return check_turn(turn, comparator.compare_request, context)
 
-    turns, moved = reorder(dialog.turns, judge)
-    verdicts = [judge(turn) for turn in turns]
+    turns, moved = reorder(dialog.turns, check)
+    verdicts = [check(turn) for turn in turns]
     verdicts = [replace(v, matched_turn_no=moved.get(v.turn_no)) for v in verdicts]
     attributions = attribute(turns, verdicts)
     lengths = chain_lengths(turns)
@@ -89,61 +76,62 @@ def _evaluate(dialog: Dialog, comparator: Comparator, composer: Composer) -> Dia
     )
 
 
+def split_shortcuts(
+    options: EvalOptions | None, shortcuts: dict[str, Any]
+) -> tuple[EvalOptions, SemanticScorer | None, SemanticScorer | None, Composer | None]:
+    """Keyword shortcuts to options, separating injected instances (a scorer, escalation or composer object).
+
+    ``align=AlignOptions(...)`` is accepted for its two fields. Only names are mapped here; ``EvalOptions``
+    validates.
+    """
+    scorer = shortcuts.pop("scorer", None)
+    escalation = shortcuts.pop("escalation", None)
+    composer = shortcuts.pop("composer", None)
+    align = shortcuts.pop("align", None)
+    if isinstance(align, AlignOptions):
+        shortcuts.update(allow_extra=align.allow_extra, read_only_tools=align.read_only_tools)
+    for name, value in (("scorer", scorer), ("escalate", escalation), ("composer", composer)):
+        if isinstance(value, str):
+            shortcuts[name] = value
+    built = EvalOptions.build(options, **shortcuts) if shortcuts else (options or EvalOptions())
+    return built, _instance(scorer), _instance(escalation), _instance(composer)
+
+
+def _instance(value: Any) -> Any:
+    return None if value is None or isinstance(value, str) else value
+
+
 def evaluate_dialogs(
     dialogs: Iterable[Dialog | JsonValue],
+    options: EvalOptions | None = None,
     *,
-    scorer: str | SemanticScorer = "embedding",
-    threshold_args: float | None = None,
-    threshold_response: float | None = None,
-    composer: str | Composer = "mean",
     comparator: Comparator | None = None,
-    align: AlignOptions | None = None,
-    thresholds: Thresholds | None = None,
-    escalation: str | SemanticScorer | None = None,
+    **shortcuts: Any,
 ) -> list[DialogResult]:
     """Evaluate many dialogs; all their semantic comparisons go to the scorer in one batch.
 
-    ``dialogs`` may hold ``Dialog`` objects or their JSON form (a bare list of turns or a
-    ``{"dialog_id", "metadata", "turns"}`` object). ``comparator`` overrides ``scorer`` and the
-    thresholds (pass one to share its memo across calls); ``thresholds`` and ``escalation`` are
-    as for ``make_comparator``. Dialog metadata may give ``reference_date`` (for relative dates) and
-    ``unordered_args`` (see ``aem_strands.checks``). ``align`` sets the alignment options of
-    dialogs given in the unpaired ``{"gold", "predicted"}`` JSON form (see ``aem_strands.align``).
+    ``dialogs`` may hold ``Dialog`` objects or their JSON form (a bare list of turns, a
+    ``{"dialog_id", "metadata", "turns"}`` object, or the unpaired ``{"gold", "predicted"}`` form,
+    aligned per ``options``). ``options`` says how to judge (``EvalOptions``); keyword shortcuts
+    replace its fields (``scorer="exact"``, ``threshold_args=0.8``, ``composer="gated"``, ...), and
+    ``scorer=`` / ``escalation=`` / ``composer=`` also take instances to inject. ``comparator``
+    overrides scorer and thresholds (pass one to share its memo across calls). Dialog metadata may
+    give ``reference_date`` (for relative dates) and ``unordered_args`` (see ``aem_strands.checks``).
     """
-    parsed: Sequence[Dialog] = [_as_dialog(d, align) for d in dialogs]
-    compare = comparator or make_comparator(
-        scorer,
-        threshold_args=threshold_args,
-        threshold_response=threshold_response,
-        thresholds=thresholds,
-        escalation=escalation,
-    )
-    compose = make_composer(composer) if isinstance(composer, str) else composer
+    chosen, scorer, escalation, composer = split_shortcuts(options, dict(shortcuts))
+    parsed: Sequence[Dialog] = [_as_dialog(d, chosen.align_options()) for d in dialogs]
+    compare = comparator or make_comparator(chosen, scorer=scorer, escalation=escalation)
+    compose = composer or chosen.make_composer()
     compare.compare_many([r for dialog in parsed for r in _requests(dialog)])
     return [_evaluate(dialog, compare, compose) for dialog in parsed]
 
 
 def evaluate_dialog(
     dialog: Dialog | JsonValue,
+    options: EvalOptions | None = None,
     *,
-    scorer: str | SemanticScorer = "embedding",
-    threshold_args: float | None = None,
-    threshold_response: float | None = None,
-    composer: str | Composer = "mean",
     comparator: Comparator | None = None,
-    align: AlignOptions | None = None,
-    thresholds: Thresholds | None = None,
-    escalation: str | SemanticScorer | None = None,
+    **shortcuts: Any,
 ) -> DialogResult:
     """Evaluate one dialog (see ``evaluate_dialogs`` for the parameters)."""
-    return evaluate_dialogs(
-        [dialog],
-        scorer=scorer,
-        threshold_args=threshold_args,
-        threshold_response=threshold_response,
-        composer=composer,
-        comparator=comparator,
-        align=align,
-        thresholds=thresholds,
-        escalation=escalation,
-    )[0]
+    return evaluate_dialogs([dialog], options, comparator=comparator, **shortcuts)[0]

@@ -187,5 +187,5 @@ def test_thresholds_file_and_judge_escalation_reach_the_comparison(tmp_path: Pat
     escalated = AemSessionEvaluator(scorer="exact", semantic_scorer=table, escalate="judge", model=judge)
     assert escalated.evaluate(data_for(CASE))[0].score == pytest.approx(1.0)
     assert escalated.to_dict()["escalate"] == "judge"
-    with pytest.raises(ConfigError, match="escalate must be None or 'judge'"):
+    with pytest.raises(ConfigError, match="escalate must be None or one of judge"):
         AemSessionEvaluator(escalate="human")

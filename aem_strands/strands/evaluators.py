@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from strands.models.model import Model
@@ -34,13 +33,12 @@ from strands_evals.evaluators import Evaluator
 from strands_evals.types import EvaluationData, EvaluationOutput
 from strands_evals.types.trace import EvaluationLevel
 
-from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions
-from aem_strands.compare.config import load_thresholds
 from aem_strands.compare.judge_scorer import JudgeScorer
 from aem_strands.compare.scorers import SemanticScorer
-from aem_strands.compose import COMPOSER_NAMES, Composer, make_composer
+from aem_strands.compose import Composer
 from aem_strands.errors import AemError, ConfigError
-from aem_strands.evaluate import evaluate_dialog, make_comparator, make_thresholds, resolve_scorer
+from aem_strands.evaluate import evaluate_dialog, make_comparator, resolve_scorer
+from aem_strands.options import EvalOptions
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.strands.cases import CaseDialog, case_dialog
 from aem_strands.types import JsonValue, Role, Verdict
@@ -58,7 +56,12 @@ class ScoredCase:
 
 
 class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals ships no type information
-    """Shared options and scoring of the AEM evaluators."""
+    """Shared options and scoring of the AEM evaluators.
+
+    The explicit parameters and any other ``EvalOptions`` field given by keyword (``**options``) become
+    one ``EvalOptions``, validated once here; each is also kept as a public attribute, so the host saves
+    and reloads the evaluator by them.
+    """
 
     def __init__(
         self,
@@ -75,33 +78,27 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         escalate: str | None = None,
         *,
         semantic_scorer: SemanticScorer | None = None,
+        **options: Any,
     ) -> None:
         super().__init__(name=name)
-        if scorer not in SCORER_CHOICES:
-            raise ConfigError(f"scorer must be one of {', '.join(SCORER_CHOICES)}, got {scorer!r}")
-        if composer not in COMPOSER_NAMES:
-            raise ConfigError(f"composer must be one of {', '.join(COMPOSER_NAMES)}, got {composer!r}")
-        if allow_extra not in ALLOW_EXTRA_CHOICES:
-            raise ConfigError(f"allow_extra must be one of {', '.join(ALLOW_EXTRA_CHOICES)}, got {allow_extra!r}")
-        self.scorer = scorer
-        self.threshold_args = threshold_args
-        self.threshold_response = threshold_response
-        self.composer = composer
-        self.cap = cap
-        self.allow_extra = allow_extra
-        self.read_only_tools = list(read_only_tools) if read_only_tools is not None else None
-        if escalate not in (None, "judge"):
-            raise ConfigError(f"escalate must be None or 'judge', got {escalate!r}")
+        given = dict(
+            scorer=scorer, threshold_args=threshold_args, threshold_response=threshold_response, composer=composer,
+            cap=cap, allow_extra=allow_extra, read_only_tools=read_only_tools, thresholds_file=thresholds_file,
+            escalate=escalate, **options,
+        )  # fmt: skip
+        self._options = EvalOptions.build(**given)  # validated now, not per case
+        for key, value in given.items():
+            setattr(self, key, list(value) if key == "read_only_tools" and value is not None else value)
         self.model = model
-        self.thresholds_file = thresholds_file
-        self.escalate = escalate
-        config = load_thresholds(Path(thresholds_file)) if thresholds_file is not None else None
-        self._thresholds = make_thresholds(threshold_args, threshold_response, config)  # validated now, not per case
-        self._composer: Composer = make_composer(composer, cap=cap)
-        self._align = AlignOptions(allow_extra, frozenset(read_only_tools or ()))  # type: ignore[arg-type]  # checked above
+        self._composer: Composer = self._options.make_composer()
         self._semantic_scorer = semantic_scorer
         self._judge: JudgeScorer | None = None
         self.aggregator = self._aggregate_rows
+
+    @property
+    def options(self) -> EvalOptions:
+        """How this evaluator judges (built once from its parameters)."""
+        return self._options
 
     def _aggregate_rows(self, outputs: list[EvaluationOutput]) -> tuple[float, bool, str]:
         score, passed, reason = Evaluator._default_aggregator(outputs)
@@ -115,16 +112,18 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
     def _scorer(self) -> SemanticScorer:
         if self._semantic_scorer is not None:
             return self._semantic_scorer
-        if self.scorer == "judge":
+        if self._options.scorer == "judge":
             return self._judge_scorer()
-        return resolve_scorer(self.scorer)
+        return resolve_scorer(self._options.scorer)
 
     def score_case(self, data: EvaluationData[Any, Any]) -> ScoredCase:
         """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored)."""
-        found = case_dialog(data.metadata, data.actual_trajectory, name=data.name, align=self._align)
-        escalation = self._judge_scorer() if self.escalate == "judge" else None
-        comparator = make_comparator(self._scorer(), thresholds=self._thresholds, escalation=escalation)
-        return ScoredCase(found, evaluate_dialog(found.dialog, comparator=comparator, composer=self._composer))
+        options = self._options
+        found = case_dialog(data.metadata, data.actual_trajectory, name=data.name, align=options.align_options())
+        escalation = self._judge_scorer() if options.escalate == "judge" else None
+        comparator = make_comparator(options, scorer=self._scorer(), escalation=escalation)
+        result = evaluate_dialog(found.dialog, options, comparator=comparator, composer=self._composer)
+        return ScoredCase(found, result)
 
     def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
         raise NotImplementedError
@@ -278,31 +277,15 @@ def compose_turn_rows(outputs: Sequence[EvaluationOutput]) -> tuple[float, bool,
 
 
 class CorrectnessCustomEvaluator(AemSessionEvaluator):
-    """Compatibility class: ``test_pass`` when the composed score reaches ``threshold`` (default 0.5)."""
+    """Compatibility class: ``test_pass`` when the composed score reaches ``threshold`` (default 0.5).
 
-    def __init__(
-        self,
-        threshold: float = 0.5,
-        name: str = "correctness",
-        scorer: str = "embedding",
-        threshold_args: float | None = None,
-        threshold_response: float | None = None,
-        composer: str = "mean",
-        cap: float | None = None,
-        allow_extra: str = "none",
-        read_only_tools: list[str] | None = None,
-        model: Model | str | None = None,
-        thresholds_file: str | None = None,
-        escalate: str | None = None,
-        *,
-        semantic_scorer: SemanticScorer | None = None,
-    ) -> None:
+    Every other parameter is as for ``AemSessionEvaluator``.
+    """
+
+    def __init__(self, threshold: float = 0.5, name: str = "correctness", **options: Any) -> None:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
             raise ConfigError(f"threshold must be a number in [0, 1], got {threshold!r}")
-        super().__init__(
-            scorer, threshold_args, threshold_response, composer, cap, allow_extra, read_only_tools, model, name,
-            thresholds_file, escalate, semantic_scorer=semantic_scorer,
-        )  # fmt: skip
+        super().__init__(name=name, **options)
         self.threshold = threshold
 
     def _passes(self, result: DialogResult) -> bool:

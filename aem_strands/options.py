@@ -1,0 +1,225 @@
+"""How to judge, as one typed value: ``EvalOptions``.
+
+Every choice that travels together (the semantic scorer and its escalation, thresholds, the composer,
+alignment of unpaired dialogs) lives here, is validated once at construction, and serialises to and
+from JSON. The CLI builds it from its flags (``add_option_flags`` / ``options_from_args``, defined
+here beside the fields they set), the Strands evaluators from their constructor parameters, and
+``evaluate_dialogs(dialogs, options=...)`` takes it.
+
+Adding an option means: a field here (validated in ``__post_init__``), its flag in
+``add_option_flags``, and its line in the docs. Keyword shortcuts (``evaluate_dialogs(d,
+scorer="exact")``, evaluator parameters) go through ``EvalOptions.build``, which only maps names;
+validation happens in one place.
+
+Objects that cannot be serialised (a scorer instance, a composer instance, a judge ``Model``) are
+not options: they are injected where a run is set up (``make_comparator(options, scorer=...)``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from aem_strands.align import ALLOW_EXTRA_CHOICES, AlignOptions, AllowExtra
+from aem_strands.compare.chain import Thresholds
+from aem_strands.compare.config import load_thresholds, thresholds_from_dict
+from aem_strands.compose import COMPOSER_NAMES, Composer, ComposerName, make_composer
+from aem_strands.errors import ConfigError
+
+ScorerName = Literal["exact", "embedding", "judge"]
+SCORER_CHOICES: tuple[str, ...] = get_args(ScorerName)
+EscalationName = Literal["judge"]
+ESCALATION_CHOICES: tuple[str, ...] = get_args(EscalationName)
+
+SHORTCUTS = ("threshold_args", "threshold_response", "thresholds_file")
+"""Keyword shortcuts ``EvalOptions.build`` accepts besides the field names."""
+
+
+def _choice(name: str, value: object, choices: tuple[str, ...], *, optional: bool = False) -> None:
+    if optional and value is None:
+        return
+    if value not in choices:
+        either = "None or one of" if optional else "one of"
+        raise ConfigError(f"{name} must be {either} {', '.join(choices)}, got {value!r}")
+
+
+def _unit_interval(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ConfigError(f"{name} must be a number in [0, 1], got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """Every choice of how dialogs are judged (see the module docstring).
+
+    - ``scorer``: the semantic stage after exact match and typed normalisation (``exact``,
+      ``embedding`` — the default offline model — or ``judge``, an LLM judge);
+    - ``escalate``: a scorer that decides pairs in the uncertain band (``judge``) or ``None``;
+    - ``thresholds``: similarity thresholds and band floors per value kind;
+    - ``composer``, ``cap``, ``sub_metric_thresholds``: how turn verdicts compose (``aem_strands.compose``);
+    - ``allow_extra``, ``read_only_tools``: which unmatched predicted turns are tolerated when
+      unpaired dialogs are aligned (``aem_strands.align``).
+    """
+
+    scorer: ScorerName = "embedding"
+    escalate: EscalationName | None = None
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    composer: ComposerName = "mean"
+    cap: float | None = None
+    sub_metric_thresholds: Mapping[str, float] = field(default_factory=dict)
+    allow_extra: AllowExtra = "none"
+    read_only_tools: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        _choice("scorer", self.scorer, SCORER_CHOICES)
+        _choice("escalate", self.escalate, ESCALATION_CHOICES, optional=True)
+        if not isinstance(self.thresholds, Thresholds):
+            raise ConfigError(f"thresholds must be a Thresholds value, got {type(self.thresholds).__name__}")
+        _choice("composer", self.composer, COMPOSER_NAMES)
+        if self.cap is not None:
+            _unit_interval("cap", self.cap)
+        if not isinstance(self.sub_metric_thresholds, Mapping):
+            raise ConfigError(f"sub_metric_thresholds must be a mapping, got {self.sub_metric_thresholds!r}")
+        object.__setattr__(self, "sub_metric_thresholds", dict(self.sub_metric_thresholds))
+        _choice("allow_extra", self.allow_extra, ALLOW_EXTRA_CHOICES)
+        tools = self.read_only_tools
+        if isinstance(tools, str) or not all(isinstance(t, str) for t in tools):
+            raise ConfigError(f"read_only_tools must be a list of tool names, got {tools!r}")
+        object.__setattr__(self, "read_only_tools", frozenset(tools))
+        # Building them validates what only they know (sub-metric names, read_only needing tools).
+        self.make_composer()
+        self.align_options()
+
+    @classmethod
+    def build(cls, base: EvalOptions | None = None, **shortcuts: Any) -> EvalOptions:
+        """``base`` (the defaults when ``None``) with fields replaced by keyword.
+
+        Besides the field names: ``threshold_args`` / ``threshold_response`` override the argument
+        and reply thresholds, ``thresholds_file`` reads a thresholds config (applied first). ``None``
+        means "not given" for these shortcuts; list values of ``read_only_tools`` are accepted.
+        """
+        options = base or cls()
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(shortcuts) - known - set(SHORTCUTS))
+        if unknown:
+            raise ConfigError(
+                f"unknown option {unknown[0]!r}; expected one of {', '.join(sorted(known | set(SHORTCUTS)))}"
+            )
+        thresholds = shortcuts.pop("thresholds", None) or options.thresholds
+        path = shortcuts.pop("thresholds_file", None)
+        if path is not None:
+            thresholds = load_thresholds(Path(path))
+        argument, response = shortcuts.pop("threshold_args", None), shortcuts.pop("threshold_response", None)
+        if argument is not None:
+            thresholds = replace(thresholds, argument=argument)
+        if response is not None:
+            thresholds = replace(thresholds, response=response)
+        if shortcuts.get("read_only_tools") is None:
+            shortcuts.pop("read_only_tools", None)
+        if shortcuts.get("sub_metric_thresholds") is None:
+            shortcuts.pop("sub_metric_thresholds", None)
+        return replace(options, thresholds=thresholds, **shortcuts)
+
+    def align_options(self) -> AlignOptions:
+        return AlignOptions(self.allow_extra, self.read_only_tools)
+
+    def make_composer(self) -> Composer:
+        return make_composer(self.composer, cap=self.cap, thresholds=self.sub_metric_thresholds)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict; ``EvalOptions.from_dict`` reads it back."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["thresholds"] = asdict(self.thresholds)
+        out["sub_metric_thresholds"] = dict(self.sub_metric_thresholds)
+        out["read_only_tools"] = sorted(self.read_only_tools)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> EvalOptions:
+        """Options from ``to_dict`` output (or any subset of its keys)."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"options must be a JSON object, got {type(data).__name__}")
+        values = dict(data)
+        if "thresholds" in values:
+            values["thresholds"] = thresholds_from_dict({"thresholds": values["thresholds"]})
+        return cls.build(**values)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+
+# --- the command line ------------------------------------------------------------------------------------------------
+
+
+def _threshold(text: str) -> float:
+    try:
+        return _unit_interval("value", float(text))
+    except (ValueError, ConfigError) as error:
+        raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {text}") from error
+
+
+def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
+    """The flags that set ``EvalOptions``: comparison flags always, composition and alignment with ``scoring``."""
+    defaults = Thresholds()
+    parser.add_argument(
+        "--scorer", choices=SCORER_CHOICES, default="embedding", help="semantic stage (default: embedding)"
+    )
+    parser.add_argument(
+        "--threshold-args", type=_threshold, help=f"similarity an argument value needs (default {defaults.argument})"
+    )
+    parser.add_argument(
+        "--threshold-response", type=_threshold, help=f"similarity a reply needs (default {defaults.response})"
+    )
+    parser.add_argument(
+        "--thresholds", type=Path, metavar="FILE", dest="thresholds_file",
+        help="thresholds config, as written by calibrate --write-config",
+    )  # fmt: skip
+    parser.add_argument(
+        "--escalate",
+        choices=ESCALATION_CHOICES,
+        help="decide uncertain-band pairs with the LLM judge (Bedrock by default)",
+    )
+    if not scoring:
+        return
+    parser.add_argument("--composer", choices=COMPOSER_NAMES, default="mean", help="how turn verdicts compose")
+    parser.add_argument("--cap", type=_threshold, help="score cap of the gated composer (default 0.5)")
+    parser.add_argument(
+        "--sub-metric-threshold", action="append", default=[], metavar="NAME=RATE", dest="sub_metric_thresholds",
+        help="pass rate a sub-metric needs (thresholds composer), e.g. truthfulness=0.9",
+    )  # fmt: skip
+    parser.add_argument(
+        "--allow-extra", choices=ALLOW_EXTRA_CHOICES, default="none",
+        help="unpaired dialogs: which unmatched predicted turns are tolerated (default: none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--read-only-tool", action="append", default=[], metavar="TOOL", dest="read_only_tools",
+        help="with --allow-extra read_only: a tool whose extra calls are tolerated (repeatable)",
+    )  # fmt: skip
+
+
+def _sub_metric_thresholds(items: list[str]) -> dict[str, float]:
+    out = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        try:
+            out[name.strip()] = _threshold(value)
+        except argparse.ArgumentTypeError as problem:
+            raise ConfigError(f"--sub-metric-threshold {item!r}: {problem}") from None
+    return out
+
+
+def options_from_args(args: argparse.Namespace) -> EvalOptions:
+    """The options the flags of ``add_option_flags`` set (flags a sub-command lacks keep their defaults)."""
+    given = {
+        name: getattr(args, name)
+        for name in (*(f.name for f in fields(EvalOptions)), *SHORTCUTS)
+        if hasattr(args, name)
+    }
+    if "sub_metric_thresholds" in given:
+        given["sub_metric_thresholds"] = _sub_metric_thresholds(given["sub_metric_thresholds"])
+    return EvalOptions.build(**given)
