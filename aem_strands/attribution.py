@@ -13,12 +13,18 @@ F's root cause (F itself when F is a root cause):
    observation) does not hold. Only action turns introduce traced values (a wrong reply is linked
    to later turns through ``depends_on`` only). Texts shorter than two characters (numbers
    excepted), booleans and null never count.
-3. **action chain** — T is an action turn and F is an earlier action turn of the same chain
-   (consecutive action turns with no reply between them).
+3. **action chain** — T is an action turn, F is an earlier action turn of the same chain
+   (consecutive action turns with no reply between them), and T failed *structurally*: its
+   primary reason is ``tool_mismatch``, ``action_mismatch``, ``missing_turn`` or
+   ``missing_parameters``, and it has no wrong value (no truthfulness problem). After a wrong call
+   an agent that picks the wrong next tool or action, or skips a step or an argument, is derailed
+   by it; a wrong argument *value* is evidence of a cascade only when it traces to F (rule 2).
 
 Otherwise T is a root cause with its own reason. A later error with no link is therefore a
-second root cause. Every cascade points to an earlier root, so each failure chain has exactly one
-root cause, its earliest turn. The order of candidate turns F is earliest first.
+second root cause, also inside an action chain: a wrong e-mail recipient right after a wrong
+filter, with no value of the filter in it, is a root cause of its own. Every cascade points to
+an earlier root, so each failure chain has exactly one root cause, its earliest turn. The order
+of candidate turns F is earliest first.
 """
 
 from __future__ import annotations
@@ -41,6 +47,16 @@ from aem_strands.types import (
     TurnKind,
     TurnVerdict,
 )
+
+STRUCTURAL_REASONS = frozenset(
+    {
+        FailureReason.TOOL_MISMATCH,
+        FailureReason.ACTION_MISMATCH,
+        FailureReason.MISSING_TURN,
+        FailureReason.MISSING_PARAMETERS,
+    }
+)
+"""Primary reasons through which a failure in an action chain derails the turns after it (rule 3)."""
 
 
 def _scalars(value: JsonValue) -> Iterator[JsonValue]:
@@ -140,7 +156,7 @@ def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[At
         if not verdict.failed:
             out.append(None)
             continue
-        link = _link(index, turn, chains, failed)
+        link = _link(index, turn, verdict, chains, failed)
         if link is None:
             attribution = Attribution(turn.turn_no, Role.ROOT_CAUSE)
             roots[turn.turn_no] = turn.turn_no
@@ -153,8 +169,19 @@ def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[At
     return out
 
 
+def _structural(verdict: TurnVerdict) -> bool:
+    """Whether a failed turn went wrong in its shape only (rule 3): a structural primary reason, no wrong value."""
+    return verdict.own_reason in STRUCTURAL_REASONS and not any(
+        p.sub_metric is SubMetric.TRUTHFULNESS for p in verdict.problems
+    )
+
+
 def _link(
-    index: int, turn: Turn, chains: list[int | None], failed: list[tuple[int, Turn, dict[str, JsonValue]]]
+    index: int,
+    turn: Turn,
+    verdict: TurnVerdict,
+    chains: list[int | None],
+    failed: list[tuple[int, Turn, dict[str, JsonValue]]],
 ) -> tuple[int, Link, str] | None:
     if turn.depends_on:
         for _, earlier, _ in failed:
@@ -165,8 +192,13 @@ def _link(
         value = _data_flow(turn, taint)
         if value is not None:
             return earlier.turn_no, Link.DATA_FLOW, f"reuses {value!r}, a wrong value from turn {earlier.turn_no}"
-    if chains[index] is not None:
+    reason = verdict.own_reason
+    if chains[index] is not None and reason is not None and _structural(verdict):
         for earlier_index, earlier, _ in failed:
             if chains[earlier_index] == chains[index]:
-                return earlier.turn_no, Link.ACTION_CHAIN, f"same action chain as failed turn {earlier.turn_no}"
+                return (
+                    earlier.turn_no,
+                    Link.ACTION_CHAIN,
+                    f"{reason.value} in the same action chain as failed turn {earlier.turn_no}",
+                )
     return None

@@ -21,7 +21,11 @@ own comparator, so nothing is shared between (a) and (b). Figures per run:
 
 Sanity checks: (a) every dialog must pass (the script exits 1 otherwise); (b) counts how many
 perturbed turns fail, with their expected own reason, how failures split into root causes and
-cascades, and the mean success rate. Exit codes: 0 ok, 1 a gold-vs-itself dialog failed, 2 bad input.
+cascades, and the mean success rate. Attribution is then scored against what the perturbation
+knows (``attribution_labels``): each perturbed turn is a root cause, except a ``propagated`` reply,
+which is a cascade of the action whose wrong value it repeats; root and cascade precision and
+recall come from ``sklearn.metrics.precision_recall_fscore_support`` over every turn.
+Exit codes: 0 ok, 1 a gold-vs-itself dialog failed, 2 bad input.
 """
 
 from __future__ import annotations
@@ -36,8 +40,11 @@ import time
 import tracemalloc
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from aem_bench import EXPECTED_REASON, Perturbation, load_sgd_dialogs, perturb_dialogs, perturbations_of
+from sklearn.metrics import precision_recall_fscore_support
 
 from aem_strands import (
     AemError,
@@ -47,9 +54,9 @@ from aem_strands import (
     ExactScorer,
     Role,
     SemanticScorer,
+    TurnKind,
     evaluate_dialogs,
 )
-from aem_bench import EXPECTED_REASON, Perturbation, load_sgd_dialogs, perturb_dialogs, perturbations_of
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SGD_DIR = REPO_ROOT.parent / "shared" / "external_data" / "sgd"
@@ -215,6 +222,64 @@ def _perturbed_summary(run: Run) -> None:
     print(f"  {'dialogs passing':<32} {sum(r.test_pass for r in run.results)}/{len(run.results)}")
 
 
+ROOT, CASCADE, OTHER_ROOT, NO_FAILURE = "root_cause", "cascade", "cascade_of_another_root", "no_failure"
+"""Attribution labels of a turn; a cascade counts only when it names the right root cause."""
+
+
+def attribution_labels(dialog: Dialog, result: DialogResult) -> tuple[list[str], list[str]]:
+    """Per turn of ``dialog``, the attribution the perturbation implies and the one ``result`` gives.
+
+    Truth: a perturbed turn is a root cause unless it is a ``propagated`` reply, a cascade of the
+    action turn it repeats (``from_turn``); an unperturbed turn has no failure. Prediction: the
+    turn's role; a cascade whose ``caused_by`` is not the true root is ``cascade_of_another_root``.
+    """
+    records = {r.turn_no: r for r in perturbations_of(dialog)}
+    truth: list[str] = []
+    predicted: list[str] = []
+    for turn in result.turns:
+        record = records.get(turn.turn.turn_no)
+        if record is None:
+            truth.append(NO_FAILURE)
+        else:
+            truth.append(CASCADE if record.kind is Perturbation.PROPAGATED else ROOT)
+        a = turn.attribution
+        if a is None:
+            predicted.append(NO_FAILURE)
+        elif a.role is Role.ROOT_CAUSE:
+            predicted.append(ROOT)
+        elif record is not None and record.kind is Perturbation.PROPAGATED and a.caused_by != record.from_turn:
+            predicted.append(OTHER_ROOT)
+        else:
+            predicted.append(CASCADE)
+    return truth, predicted
+
+
+def _attribution_summary(run: Run) -> None:
+    truth: list[str] = []
+    predicted: list[str] = []
+    links: Counter[str] = Counter()
+    for dialog, result in zip(run.dialogs, run.results, strict=True):
+        t, p = attribution_labels(dialog, result)
+        truth += t
+        predicted += p
+        links.update(c.attribution.link.value for c in result.cascades if c.attribution and c.attribution.link)
+    labels = [ROOT, CASCADE]
+    precision, recall, _, support = precision_recall_fscore_support(
+        truth, predicted, labels=labels, average=None, zero_division=0
+    )
+    print(f"  {'attribution vs perturbation':<32} precision  recall  true  predicted")
+    for index, label in enumerate(labels):
+        said = sum(1 for p in predicted if p == label)
+        line = f"{precision[index]:9.4f} {recall[index]:7.4f} {support[index]:5d} {said:10d}"
+        print(f"    {label:<30} {line}")
+    print(f"  {'cascades by link':<32} {dict(sorted(links.items()))}")
+
+
+def actions_only(dialog: Dialog) -> Dialog:
+    """``dialog`` without its response turns: its action turns then form one action chain."""
+    return replace(dialog, turns=tuple(t for t in dialog.turns if t.kind is TurnKind.ACTION))
+
+
 def _timed_step(step: Callable[[], list[Dialog]]) -> tuple[list[Dialog], float]:
     start = time.perf_counter()
     dialogs = step()
@@ -229,6 +294,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="seed of the perturbed copy (default 0)")
     parser.add_argument("--rate", type=float, default=0.1, help="share of turns perturbed (default 0.1)")
     parser.add_argument("--no-tracemalloc", action="store_true", help="skip the traced passes (faster)")
+    parser.add_argument(
+        "--actions-only", action="store_true",
+        help="drop the replies, so each dialog is one action chain (SGD has no longer chains; stresses rule 3)",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -236,6 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         gold, load_s = _timed_step(lambda: load_sgd_dialogs(args.sgd_dir, args.limit))
+        if args.actions_only:
+            gold = [actions_only(d) for d in gold]
         perturbed, perturb_s = _timed_step(lambda: perturb_dialogs(gold, seed=args.seed, rate=args.rate))
     except AemError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -243,7 +314,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     kinds = Counter(r.kind.value for d in perturbed for r in perturbations_of(d))
     n_turns = sum(len(d.turns) for d in gold)
     n_actions = sum(1 for d in gold for t in d.turns if t.kind.value == "action")
-    print(f"SGD benchmark: scorer {args.scorer}, data {args.sgd_dir}")
+    only = ", action turns only" if args.actions_only else ""
+    print(f"SGD benchmark: scorer {args.scorer}, data {args.sgd_dir}{only}")
     print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}")
     print("load average at start (1/5/15 min): " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     split = f"{n_actions} action, {n_turns - n_actions} response"
@@ -275,6 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gold_failures = _gold_summary(runs[0])
     _print_run(runs[1])
     _perturbed_summary(runs[1])
+    _attribution_summary(runs[1])
     return 1 if gold_failures else 0
 
 

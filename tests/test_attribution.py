@@ -58,12 +58,47 @@ def test_explicit_depends_on_without_failed_dependency_makes_a_root_cause() -> N
     assert roles(dialog)[2] == (3, "inconsistent_parameter_values", None, None)
 
 
-def test_cascade_via_action_chain() -> None:
+def test_cascade_via_action_chain_of_a_structural_failure() -> None:
+    # After the wrong filter the agent calls Group instead of Sort: structural derailment.
+    dialog = [
+        paired(1, action("db", "Filter", region="EU"), action("db", "Filter", region="US")),
+        paired(2, action("db", "Sort", by="date"), action("db", "Group", by="date")),
+    ]
+    assert roles(dialog)[1] == (2, "prior_action_failed", 1, "action_chain")
+
+
+def test_cascade_via_action_chain_of_a_skipped_step_or_argument() -> None:
+    dialog = [
+        paired(1, action("db", "Filter", region="EU"), action("db", "Filter", region="US")),
+        paired(2, action("db", "Sort", by="date", order="asc"), action("db", "Sort", by="date")),
+    ]
+    assert roles(dialog)[1] == (2, "prior_action_failed", 1, "action_chain")
+
+
+def test_an_untraced_wrong_value_in_the_same_chain_is_a_second_root_cause() -> None:
+    # "name" comes from nowhere in turn 1: the sort key was simply wrong.
     dialog = [
         paired(1, action("db", "Filter", region="EU"), action("db", "Filter", region="US")),
         paired(2, action("db", "Sort", by="date"), action("db", "Sort", by="name")),
     ]
-    assert roles(dialog)[1] == (2, "prior_action_failed", 1, "action_chain")
+    assert roles(dialog)[1] == (2, "inconsistent_parameter_values", None, None)
+
+
+def test_a_skipped_argument_with_an_untraced_wrong_value_is_a_root_cause() -> None:
+    # The missing "order" alone would be derailment, but "name" is a wrong value with no trace.
+    dialog = [
+        paired(1, action("db", "Filter", region="EU"), action("db", "Filter", region="US")),
+        paired(2, action("db", "Sort", by="date", order="asc"), action("db", "Sort", by="name")),
+    ]
+    assert roles(dialog)[1] == (2, "missing_parameters", None, None)
+
+
+def test_a_traced_wrong_value_in_the_same_chain_is_a_data_flow_cascade() -> None:
+    dialog = [
+        paired(1, action("db", "Filter", region="EU"), action("db", "Filter", region="US")),
+        paired(2, action("db", "Sort", by="EU"), action("db", "Sort", by="US")),
+    ]
+    assert roles(dialog)[1] == (2, "prior_action_failed", 1, "data_flow")
 
 
 def test_unrelated_later_error_is_a_second_root_cause() -> None:
@@ -79,12 +114,13 @@ def test_unrelated_later_error_is_a_second_root_cause() -> None:
 
 
 def test_cascade_of_a_cascade_points_to_the_root() -> None:
+    # Turn 2 cascades from turn 1 (chain, wrong action); turn 3 repeats turn 2's wrong value "name".
     dialog = [
         paired(1, action("db", "Filter", region="EU"), action("db", "Filter", region="US")),
-        paired(2, action("db", "Sort", by="date"), action("db", "Sort", by="name")),
+        paired(2, action("db", "Sort", by="date"), action("db", "Sort", by="name"), depends_on=[1]),
         paired(3, reply("Sorted by date."), reply("Sorted by name.")),
     ]
-    assert roles(dialog)[2] == (3, "prior_action_failed", 1, "data_flow")
+    assert roles(dialog)[1:] == [(2, "prior_action_failed", 1, "depends_on"), (3, "prior_action_failed", 1, "data_flow")]
 
 
 def test_correct_value_that_also_appears_in_gold_is_not_taint() -> None:
