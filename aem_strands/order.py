@@ -1,7 +1,7 @@
 """Order-invariant steps (SPEC §4): turns tagged ``OrderInvariant_<group>`` may come in any order.
 
 Within each group the predicted turns are re-paired with the gold turns by an optimal assignment
-(Hungarian algorithm) that maximises the number of passing turns, then the sub-scores, and among
+(``scipy.optimize.linear_sum_assignment``) that maximises the number of passing turns, then the sub-scores, and among
 equal assignments keeps the written order. A correct step performed in another order therefore
 passes; a wrong step inside a group still fails.
 """
@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from aem_strands.types import Turn, TurnVerdict
 
@@ -43,42 +46,11 @@ def _cost(verdict: TurnVerdict, moved: bool) -> float:
 
 
 def assign(cost: Sequence[Sequence[float]]) -> list[int]:
-    """Minimum-cost perfect assignment of a square matrix: ``result[row] = column`` (Hungarian, O(n³))."""
-    n = len(cost)
-    inf = float("inf")
-    u, v = [0.0] * (n + 1), [0.0] * (n + 1)
-    owner, way = [0] * (n + 1), [0] * (n + 1)
-    for row in range(1, n + 1):
-        owner[0] = row
-        col0 = 0
-        minv = [inf] * (n + 1)
-        used = [False] * (n + 1)
-        while True:
-            used[col0] = True
-            r0, delta, col1 = owner[col0], inf, 0
-            for col in range(1, n + 1):
-                if not used[col]:
-                    current = cost[r0 - 1][col - 1] - u[r0] - v[col]
-                    if current < minv[col]:
-                        minv[col], way[col] = current, col0
-                    if minv[col] < delta:
-                        delta, col1 = minv[col], col
-            for col in range(n + 1):
-                if used[col]:
-                    u[owner[col]] += delta
-                    v[col] -= delta
-                else:
-                    minv[col] -= delta
-            col0 = col1
-            if owner[col0] == 0:
-                break
-        while col0:
-            col1 = way[col0]
-            owner[col0] = owner[col1]
-            col0 = col1
-    result = [0] * n
-    for col in range(1, n + 1):
-        result[owner[col] - 1] = col - 1
+    """Minimum-cost perfect assignment of a square matrix: ``result[row] = column`` (scipy's solver)."""
+    rows, columns = linear_sum_assignment(np.asarray(cost, dtype=float))
+    result = [0] * len(cost)
+    for row, column in zip(rows.tolist(), columns.tolist(), strict=True):
+        result[row] = column
     return result
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sklearn.metrics import confusion_matrix, roc_auc_score
+
 
 @dataclass(frozen=True)
 class Agreement:
@@ -57,34 +59,21 @@ class Agreement:
 
 
 def agreement(labels: Sequence[bool], decisions: Sequence[bool | None]) -> Agreement:
-    """Count the confusion matrix of ``decisions`` against ``labels``."""
+    """Count the confusion matrix of ``decisions`` against ``labels`` (``sklearn.metrics.confusion_matrix``)."""
     if len(labels) != len(decisions):
         raise ValueError(f"{len(labels)} labels but {len(decisions)} decisions")
-    tp = sum(1 for y, d in zip(labels, decisions, strict=True) if y and d is True)
-    fp = sum(1 for y, d in zip(labels, decisions, strict=True) if not y and d is True)
-    fn = sum(1 for y, d in zip(labels, decisions, strict=True) if y and d is not True)
-    tn = len(labels) - tp - fp - fn
+    said = [d is True for d in decisions]
+    matrix = confusion_matrix([bool(y) for y in labels], said, labels=[False, True])
+    (tn, fp), (fn, tp) = matrix.tolist()
     undecided = sum(1 for d in decisions if d is None)
-    return Agreement(len(labels), sum(labels), tp, fp, tn, fn, undecided)
+    return Agreement(len(labels), sum(bool(y) for y in labels), tp, fp, tn, fn, undecided)
 
 
 def auc(labels: Sequence[bool], scores: Sequence[float]) -> float | None:
-    """Area under the ROC curve: the chance a random positive scores above a random negative
-    (ties count one half). ``None`` when one class is absent."""
-    ranked = sorted(zip(scores, labels, strict=True))
-    positives = sum(labels)
-    negatives = len(labels) - positives
-    if not positives or not negatives:
+    """Area under the ROC curve (``sklearn.metrics.roc_auc_score``); ``None`` when one class is absent."""
+    if len(set(map(bool, labels))) < 2:
         return None
-    rank_sum, index = 0.0, 0
-    while index < len(ranked):
-        end = index
-        while end < len(ranked) and ranked[end][0] == ranked[index][0]:
-            end += 1
-        mid_rank = (index + 1 + end) / 2  # ranks are 1-based; tied scores share their mean rank
-        rank_sum += mid_rank * sum(1 for _, y in ranked[index:end] if y)
-        index = end
-    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+    return float(roc_auc_score([bool(y) for y in labels], list(scores)))
 
 
 @dataclass(frozen=True)
