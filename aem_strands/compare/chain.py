@@ -139,12 +139,18 @@ class Comparator:
         for kind in ValueKind:
             mine = {key: leaves for key, leaves in planned.items() if todo[key].kind is kind}
             pairs = list(dict.fromkeys(leaf.pending for leaves in mine.values() for leaf in leaves if leaf.pending))
-            decided = self._decide_pairs(pairs, kind)
+            held = {leaf.pending: leaf.held for ls in mine.values() for leaf in ls if leaf.pending and leaf.held}
+            decided = self._decide_pairs(pairs, kind, held)
             for key, leaves in mine.items():
                 self._memo[key] = _combine([_outcome(leaf, decided) for leaf in leaves], leaves)
         return [self._memo[key] for key in keys]
 
-    def _decide_pairs(self, pairs: list[tuple[str, str]], kind: ValueKind) -> dict[tuple[str, str], Comparison]:
+    def _decide_pairs(
+        self, pairs: list[tuple[str, str]], kind: ValueKind, held: dict[tuple[str, str], str] | None = None
+    ) -> dict[tuple[str, str], Comparison]:
+        """Decide pairs by their scores; a ``held`` pair (``walk.Leaf.held``: similarity may not pass it)
+        at or above the threshold goes to the escalation scorer, as the uncertain band does."""
+        held = held or {}
         if not pairs:
             return {}
         scores = self.scorer.similarities(pairs, kind)
@@ -157,17 +163,22 @@ class Comparator:
                 reason = _failure_reason(self.scorer, pair)
                 suffix = f": {reason}" if reason else ""
                 out[pair] = Comparison(None, 0.0, method, f"{name} could not score the pair{suffix}")
-            elif score >= threshold:
+            elif score >= threshold and pair not in held:
                 out[pair] = Comparison(True, score, method, f"{name} {score:.3f} >= {threshold:.2f}")
             elif score < floor:
                 out[pair] = Comparison(False, score, method, f"{name} {score:.3f} < {floor:.2f}")
             else:
                 band.append((pair, score))
-        out.update(self._decide_band(band, kind, floor, threshold))
+        out.update(self._decide_band(band, kind, floor, threshold, held))
         return out
 
     def _decide_band(
-        self, band: list[tuple[tuple[str, str], float]], kind: ValueKind, floor: float, threshold: float
+        self,
+        band: list[tuple[tuple[str, str], float]],
+        kind: ValueKind,
+        floor: float,
+        threshold: float,
+        held: dict[tuple[str, str], str],
     ) -> dict[tuple[str, str], Comparison]:
         bounds = f"[{floor:.2f}, {threshold:.2f})"
         name, method = self.scorer.name, self.scorer.method
@@ -175,11 +186,19 @@ class Comparator:
             return {}
         if self.escalation is None:
             why = f"(uncertain band {bounds}, no escalation scorer: not equivalent, conservative)"
-            return {p: Comparison(False, s, method, f"{name} {s:.3f} < {threshold:.2f} {why}") for p, s in band}
+            over = "(no escalation scorer: not equivalent, conservative)"
+            return {
+                p: Comparison(False, s, method, f"{name} {s:.3f} >= {threshold:.2f} but {held[p]} {over}")
+                if p in held and s >= threshold
+                else Comparison(False, s, method, f"{name} {s:.3f} < {threshold:.2f} {why}")
+                for p, s in band
+            }
         judged = self.escalation.similarities([pair for pair, _ in band], kind)
         out: dict[tuple[str, str], Comparison] = {}
         for (pair, score), verdict in zip(band, judged, strict=True):
             where = f"{name} {score:.3f} in uncertain band {bounds} → {self.escalation.name}"
+            if pair in held and score >= threshold:
+                where = f"{name} {score:.3f} >= {threshold:.2f} but {held[pair]} → {self.escalation.name}"
             if verdict is None or not math.isfinite(verdict):
                 reason = _failure_reason(self.escalation, pair) or "no reason given"
                 out[pair] = Comparison(None, score, self.escalation.method, f"{where} could not decide: {reason}")

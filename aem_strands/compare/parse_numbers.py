@@ -34,6 +34,12 @@ _CURRENCY_TOKEN = re.compile(r"us\$|[$€£¥₹₩]|[a-z]+")
 _WORDS = re.compile(r"[a-z]+(?:[\s-]+[a-z]+)*")
 
 
+def currency_code(text: str) -> str | None:
+    """The ISO code a currency name or symbol stands for (``"dollars"``, ``"$"``, ``"usd"`` → ``"USD"``)."""
+    word = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    return _CURRENCY_SYMBOLS.get(word) or _CURRENCY_WORDS.get(word)
+
+
 def _plain_number(text: str) -> float | None:
     if not text or not any(c.isdigit() for c in text) or not _NUMERIC.fullmatch(text):
         return None
@@ -116,7 +122,7 @@ class QuantityParser:
 
 def _strip_amount_words(text: str) -> str:
     """``"one hundred and sixteen bucks"`` → ``"116 bucks"``; ``"$4.2 million"`` → ``"$4200000"``."""
-    scaled = re.search(r"([\d.,]+)\s*(thousand|million|billion|trillion|bn|mn|k)\b", text)
+    scaled = re.search(r"([\d.,]+)\s*(thousand|million|billion|trillion|bn|mn|k|m)\b", text)
     if scaled:
         base = _plain_number(scaled.group(1))
         if base is not None:

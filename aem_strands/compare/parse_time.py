@@ -2,11 +2,14 @@
 
 Surface forms seen in real dialogs are handled directly (``7 pm``, ``19:00``, ``afternoon 12``,
 ``half past 11 in the morning``, ``March 1st``, ``the 8th``, ``11th of this month``, ``1/3/2019``,
-``Monday next week``); other month-name forms fall back to ``dateutil`` (``Friday, 1 March 2019``).
-Number words are turned into digits with ``text2num`` first (``ten in the night``).
+``Monday next week``), quarters (``Q3 2024``, ``third quarter of 2024``); other month-name forms fall
+back to ``dateutil`` (``Friday, 1 March 2019``).
+Number words are turned into digits with ``text2num`` first (``ten in the night``, ``seven
+o'clock``: ``o'clock`` is kept one token so its ``o`` is never read as zero).
 
 Relative forms (``today``, ``tomorrow``, ``next Friday``, ``Monday next week``, ``this month``) need
-``ParseContext.reference_date``; without one they do not parse. ``the 8th`` without a reference is
+``ParseContext.reference_date``; without one they do not parse, except a bare weekday (``Monday``),
+which is then a ``Weekday`` that agrees with any date on that day. ``the 8th`` without a reference is
 the partial date "day 8", which agrees with any date on the 8th. ``1/3/2019`` is ambiguous and keeps
 both readings (1 March and 3 January).
 """
@@ -20,7 +23,17 @@ from datetime import date, datetime, timedelta
 from dateutil import parser as dateutil_parser  # type: ignore[import-untyped]  # no stubs installed
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
 
-from aem_strands.compare.values import CalendarDate, ClockTime, DateReading, Duration, Moment, ParseContext, Typed
+from aem_strands.compare.values import (
+    CalendarDate,
+    ClockTime,
+    DateReading,
+    Duration,
+    Moment,
+    ParseContext,
+    Quarter,
+    Typed,
+    Weekday,
+)
 
 _MONTHS = {
     name: number
@@ -48,9 +61,14 @@ _PM_PARTS = ("afternoon", "evening", "night", "tonight")
 _CLOCK = re.compile(
     r"(?:(?P<pre>morning|afternoon|evening|night|tonight)\s+)?(?:at\s+)?"
     r"(?:(?P<half>half|quarter)\s+(?P<rel>past|to)\s+)?"
-    r"(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?(?::\d{2})?(?:\s*o\s*clock)?"
+    r"(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?(?::\d{2})?(?:\s*oclock)?"
     r"\s*(?P<ampm>am|pm|a\s*m|p\s*m)?"
     r"(?:\s+(?:in\s+the\s+|at\s+|this\s+)?(?P<post>morning|afternoon|evening|night|tonight))?"
+)
+_OCLOCK = re.compile(r"\s*\bo\s*['\"`]?\s*clock\b")
+_QUARTER = re.compile(
+    r"(?:(?P<y1>\d{4})\s*)?q(?P<q1>[1-4])(?:\s*(?:of\s+)?(?:fy\s*)?(?P<y2>\d{4}))?"
+    r"|(?:the\s+)?(?P<q2>[1-4])(?:st|nd|rd|th)\s+(?:fiscal\s+)?quarter(?:\s+(?:of\s+)?(?:fy\s*)?(?P<y3>\d{4}))?"
 )
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _NUMERIC_DATE = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})")
@@ -76,7 +94,8 @@ _ISO_DURATION = re.compile(r"p(?:(\d+)d)?(?:t(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d
 
 
 def _fold(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'").replace("o'clock", "o clock")
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    folded = _OCLOCK.sub(" oclock", folded)  # one token, so number words never read its "o" as zero
     folded = re.sub(r"\b([ap])\.m\.?", r"\1m", folded)
     folded = re.sub(r"\b([a-z]{3,9})\.?(?=\d)", r"\1 ", folded).replace("\\", "/")  # "Jan.1,2022", "16\\08\\2022"
     return " ".join(folded.replace(",", ", ").split()).replace(" ,", ",")
@@ -98,7 +117,7 @@ def parse_clock(text: str) -> ClockTime | None:
     hour, minute = int(match["hour"]), int(match["minute"] or 0)
     part = match["pre"] or match["post"]
     ampm = (match["ampm"] or "").replace(" ", "")
-    if not (match["minute"] or ampm or part or match["half"] or "o clock" in text):
+    if not (match["minute"] or ampm or part or match["half"] or "oclock" in text):
         return None
     if match["half"]:
         offset = 30 if match["half"] == "half" else 15
@@ -236,7 +255,21 @@ class TimeParser:
             return day
         if duration := parse_duration(folded):
             return duration
+        if quarter := parse_quarter(folded):
+            return quarter
+        weekday = _WEEKDAYS.get(folded.removeprefix("on ").rstrip(".")) if context.reference_date is None else None
+        if weekday is not None:
+            return Weekday(weekday)
         return _moment(folded, context)
+
+
+def parse_quarter(text: str) -> Quarter | None:
+    """``q3 2024``, ``2024 q3``, ``q3 fy2024``, ``3rd quarter of 2024`` (number words already digits)."""
+    match = _QUARTER.fullmatch(text)
+    if not match:
+        return None
+    year = match["y1"] or match["y2"] or match["y3"]
+    return Quarter(int(match["q1"] or match["q2"]), int(year) if year else None)
 
 
 _MOMENT_SPLIT = re.compile(r"(.+?)(?:t|\s+at\s+|,\s*|\s+)(\d{1,2}(?:[:h.]\d{2}).*|\d{1,2}\s*[ap]m.*)")

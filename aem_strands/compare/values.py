@@ -1,7 +1,9 @@
 """Typed values: what a scalar means once parsed, and whether two meanings agree.
 
-Every parser (numbers, dates and times, durations, booleans) turns a string into one of the typed
-values below, behind the single ``ValueParser`` protocol, so one parser can be swapped for another.
+Every parser (numbers, dates and times, durations, booleans, measurements with units, quarters,
+phone numbers, e-mail addresses, identifiers) turns a string into one of the typed values below,
+behind the single ``ValueParser`` protocol, so one parser can be swapped for another. The same
+parsers serve argument values and the facts stated in replies.
 Two typed values of the same type *agree* or *disagree* deterministically; values of different
 types disagree (a time is not a number). ``Text`` is what is left when no parser recognises a string:
 it is compared by the text rules and, failing those, by the semantic scorer.
@@ -13,6 +15,8 @@ import math
 from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
+
+import phonenumbers
 
 from aem_strands.types import JsonValue
 
@@ -114,6 +118,96 @@ class Duration:
 
 
 @dataclass(frozen=True)
+class Measure:
+    """A physical quantity with a unit (``5 kg``, ``68 °F``, ``3 km/h``), or a unit alone (``celsius``).
+
+    ``base`` is the magnitude in SI base units (temperatures in kelvin) and ``dimension`` pint's
+    dimensionality, so ``5 kg`` and ``5000 g`` agree and ``5 kg`` and ``5 lb`` do not. ``amount`` and
+    ``unit`` are as written (canonical unit name); a unit alone has ``amount`` ``None`` and ``base``
+    the size of one unit (``mph`` and ``miles per hour`` agree, ``celsius`` and ``fahrenheit`` do not).
+    """
+
+    amount: float | None
+    unit: str
+    base: float
+    dimension: str
+
+    def describe(self) -> str:
+        return self.unit if self.amount is None else f"{self.amount:g} {self.unit}"
+
+
+@dataclass(frozen=True)
+class Weekday:
+    """A day of the week with no date (``Monday``; 0 is Monday), when no reference date places it.
+    It agrees with a full date that falls on that day."""
+
+    day: int
+
+    def describe(self) -> str:
+        return ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")[self.day]
+
+
+@dataclass(frozen=True)
+class Quarter:
+    """A calendar quarter (``Q3 2024``, ``third quarter of 2024``); ``year`` ``None`` when not given."""
+
+    quarter: int
+    year: int | None = None
+
+    def describe(self) -> str:
+        return f"Q{self.quarter}" + (f" {self.year}" if self.year is not None else "")
+
+
+@dataclass(frozen=True)
+class Phone:
+    """A phone number: its digits, with a leading ``+`` when an international prefix was written.
+    Two numbers agree when ``phonenumbers`` says they are the same number (exact or same national
+    significant number: ``+1 555-123-2002`` / ``5551232002``)."""
+
+    number: str
+
+    def describe(self) -> str:
+        return self.number
+
+
+@dataclass(frozen=True)
+class Email:
+    """An e-mail address, case-folded; compared exactly (``john.smith@x.com`` is not ``jon.smith@x.com``)."""
+
+    address: str
+
+    def describe(self) -> str:
+        return self.address
+
+
+@dataclass(frozen=True)
+class Identifier:
+    """A value shaped like an identifier (``ds_revenue_eu_q3``, ``ORDER-123``, ``camelCase``).
+
+    ``key`` is the value case-folded without separators (``_ - . / :`` and spaces), so
+    ``ORDER_123`` and ``order-123`` agree; otherwise identifiers agree only when equal: similarity
+    never decides them.
+    """
+
+    key: str
+    shown: str
+
+    def describe(self) -> str:
+        return self.shown
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A value no comparison can trust (a number beyond float range, ``1e400``). It agrees with nothing,
+    itself included: two overflowed numbers are not known to be equal."""
+
+    shown: str
+
+    def describe(self) -> str:
+        return f"{self.shown} (out of range)"
+
+
+@dataclass(frozen=True)
 class Null:
     """JSON ``null``."""
 
@@ -131,7 +225,23 @@ class Text:
         return repr(self.value)
 
 
-Typed = Quantity | Truth | CalendarDate | ClockTime | Moment | Duration | Null | Text
+Typed = (
+    Quantity
+    | Truth
+    | CalendarDate
+    | ClockTime
+    | Moment
+    | Duration
+    | Measure
+    | Weekday
+    | Quarter
+    | Phone
+    | Email
+    | Identifier
+    | Unreadable
+    | Null
+    | Text
+)
 
 
 class ValueParser(Protocol):
@@ -163,14 +273,69 @@ def _quantities_agree(a: Quantity, b: Quantity) -> bool:
     return False
 
 
+def phones_match(a: str, b: str) -> bool:
+    """Whether two phone numbers are the same number for ``phonenumbers`` (exact, or the same national
+    significant number when one side has no country code); a number without its area code is not."""
+    try:
+        match = phonenumbers.is_number_match(a, b)
+    except phonenumbers.NumberParseException:
+        return False
+    return match in (phonenumbers.MatchType.EXACT_MATCH, phonenumbers.MatchType.NSN_MATCH)
+
+
+def _measures_agree(a: Measure, b: Measure) -> bool:
+    if a.dimension != b.dimension or (a.amount is None) != (b.amount is None):
+        return False
+    return math.isclose(a.base, b.base, rel_tol=1e-6, abs_tol=1e-12)
+
+
+def _phone_digits(value: Quantity) -> str | None:
+    """A bare whole number of 7 to 15 digits, as a phone number would be written without separators."""
+    if value.unit is not None or not value.amount.is_integer() or value.amount < 0:
+        return None
+    digits = str(int(value.amount))
+    return digits if 7 <= len(digits) <= 15 else None
+
+
+def _across_types(a: Typed, b: Typed) -> bool | None:
+    """Agreement of two values of different types that may still state the same thing."""
+    if isinstance(a, Weekday) and isinstance(b, CalendarDate):
+        full = [(y, m, d) for y, m, d in b.readings if y is not None and m is not None and d is not None]
+        return bool(full) and all(date(y, m, d).weekday() == a.day for y, m, d in full)
+    if isinstance(a, Phone) and isinstance(b, Quantity):
+        digits = _phone_digits(b)
+        return digits is not None and phones_match(a.number, digits)
+    if isinstance(a, Measure) and isinstance(b, Duration):
+        return a.amount is not None and a.dimension == "[time]" and math.isclose(a.base, b.seconds, rel_tol=1e-6)
+    if isinstance(a, Measure) and isinstance(b, Quantity):
+        # A unit on one side only does not make amounts differ ("5 kg" / 5), as for currencies.
+        return b.unit is None and a.amount is not None and math.isclose(a.amount, b.amount, rel_tol=1e-9)
+    if isinstance(a, Identifier) and isinstance(b, Text):
+        # "R_vs_Adams" / "R vs Adams": the same once separators are ignored; otherwise not decided here.
+        return True if a.key == b.value.replace(" ", "") else None
+    return False
+
+
 def agree(a: Typed, b: Typed) -> bool | None:
-    """Whether two typed values mean the same; ``None`` when either is unparsed ``Text``.
+    """Whether two typed values mean the same; ``None`` when this cannot be decided from the types.
 
     Partial dates agree with a full date on the parts they give; a unit on one side only does not
-    make quantities differ (``$190`` / ``190``); values of different types disagree.
+    make quantities differ (``$190`` / ``190``); measurements agree after unit conversion; phone
+    numbers agree per ``phones_match`` (also with a bare 7-15 digit number); identifiers agree when
+    their keys are equal (also with text that is the identifier spelled with spaces, and only then);
+    an ``Unreadable`` value agrees with nothing; other values of different types disagree. ``None``
+    when either side is unparsed ``Text`` (unless both are the same text), or an identifier meets text.
     """
-    if isinstance(a, Text) or isinstance(b, Text):
-        return a == b if isinstance(a, Text) and isinstance(b, Text) and a == b else None
+    if isinstance(a, Unreadable) or isinstance(b, Unreadable):
+        return False
+    if isinstance(a, Text) and isinstance(b, Text):
+        return True if a == b else None
+    if type(a) is not type(b):
+        if isinstance(a, Text) or isinstance(b, Text):
+            if isinstance(a, Identifier) or isinstance(b, Identifier):
+                return _across_types(a, b) if isinstance(a, Identifier) else _across_types(b, a)
+            return None
+        return _across_types(a, b) if _across_types(a, b) else _across_types(b, a)
     if isinstance(a, Quantity) and isinstance(b, Quantity):
         return _quantities_agree(a, b)
     if isinstance(a, CalendarDate) and isinstance(b, CalendarDate):
@@ -179,6 +344,14 @@ def agree(a: Typed, b: Typed) -> bool | None:
         return a.time == b.time and _dates_agree(a.day, b.day)
     if isinstance(a, Duration) and isinstance(b, Duration):
         return math.isclose(a.seconds, b.seconds, rel_tol=1e-9)
+    if isinstance(a, Measure) and isinstance(b, Measure):
+        return _measures_agree(a, b)
+    if isinstance(a, Quarter) and isinstance(b, Quarter):
+        return a.quarter == b.quarter and (a.year is None or b.year is None or a.year == b.year)
+    if isinstance(a, Phone) and isinstance(b, Phone):
+        return phones_match(a.number, b.number)
+    if isinstance(a, Identifier) and isinstance(b, Identifier):
+        return a.key == b.key
     return a == b
 
 
@@ -189,5 +362,6 @@ def scalar_value(value: JsonValue) -> Typed | None:
     if isinstance(value, bool):
         return Truth(value)
     if isinstance(value, (int, float)):
-        return Quantity(float(value)) if math.isfinite(value) else Text(str(value).casefold())
+        # JSON numbers beyond float range load as inf: no comparison can trust them (fail closed).
+        return Quantity(float(value)) if math.isfinite(value) else Unreadable(str(value))
     return None

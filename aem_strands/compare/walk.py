@@ -9,6 +9,7 @@ goes through ``settle``; a pair it cannot decide becomes a *pending* leaf for th
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 
 from aem_strands.compare.normalise import display
@@ -19,16 +20,33 @@ from aem_strands.types import Comparison, JsonValue, Method, ValueKind
 
 @dataclass(frozen=True)
 class Leaf:
-    """One scalar position: settled already, or pending (the strings the scorer must compare)."""
+    """One scalar position: settled already, or pending (the strings the scorer must compare).
+
+    ``held`` (pending leaves only) says why similarity may not pass the pair (``settle``): a score at
+    or above the threshold then goes to the escalation scorer, or fails without one.
+    """
 
     path: str
     settled: Comparison | None
     pending: tuple[str, str] | None = None
+    held: str | None = None
 
 
 def json_key(value: JsonValue) -> str:
     """A canonical string for any JSON value (dict keys sorted)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _finite(value: JsonValue) -> bool:
+    """Whether no number in ``value`` is infinite or NaN (JSON numbers beyond float range load as inf,
+    and two of them are not known to be equal: they fail closed)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
 
 
 def _at(path: str, text: str) -> str:
@@ -60,7 +78,9 @@ def plan_leaves(
     gold: JsonValue, predicted: JsonValue, path: str, kind: ValueKind, context: ParseContext, unordered: bool = False
 ) -> list[Leaf]:
     """The leaves of comparing ``predicted`` with ``gold`` (see the module docstring)."""
-    if type(gold) is type(predicted) and json_key(gold) == json_key(predicted):
+    key = json_key(gold)
+    exact = type(gold) is type(predicted) and key == json_key(predicted)
+    if exact and (("Infinity" not in key and "NaN" not in key) or _finite(gold)):
         return [Leaf(path, Comparison(True, 1.0, Method.EXACT))]
     if isinstance(gold, dict) and isinstance(predicted, dict):
         out: list[Leaf] = []
@@ -88,6 +108,8 @@ def plan_leaves(
         detail = _at(path, f"{type(predicted).__name__} where gold has {type(gold).__name__}")
         return [Leaf(path, Comparison(False, 0.0, Method.NORMALISED, detail))]
     settled = settle(gold, predicted, kind, context)
+    if settled is not None and settled.equivalent is None:
+        return [Leaf(path, None, (display(gold), display(predicted)), settled.detail)]
     if settled is not None:
         detail = _at(path, settled.detail)
         return [

@@ -1,0 +1,102 @@
+"""Measurements with units, converted by ``pint``: ``5 kg`` is ``5000 g`` and not ``5 lb``.
+
+``MeasureParser`` reads an amount followed by a unit (``5 kg``, ``5kg``, ``68 °F``, ``3.5 km/h``,
+``five kilograms``) or a unit alone (``celsius``, ``°C``, ``lbs``). The amount is converted to SI
+base units (temperatures to kelvin, so ``20 °C`` is ``68 °F``). Units without a dimension
+(``percent``, ``count``) are left to the number parser. Durations (``2 hours``) are read by the
+time parser first; a measured time still agrees with a duration of the same length.
+
+The ``pint`` registry is built once, on the first string that could be a measurement.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Any
+
+import pint
+from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
+
+from aem_strands.compare.parse_numbers import parse_amount
+from aem_strands.compare.values import Measure, ParseContext, Typed
+
+_AMOUNT_UNIT = re.compile(r"(?P<amount>[+-]?\d[\d,]*(?:\.\d+)?|[+-]?\.\d+)\s*(?P<unit>[^\d\s].{0,40})")
+_UNIT_TEXT = re.compile(r"(?=.*[^\W\d_])(?:[^\W\d_]|[°/*.\-²³ ]|\^[23])+")
+_DEGREES = re.compile(r"\b(?:degrees?|deg)\.?\s+(celsius|centigrade|fahrenheit)\b", re.IGNORECASE)
+_WORDS_LIMIT = 3
+_DIMENSIONS = frozenset(
+    {
+        "[length]", "[mass]", "[time]", "[temperature]", "[length] ** 2", "[length] ** 3", "[length] / [time]",
+        "[length] / [time] ** 2", "[mass] / [length] ** 3", "[length] ** 2 * [mass] / [time] ** 2",
+        "[length] ** 2 * [mass] / [time] ** 3", "[mass] / [length] / [time] ** 2", "[information]",
+        "[information] / [time]", "1 / [time]", "[length] * [mass] / [time] ** 2", "[current]",
+        "[length] ** 2 * [mass] / [current] / [time] ** 3",
+    }
+)  # fmt: skip
+"""Everyday dimensions (length, mass, time, temperature, area, volume, speed, density, energy, power,
+pressure, data, frequency, force, current, voltage): pint also reads "EU" as exa-enzyme-units."""
+_RARE_PREFIXES = ("exa", "peta", "zetta", "yotta", "atto", "femto", "zepto", "yocto", "ronna", "quetta", "ronto")
+_NOT_UNITS = frozenset({"a", "an", "at", "in", "pi", "and", "or", "per", "to", "of"})
+"""Words ``pint`` knows as units that, standing alone in a value, are never meant as one."""
+
+
+@functools.cache
+def _registry() -> Any:  # pint's registry type is generic over its quantity classes; Any keeps callers simple
+    return pint.UnitRegistry()
+
+
+def _unit(text: str) -> Any | None:
+    """The pint unit ``text`` names, trying it as written and then lower-cased; ``None`` if none."""
+    words = text.split()
+    if not words or len(words) > _WORDS_LIMIT or text.casefold() in _NOT_UNITS or not _UNIT_TEXT.fullmatch(text):
+        return None
+    registry = _registry()
+    # Lower-casing is tried only beyond two letters: "MB" is not "mb" (millibarn), "KGS" is "kgs".
+    forms = (text, text.casefold()) if len(text) > 2 else (text,)
+    for candidate in dict.fromkeys(form.replace(" ", "_") if i else form for form in forms for i in (0, 1)):
+        try:
+            unit = registry.parse_units(candidate)
+        except Exception:  # pint's parser raises many unrelated types on non-units; each means "not a unit"
+            continue
+        if str(unit.dimensionality) in _DIMENSIONS and not str(unit).startswith(_RARE_PREFIXES):
+            return unit
+    return None
+
+
+def parse_measure(text: str) -> Measure | None:
+    """The measurement ``text`` states (see the module docstring), or ``None``."""
+    folded = _DEGREES.sub(lambda m: "°" + m[1][0].upper(), " ".join(unicodedata.normalize("NFKC", text).split()))
+    if not folded or len(folded) > 60:
+        return None
+    if any(c.isalpha() for c in folded) and not any(c.isdigit() for c in folded):
+        spelled = alpha2digit(folded, "en", threshold=0)
+        if spelled != folded and any(c.isdigit() for c in spelled):
+            folded = spelled
+        else:
+            unit = _unit(folded)
+            if unit is None:
+                return None
+            # A unit alone keeps the size of one unit in base units: "mph" and "miles per hour" agree.
+            one = float(_registry().Quantity(1.0, unit).to_base_units().magnitude)
+            return Measure(None, str(unit), one, str(unit.dimensionality))
+    match = _AMOUNT_UNIT.fullmatch(folded)
+    if not match:
+        return None
+    amount = parse_amount(match["amount"])
+    unit = _unit(match["unit"].strip())
+    if amount is None or unit is None:
+        return None
+    quantity = _registry().Quantity(amount, unit).to_base_units()
+    base = float(quantity.magnitude)
+    return Measure(amount, str(unit), base, str(unit.dimensionality))
+
+
+class MeasureParser:
+    """Measurements with units (see the module docstring)."""
+
+    name = "measure"
+
+    def parse(self, text: str, context: ParseContext) -> Typed | None:
+        return parse_measure(text)
