@@ -1,7 +1,9 @@
 """The ``aem-strands`` command: a thin shell over the public API.
 
 Exit codes follow the host's convention: 0 every dialog passes, 1 some dialog fails, 2 bad input
-(a file or a dialog could not be read; the others are still scored), 3 runtime error.
+(a file or a dialog could not be read; the others are still scored), 3 runtime error; and 4 when no
+dialog fails but some could not be judged (inconclusive: a scorer failed, e.g. the LLM judge without
+credentials). Precedence: 2, then 1, then 4.
 """
 
 from __future__ import annotations
@@ -22,13 +24,26 @@ from aem_strands.evaluate import evaluate_dialogs, make_comparator
 from aem_strands.load import load_dialogs
 from aem_strands.options import add_option_flags, options_from_args
 from aem_strands.render import render_table
+from aem_strands.result import DialogResult
 from aem_strands.types import Dialog, ValueKind
 
-EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_RUNTIME = 0, 1, 2, 3
+EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_RUNTIME, EXIT_INCONCLUSIVE = 0, 1, 2, 3, 4
+EXIT_CODES_HELP = """exit codes:
+  0  every dialog passes (or there was nothing to judge)
+  1  some dialog fails
+  2  bad input: a file, record or option could not be read (the other dialogs are still scored)
+  3  runtime error
+  4  inconclusive: no dialog fails, but some turn could not be judged (e.g. the LLM judge was unreachable)
+precedence when several apply: 2, then 1, then 4"""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="aem-strands", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="aem-strands",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score annotated dialog files")
     score.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="JSON or JSONL dialog files")
@@ -77,9 +92,21 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     finally:
         if args.out:
             out.close()
+    return exit_code(results, errors, stderr)
+
+
+def exit_code(results: Sequence[DialogResult], errors: Sequence[InputError], stderr: IO[str]) -> int:
+    """The exit code of a scoring run (see ``EXIT_CODES_HELP``); names the inconclusive dialogs on stderr."""
+    inconclusive = [r.dialog_id for r in results if r.status == "inconclusive"]
+    if inconclusive:
+        shown = ", ".join(inconclusive[:5]) + (" ..." if len(inconclusive) > 5 else "")
+        why = "some turn could not be judged"
+        print(f"aem-strands: {len(inconclusive)} dialog(s) inconclusive ({why}): {shown}", file=stderr)
     if errors:
         return EXIT_BAD_INPUT
-    return EXIT_OK if all(r.test_pass for r in results) else EXIT_FAILURES
+    if any(r.status == "fail" for r in results):
+        return EXIT_FAILURES
+    return EXIT_INCONCLUSIVE if inconclusive else EXIT_OK
 
 
 def _read_pairs(path: Path) -> list[ComparisonRequest | InputError]:

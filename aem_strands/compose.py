@@ -64,12 +64,39 @@ def _judged(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[tupl
     return [(t, v) for t, v in zip(turns, verdicts, strict=True) if v.verdict is not Verdict.NOT_APPLICABLE]
 
 
+NOTHING_TO_JUDGE = "nothing to judge: no required turn, nothing missing, nothing extra"
+
+
+def undecided_note(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> str:
+    """Why a dialog is inconclusive ("" when every turn was judged)."""
+    undecided = [t.turn_no for t, v in zip(turns, verdicts, strict=True) if v.verdict is Verdict.NOT_APPLICABLE]
+    if not undecided:
+        return ""
+    listed = ", ".join(map(str, undecided))
+    return f"inconclusive: {len(undecided)} turn{'s' if len(undecided) > 1 else ''} could not be judged ({listed})"
+
+
+def _empty(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition | None:
+    """The composition of a dialog with no turn at all (a pass) or none that could be judged (inconclusive)."""
+    if not turns:
+        return Composition(1.0, True, NOTHING_TO_JUDGE, sub_metric_rates(verdicts))
+    if not _judged(turns, verdicts):
+        return Composition(None, False, undecided_note(turns, verdicts), sub_metric_rates(verdicts))
+    return None
+
+
 def _mean(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> tuple[float | None, bool, str]:
+    """Score, pass and explanation of the plain mean. A turn that could not be judged never lets the dialog
+    pass (fail closed): the dialog is inconclusive, and its score is that of the judged turns."""
+    if not turns:
+        return 1.0, True, NOTHING_TO_JUDGE
     judged = _judged(turns, verdicts)
     passed = sum(v.success for _, v in judged)
+    note = undecided_note(turns, verdicts)
     if not judged:
-        return None, False, "no turn could be judged"
-    return passed / len(judged), passed == len(judged), f"{passed}/{len(judged)} turns pass"
+        return None, False, note
+    why = f"{passed}/{len(judged)} turns pass" + (f"; {note}" if note else "")
+    return passed / len(judged), passed == len(judged) and not note, why
 
 
 @dataclass(frozen=True)
@@ -86,13 +113,16 @@ class WeightedComposer:
     name: str = "weighted"
 
     def compose(self, turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition:
+        empty = _empty(turns, verdicts)
+        if empty is not None:
+            return empty
         judged = _judged(turns, verdicts)
         total = sum(t.weight for t, _ in judged)
         won = sum(t.weight for t, v in judged if v.success)
-        if not judged:
-            return Composition(None, False, "no turn could be judged", sub_metric_rates(verdicts))
-        ok = all(v.success for _, v in judged)
-        return Composition(won / total, ok, f"weight {won:g}/{total:g} passes", sub_metric_rates(verdicts))
+        note = undecided_note(turns, verdicts)
+        ok = all(v.success for _, v in judged) and not note
+        why = f"weight {won:g}/{total:g} passes" + (f"; {note}" if note else "")
+        return Composition(won / total, ok, why, sub_metric_rates(verdicts))
 
 
 @dataclass(frozen=True)
@@ -137,7 +167,7 @@ class ThresholdComposer:
             needed = self.thresholds.get(metric.value, 1.0)
             if rate.rate is not None and rate.rate < needed:
                 below.append(f"{metric.value} {rate.rate:.2f} < {needed:g}")
-        ok = score is not None and not below
+        ok = score is not None and not below and not undecided_note(turns, verdicts)
         return Composition(score, ok, why + ("; " + ", ".join(below) if below else ""), rates)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from aem_strands.compose import Composition
-from aem_strands.types import Attribution, FailureReason, JsonValue, Method, Role, Turn, TurnVerdict
+from aem_strands.types import Attribution, FailureReason, JsonValue, Method, Role, Turn, TurnVerdict, Verdict
 
 
 def chain_bucket(length: int) -> str:
@@ -82,6 +82,18 @@ class DialogResult:
         return self.composition.test_pass
 
     @property
+    def inconclusive(self) -> bool:
+        """Some turn could not be judged (a scorer failed or could not decide): never a pass."""
+        return any(t.verdict.verdict is Verdict.NOT_APPLICABLE for t in self.turns)
+
+    @property
+    def status(self) -> str:
+        """``pass``, ``fail`` (some judged turn failed, or the composer failed the dialog) or ``inconclusive``."""
+        if self.test_pass:
+            return "pass"
+        return "inconclusive" if self.inconclusive and not self.failures else "fail"
+
+    @property
     def judged(self) -> list[TurnResult]:
         return [t for t in self.turns if t.verdict.verdict.value != "not_applicable"]
 
@@ -105,6 +117,10 @@ class DialogResult:
     def reason(self) -> str:
         """One line a person can act on, naming the first root cause and what cascaded from it."""
         if not self.failures:
+            if not self.turns:
+                return self.composition.explanation
+            if self.inconclusive:
+                return self.composition.explanation
             return f"all {len(self.judged)} judged turns pass"
         parts = []
         for root in self.root_causes:
@@ -145,6 +161,7 @@ class DialogResult:
             "score": None if score is None else round(score, 4),
             "composer": self.composer,
             "test_pass": self.test_pass,
+            "status": self.status,
             "first_failure_turn": failures[0].turn.turn_no if failures else None,
             "root_cause": None if first_root is None else _reason_value(first_root),
             "root_cause_turn": None if first_root is None else first_root.turn.turn_no,

@@ -156,7 +156,7 @@ def test_every_evaluator_survives_to_file_from_file_with_identical_results(tmp_p
 
 def test_undecidable_comparison_gives_a_not_applicable_turn_row() -> None:
     # The judge cannot tell for 'profit' vs 'revenue': turn 2 cannot be judged, so it is not_applicable
-    # and left out of the score: 3 judged turns, all pass.
+    # left out of the score (3 judged turns, all pass), and the dialog is inconclusive.
     verdict = {"index": 0, "equivalent": None, "reason": "ambiguous"}
     judge = ScriptedModel(structured={"EquivalenceVerdicts": {"verdicts": [verdict]}})
     evaluator = AemTurnEvaluator(scorer="judge", model=judge)
@@ -166,7 +166,9 @@ def test_undecidable_comparison_gives_a_not_applicable_turn_row() -> None:
         rows[1].reason
         == "turn 2: not judged (args.metric: judge could not score the pair: judge could not tell: ambiguous)"
     )
-    assert evaluator.aggregator(rows) == (1.0, True, "all 3 judged turns pass")
+    # Fail closed: a turn that could not be judged keeps the dialog from passing (score of the judged turns: 3/3).
+    expected = "3/3 turns pass; inconclusive: 1 turn could not be judged (2)"
+    assert evaluator.aggregator(rows) == (1.0, False, expected)
 
 
 def test_thresholds_file_and_judge_escalation_reach_the_comparison(tmp_path: Path) -> None:
