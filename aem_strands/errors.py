@@ -53,5 +53,9 @@ class InputError(AemError):
         }
 
 
-class ConfigError(AemError):
-    """An invalid parameter given to a scorer, composer, evaluator or command."""
+class ConfigError(AemError, ValueError):
+    """An invalid parameter given to a scorer, composer, evaluator or command.
+
+    Also a ``ValueError``, so hosts that map ``ValueError`` to "bad input" (the ``strands-evals`` CLI: exit 2)
+    report a bad option as such.
+    """

@@ -29,6 +29,8 @@ from aem_strands.compare.chain import Thresholds
 from aem_strands.compare.config import load_thresholds, thresholds_from_dict
 from aem_strands.compose import COMPOSER_NAMES, Composer, ComposerName, make_composer
 from aem_strands.errors import ConfigError
+from aem_strands.scope import SCOPE_CHOICES, Scope
+from aem_strands.tools import ToolCatalog, as_catalog
 
 ScorerName = Literal["exact", "embedding", "judge"]
 SCORER_CHOICES: tuple[str, ...] = get_args(ScorerName)
@@ -53,6 +55,28 @@ def _unit_interval(name: str, value: object) -> float:
     return float(value)
 
 
+def _judge_and_embedding(options: EvalOptions) -> None:
+    from aem_strands.compare.judge_scorer import JUDGE_PROMPTS
+
+    if options.embedding_model is not None and (
+        not isinstance(options.embedding_model, str) or not options.embedding_model
+    ):
+        raise ConfigError(f"embedding_model must be a model folder path or None, got {options.embedding_model!r}")
+    if not isinstance(options.embedding_device, str) or not options.embedding_device:
+        raise ConfigError(
+            f"embedding_device must be a torch device name such as 'cpu' or 'cuda', got {options.embedding_device!r}"
+        )
+    _choice("judge_prompt_version", options.judge_prompt_version, tuple(JUDGE_PROMPTS))
+    prompt = options.judge_system_prompt
+    if prompt is not None and (not isinstance(prompt, str) or not prompt.strip()):
+        raise ConfigError(f"judge_system_prompt must be a non-empty string or None, got {prompt!r}")
+    timeout = options.judge_timeout
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+            raise ConfigError(f"judge_timeout must be a number of seconds > 0 or None, got {timeout!r}")
+        object.__setattr__(options, "judge_timeout", float(timeout))
+
+
 @dataclass(frozen=True)
 class EvalOptions:
     """Every choice of how dialogs are judged (see the module docstring).
@@ -63,7 +87,15 @@ class EvalOptions:
     - ``thresholds``: similarity thresholds and band floors per value kind;
     - ``composer``, ``cap``, ``sub_metric_thresholds``: how turn verdicts compose (``aem_strands.compose``);
     - ``allow_extra``, ``read_only_tools``: which unmatched predicted turns are tolerated when
-      unpaired dialogs are aligned (``aem_strands.align``).
+      unpaired dialogs are aligned (``aem_strands.align``);
+    - ``tools``: tool definitions (``aem_strands.tools``: read-only tools, argument kinds), given as a
+      tools file path or decoded JSON;
+    - ``scope``: judge ``all`` turns, only ``actions`` or only ``replies`` (``aem_strands.scope``);
+    - ``embedding_model``, ``embedding_device``: the embedding scorer's local sentence-transformers
+      model folder (``None``: the packaged MiniLM) and torch device;
+    - ``judge_prompt_version``, ``judge_system_prompt``, ``judge_timeout``: the LLM judge's versioned
+      system prompt (or a replacement), and seconds per judge call (``None``: no limit); see
+      ``aem_strands.compare.judge_scorer``.
     """
 
     scorer: ScorerName = "embedding"
@@ -74,6 +106,13 @@ class EvalOptions:
     sub_metric_thresholds: Mapping[str, float] = field(default_factory=dict)
     allow_extra: AllowExtra = "none"
     read_only_tools: frozenset[str] = field(default_factory=frozenset)
+    tools: ToolCatalog = field(default_factory=ToolCatalog)
+    scope: Scope = "all"
+    embedding_model: str | None = None
+    embedding_device: str = "cpu"
+    judge_prompt_version: str = "v1"
+    judge_system_prompt: str | None = None
+    judge_timeout: float | None = 300.0
 
     def __post_init__(self) -> None:
         _choice("scorer", self.scorer, SCORER_CHOICES)
@@ -91,6 +130,10 @@ class EvalOptions:
         if isinstance(tools, str) or not all(isinstance(t, str) for t in tools):
             raise ConfigError(f"read_only_tools must be a list of tool names, got {tools!r}")
         object.__setattr__(self, "read_only_tools", frozenset(tools))
+        if not isinstance(self.tools, ToolCatalog):
+            object.__setattr__(self, "tools", as_catalog(self.tools))
+        _choice("scope", self.scope, SCOPE_CHOICES)
+        _judge_and_embedding(self)
         # Building them validates what only they know (sub-metric names, read_only needing tools).
         self.make_composer()
         self.align_options()
@@ -119,14 +162,15 @@ class EvalOptions:
             thresholds = replace(thresholds, argument=argument)
         if response is not None:
             thresholds = replace(thresholds, response=response)
-        if shortcuts.get("read_only_tools") is None:
-            shortcuts.pop("read_only_tools", None)
+        for optional in ("read_only_tools", "tools"):
+            if shortcuts.get(optional) is None:
+                shortcuts.pop(optional, None)
         if shortcuts.get("sub_metric_thresholds") is None:
             shortcuts.pop("sub_metric_thresholds", None)
         return replace(options, thresholds=thresholds, **shortcuts)
 
     def align_options(self) -> AlignOptions:
-        return AlignOptions(self.allow_extra, self.read_only_tools)
+        return AlignOptions(self.allow_extra, self.read_only_tools, self.tools, self.scope)
 
     def make_composer(self) -> Composer:
         return make_composer(self.composer, cap=self.cap, thresholds=self.sub_metric_thresholds)
@@ -137,6 +181,7 @@ class EvalOptions:
         out["thresholds"] = asdict(self.thresholds)
         out["sub_metric_thresholds"] = dict(self.sub_metric_thresholds)
         out["read_only_tools"] = sorted(self.read_only_tools)
+        out["tools"] = self.tools.to_list()
         return out
 
     @classmethod
@@ -184,6 +229,15 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
         choices=ESCALATION_CHOICES,
         help="decide uncertain-band pairs with the LLM judge (Bedrock by default)",
     )
+    parser.add_argument(
+        "--judge-prompt-version", default="v1", metavar="VERSION",
+        help="the LLM judge's versioned system prompt (v0, v1; default v1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--judge-timeout", type=float, default=300.0, metavar="SECONDS", help="seconds per LLM judge call (default 300)"
+    )
+    parser.add_argument("--embedding-model", metavar="DIR", help="a local sentence-transformers model folder")
+    parser.add_argument("--embedding-device", default="cpu", help="torch device of the embedding model (default cpu)")
     if not scoring:
         return
     parser.add_argument("--composer", choices=COMPOSER_NAMES, default="mean", help="how turn verdicts compose")
@@ -198,7 +252,15 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--read-only-tool", action="append", default=[], metavar="TOOL", dest="read_only_tools",
-        help="with --allow-extra read_only: a tool whose extra calls are tolerated (repeatable)",
+        help="with --allow-extra read_only: a tool (action or tool_id) whose extra calls are tolerated (repeatable)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--tools", metavar="FILE",
+        help="tool definitions (MCP tools/list, OpenAI functions or Strands tool specs): read-only tools, arg kinds",
+    )  # fmt: skip
+    parser.add_argument(
+        "--scope", choices=SCOPE_CHOICES, default="all",
+        help="judge all turns, only actions (replies left out) or only replies (tool calls left out); default all",
     )  # fmt: skip
 
 

@@ -30,11 +30,11 @@ from typing import Any
 
 from strands.models.model import Model
 from strands_evals.evaluators import Evaluator
-from strands_evals.types import EvaluationData, EvaluationOutput
+from strands_evals.types import NOT_APPLICABLE, EvaluationData, EvaluationOutput
 from strands_evals.types.trace import EvaluationLevel
 
 from aem_strands.compare.judge_scorer import JudgeScorer
-from aem_strands.compare.scorers import SemanticScorer
+from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer
 from aem_strands.compose import Composer
 from aem_strands.errors import AemError, ConfigError
 from aem_strands.evaluate import evaluate_dialog, make_comparator, resolve_scorer
@@ -44,7 +44,7 @@ from aem_strands.strands.cases import CaseDialog, case_dialog
 from aem_strands.types import JsonValue, Role, Verdict
 
 SCORER_CHOICES = ("embedding", "exact", "judge")
-NOT_APPLICABLE = "not_applicable"
+INCONCLUSIVE = "inconclusive"
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,7 @@ class ScoredCase:
 
     found: CaseDialog
     result: DialogResult
+    judge: dict[str, JsonValue] | None = None
 
 
 class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals ships no type information
@@ -93,6 +94,7 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         self._composer: Composer = self._options.make_composer()
         self._semantic_scorer = semantic_scorer
         self._judge: JudgeScorer | None = None
+        self._embedding: EmbeddingScorer | None = None
         self.aggregator = self._aggregate_rows
 
     @property
@@ -106,15 +108,23 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
 
     def _judge_scorer(self) -> JudgeScorer:
         if self._judge is None:
-            self._judge = JudgeScorer(self.model)
+            self._judge = JudgeScorer.from_options(self._options, self.model)
         return self._judge
 
+    def _uses_judge(self) -> bool:
+        return self._options.escalate == "judge" or (self._semantic_scorer is None and self._options.scorer == "judge")
+
     def _scorer(self) -> SemanticScorer:
+        options = self._options
         if self._semantic_scorer is not None:
             return self._semantic_scorer
-        if self._options.scorer == "judge":
+        if options.scorer == "judge":
             return self._judge_scorer()
-        return resolve_scorer(self._options.scorer)
+        if options.scorer == "embedding" and (options.embedding_model is not None or options.embedding_device != "cpu"):
+            if self._embedding is None:  # this evaluator's own model; the default one is shared per process
+                self._embedding = EmbeddingScorer(options.embedding_model, device=options.embedding_device)
+            return self._embedding
+        return resolve_scorer(options.scorer)
 
     def score_case(self, data: EvaluationData[Any, Any]) -> ScoredCase:
         """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored)."""
@@ -123,9 +133,10 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         escalation = self._judge_scorer() if options.escalate == "judge" else None
         comparator = make_comparator(options, scorer=self._scorer(), escalation=escalation)
         result = evaluate_dialog(found.dialog, options, comparator=comparator, composer=self._composer)
-        return ScoredCase(found, result)
+        judge = self._judge_scorer().describe() if self._uses_judge() else None
+        return ScoredCase(found, result, judge)
 
-    def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
+    def _rows(self, scored: ScoredCase) -> list[EvaluationOutput]:
         raise NotImplementedError
 
     def evaluate(self, evaluation_case: EvaluationData[Any, Any]) -> list[EvaluationOutput]:
@@ -135,13 +146,20 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
             return [
                 EvaluationOutput(score=0.0, test_pass=False, reason=f"could not score: {error}", label=NOT_APPLICABLE)
             ]
-        return self._rows(scored.found, scored.result)
+        return self._rows(scored)
 
 
-def dialog_metadata(found: CaseDialog, result: DialogResult) -> dict[str, JsonValue]:
-    """The full dialog result (SPEC §5 keys and per-turn details) plus how it was obtained."""
+def dialog_metadata(scored: ScoredCase) -> dict[str, JsonValue]:
+    """The full dialog result (SPEC §5 keys and per-turn details) plus how it was obtained.
+
+    When an LLM judge took part (``scorer="judge"`` or ``escalate="judge"``), ``judge`` records which:
+    its prompt label and version and the model id.
+    """
+    found, result = scored.found, scored.result
     out = result.to_dict()
     out["mode"] = found.mode
+    if scored.judge is not None:
+        out["judge"] = scored.judge
     if found.predicted:
         out["predicted_turns"] = [
             {"index": i, "user_turn": t.user_turn, "span_id": t.span_id, **t.to_dict()}
@@ -152,12 +170,14 @@ def dialog_metadata(found: CaseDialog, result: DialogResult) -> dict[str, JsonVa
 
 def _label(result: DialogResult) -> str:
     if result.score is None:
-        return NOT_APPLICABLE
+        return str(NOT_APPLICABLE)
     if result.test_pass:
         return "pass"
     roots = result.root_causes
     reason = roots[0].verdict.own_reason if roots else None
-    return reason.value if reason is not None else "fail"
+    if reason is not None:
+        return reason.value
+    return INCONCLUSIVE if result.inconclusive else "fail"
 
 
 class AemSessionEvaluator(_AemEvaluator):
@@ -168,12 +188,13 @@ class AemSessionEvaluator(_AemEvaluator):
     def _passes(self, result: DialogResult) -> bool:
         return result.test_pass
 
-    def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
-        metadata = dialog_metadata(found, result)
-        if result.score is None:
+    def _rows(self, scored: ScoredCase) -> list[EvaluationOutput]:
+        result = scored.result
+        metadata = dialog_metadata(scored)
+        if result.score is None:  # no turn could be judged: failing to judge is never a pass (fail closed)
             return [
                 EvaluationOutput(
-                    score=0.0, test_pass=True, reason=result.reason(), label=NOT_APPLICABLE, metadata=metadata
+                    score=0.0, test_pass=False, reason=result.reason(), label=NOT_APPLICABLE, metadata=metadata
                 )
             ]
         passed = self._passes(result)
@@ -225,14 +246,17 @@ class AemTurnEvaluator(_AemEvaluator):
     def _aggregate_rows(self, outputs: list[EvaluationOutput]) -> tuple[float, bool, str]:
         return compose_turn_rows(outputs)
 
-    def _rows(self, found: CaseDialog, result: DialogResult) -> list[EvaluationOutput]:
-        score = result.score
-        dialog = {
-            "score": score,
+    def _rows(self, scored: ScoredCase) -> list[EvaluationOutput]:
+        found, result = scored.found, scored.result
+        dialog: dict[str, JsonValue] = {
+            "score": result.score,
             "test_pass": result.test_pass,
+            "status": result.status,
             "reason": result.reason(),
             "dialog_id": result.dialog_id,
         }
+        if scored.judge is not None:
+            dialog["judge"] = scored.judge
         rows = []
         spans = predicted_spans(found)
         for turn in result.turns:
@@ -240,9 +264,10 @@ class AemTurnEvaluator(_AemEvaluator):
             data["dialog"] = dialog
             data.update(spans.get(turn.turn.turn_no, {}))
             if turn.verdict.verdict is Verdict.NOT_APPLICABLE:
+                # could not be judged (not "nothing to judge"): the host counts such a row as a failure
                 rows.append(
                     EvaluationOutput(
-                        score=0.0, test_pass=True, reason=turn_reason(turn), label=NOT_APPLICABLE, metadata=data
+                        score=0.0, test_pass=False, reason=turn_reason(turn), label=NOT_APPLICABLE, metadata=data
                     )
                 )
                 continue
@@ -279,14 +304,16 @@ def compose_turn_rows(outputs: Sequence[EvaluationOutput]) -> tuple[float, bool,
 class CorrectnessCustomEvaluator(AemSessionEvaluator):
     """Compatibility class: ``test_pass`` when the composed score reaches ``threshold`` (default 0.5).
 
-    Every other parameter is as for ``AemSessionEvaluator``.
+    Every other parameter is as for ``AemSessionEvaluator``. An inconclusive dialog (some turn could
+    not be judged) never passes, whatever its score. The default ``name`` is ``aem_correctness``: the
+    reference write-up's ``correctness`` is a built-in short name of the ``strands-evals`` CLI.
     """
 
-    def __init__(self, threshold: float = 0.5, name: str = "correctness", **options: Any) -> None:
+    def __init__(self, threshold: float = 0.5, name: str = "aem_correctness", **options: Any) -> None:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
             raise ConfigError(f"threshold must be a number in [0, 1], got {threshold!r}")
         super().__init__(name=name, **options)
         self.threshold = threshold
 
     def _passes(self, result: DialogResult) -> bool:
-        return result.score is not None and result.score >= self.threshold
+        return result.score is not None and result.score >= self.threshold and not result.inconclusive
