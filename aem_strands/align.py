@@ -37,6 +37,8 @@ from typing import Literal
 
 from aem_strands.compare.normalise import normalise_text
 from aem_strands.errors import ConfigError
+from aem_strands.scope import SCOPE_CHOICES, Scope, content_in_scope
+from aem_strands.tools import ToolCatalog
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
 
 AllowExtra = Literal["none", "all", "read_only"]
@@ -48,33 +50,64 @@ MISMATCH_COST = 1.9
 _EPS = 1e-9
 
 
+def failed_call(call: ActionCall) -> bool:
+    """Whether a call's observation records a failure (``{"error": ...}``, as the live mapping writes it)."""
+    observation = call.observation
+    return isinstance(observation, dict) and observation.get("error") not in (None, False, "")
+
+
 @dataclass(frozen=True)
 class AlignOptions:
-    """Which unmatched predicted turns are tolerated.
+    """Which unmatched predicted turns are tolerated, and which turns are aligned at all.
 
     ``allow_extra``: ``"none"`` (every unmatched predicted turn is an ``extra_turn`` failure),
-    ``"all"`` (none is), or ``"read_only"`` (calls to a tool named in ``read_only_tools`` are not).
+    ``"all"`` (none is), or ``"read_only"``: side effects decide. An extra reply changes nothing and
+    is tolerated; an extra call is tolerated when its tool is read-only (named in ``read_only_tools``,
+    by ``action`` or ``tool_id``, or marked ``readOnlyHint`` in ``tools``) or when it failed (its
+    observation is ``{"error": ...}``: it changed nothing); an extra call to any other tool is a
+    write and fails. ``scope`` leaves replies (``"actions"``) or tool calls (``"replies"``) out of
+    alignment altogether.
     """
 
     allow_extra: AllowExtra = "none"
     read_only_tools: frozenset[str] = field(default_factory=frozenset)
+    tools: ToolCatalog = field(default_factory=ToolCatalog)
+    scope: Scope = "all"
 
     def __post_init__(self) -> None:
         if self.allow_extra not in ALLOW_EXTRA_CHOICES:
             raise ConfigError(f"allow_extra must be one of {', '.join(ALLOW_EXTRA_CHOICES)}, got {self.allow_extra!r}")
-        if self.allow_extra == "read_only" and not self.read_only_tools:
-            raise ConfigError("allow_extra='read_only' needs at least one tool name in read_only_tools")
+        if self.scope not in SCOPE_CHOICES:
+            raise ConfigError(f"scope must be one of {', '.join(SCOPE_CHOICES)}, got {self.scope!r}")
+        if self.allow_extra == "read_only" and not self.read_only_tools and not self.tools:
+            raise ConfigError(
+                "allow_extra='read_only' needs read-only tools: name them in read_only_tools or give tool definitions"
+            )
         object.__setattr__(self, "read_only_tools", frozenset(self.read_only_tools))
+
+    def is_read_only(self, call: ActionCall) -> bool:
+        if call.action in self.read_only_tools or call.tool_id in self.read_only_tools:
+            return True
+        definition = self.tools.find(call)
+        return definition is not None and definition.read_only
+
+    def tolerance(self, content: TurnContent) -> str | None:
+        """Why an unmatched predicted turn is tolerated (not a failure), or ``None`` when it is not."""
+        if self.allow_extra == "all":
+            return "allow_extra=all"
+        if self.allow_extra != "read_only":
+            return None
+        if isinstance(content, Reply):
+            return "a reply: no side effect"
+        if self.is_read_only(content):
+            return f"{content.action} is read-only"
+        if failed_call(content):
+            return f"{content.action} failed (observation has an error): it changed nothing"
+        return None
 
     def tolerates(self, content: TurnContent) -> bool:
         """Whether an unmatched predicted turn with this content is allowed (not a failure)."""
-        if self.allow_extra == "all":
-            return True
-        return (
-            self.allow_extra == "read_only"
-            and isinstance(content, ActionCall)
-            and content.tool_id in self.read_only_tools
-        )
+        return self.tolerance(content) is not None
 
 
 @dataclass(frozen=True)
@@ -98,14 +131,26 @@ class Alignment:
     cost: float
     ignored: tuple[int, ...] = ()
     skipped_optional: tuple[int, ...] = ()
+    tolerated: tuple[tuple[int, str], ...] = ()
+    left_out_gold: tuple[int, ...] = ()
+    left_out_predicted: tuple[int, ...] = ()
+    scope: str = "all"
 
     def to_dict(self) -> dict[str, JsonValue]:
-        return {
+        out: dict[str, JsonValue] = {
             "cost": round(self.cost, 4),
             "pairs": [p.to_dict() for p in self.pairs],
             "ignored_predicted": list(self.ignored),
             "skipped_optional_gold": list(self.skipped_optional),
+            "tolerated": [{"predicted_index": i, "why": why} for i, why in self.tolerated],
         }
+        if self.scope != "all":
+            out["scope"] = {
+                "scope": self.scope,
+                "left_out_gold": list(self.left_out_gold),
+                "left_out_predicted": list(self.left_out_predicted),
+            }
+        return out
 
 
 def _canon(value: JsonValue) -> JsonValue:
@@ -133,13 +178,14 @@ def match_cost(gold: TurnContent, predicted: TurnContent) -> float:
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
         if gold.tool_id != predicted.tool_id or gold.action != predicted.action:
             return MISMATCH_COST
-        keys = set(gold.args) | set(predicted.args)
+        gold_args, predicted_args = gold.compared_args(gold.args), gold.compared_args(predicted.args)
+        keys = set(gold_args) | set(predicted_args)
         if not keys:
             return 0.0
         differing = sum(
             1
             for k in keys
-            if k not in gold.args or k not in predicted.args or _canon(gold.args[k]) != _canon(predicted.args[k])
+            if k not in gold_args or k not in predicted_args or _canon(gold_args[k]) != _canon(predicted_args[k])
         )
         return 0.8 * differing / len(keys)
     if isinstance(gold, Reply) and isinstance(predicted, Reply):
@@ -303,15 +349,23 @@ def align_turns(
     See the module docstring for the cost model, tie-breaking and the shape of the result.
     """
     options = options or AlignOptions()
-    total, rows = _Aligner(gold, predicted, options).solve()
+    gold_kept = [i for i, g in enumerate(gold) if content_in_scope(g.gold, options.scope)]
+    predicted_kept = [i for i, p in enumerate(predicted) if content_in_scope(p, options.scope)]
+    total, scoped_rows = _Aligner([gold[i] for i in gold_kept], [predicted[i] for i in predicted_kept], options).solve()
+    rows = [
+        (None if g is None else gold_kept[g], None if p is None else predicted_kept[p]) for g, p in scoped_rows
+    ]
     turns: list[Turn] = []
     pairs: list[AlignedPair] = []
     ignored: list[int] = []
+    tolerated: list[tuple[int, str]] = []
     skipped: list[int] = []
     renumber: dict[int, int] = {}
     for g, p in rows:
-        if g is None and p is not None and options.tolerates(predicted[p]):
+        why = options.tolerance(predicted[p]) if g is None and p is not None else None
+        if why is not None and p is not None:
             ignored.append(p)
+            tolerated.append((p, why))
             continue
         if g is not None and p is None and gold[g].optional:
             skipped.append(g)
@@ -328,4 +382,9 @@ def align_turns(
         pairs.append(AlignedPair(turn_no, g, p))
     turns = [replace(t, depends_on=tuple(renumber[d] for d in t.depends_on if d in renumber)) for t in turns]
     dialog = Dialog(dialog_id=dialog_id, turns=tuple(turns), metadata=dict(metadata or {}))
-    return Alignment(dialog, tuple(pairs), total, tuple(sorted(ignored)), tuple(sorted(skipped)))
+    left_gold = tuple(sorted(set(range(len(gold))) - set(gold_kept)))
+    left_predicted = tuple(sorted(set(range(len(predicted))) - set(predicted_kept)))
+    return Alignment(
+        dialog, tuple(pairs), total, tuple(sorted(ignored)), tuple(sorted(skipped)), tuple(sorted(tolerated)),
+        left_gold, left_predicted, options.scope,
+    )  # fmt: skip

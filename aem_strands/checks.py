@@ -24,6 +24,7 @@ from aem_strands.compare.chain import ComparisonRequest
 from aem_strands.compare.facts import check_reply_facts
 from aem_strands.compare.values import ParseContext
 from aem_strands.metadata import UNORDERED_ARGS_KEY
+from aem_strands.tools import FREE_TEXT_NAMES, ArgKind, ToolCatalog
 from aem_strands.types import (
     REASON_PRECEDENCE,
     ActionCall,
@@ -46,18 +47,28 @@ CompareFn = Callable[[ComparisonRequest], Comparison]
 
 @dataclass(frozen=True)
 class CheckContext:
-    """What a dialog's metadata tells judging: "today" for relative dates, and unordered arguments."""
+    """What judging needs beyond the turn: "today" for relative dates and unordered arguments (from the
+    dialog's metadata), and the tool definitions and read-only tool names (from the options)."""
 
     reference_date: date | None = None
     unordered_args: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    tools: ToolCatalog = field(default_factory=ToolCatalog)
+    read_only_tools: frozenset[str] = frozenset()
 
     @classmethod
-    def from_metadata(cls, metadata: Mapping[str, JsonValue]) -> CheckContext:
+    def from_metadata(
+        cls,
+        metadata: Mapping[str, JsonValue],
+        tools: ToolCatalog | None = None,
+        read_only_tools: frozenset[str] = frozenset(),
+    ) -> CheckContext:
         """Read ``reference_date`` (or ``date``) and ``unordered_args`` (see ``aem_strands.metadata``)."""
         unordered = metadata.get(UNORDERED_ARGS_KEY) or {}
         return cls(
             ParseContext.from_metadata(dict(metadata)).reference_date,
             {name: frozenset(args) for name, args in unordered.items()} if isinstance(unordered, dict) else {},
+            tools or ToolCatalog(),
+            read_only_tools,
         )
 
     def is_unordered(self, call: ActionCall, arg: str) -> bool:
@@ -65,14 +76,110 @@ class CheckContext:
             call.tool_id, ()
         )
 
-    def argument(self, call: ActionCall, arg: str, gold: JsonValue, predicted: JsonValue) -> ComparisonRequest:
+    def arg_kind(self, call: ActionCall, arg: str, gold: JsonValue) -> ArgKind:
+        """The argument's kind: from the tool's schema, else free text by name and shape, else a plain value."""
+        definition = self.tools.find(call)
+        declared = definition.arg_kind(arg) if definition is not None else None
+        if declared is not None:
+            return declared
+        if arg.lower() in FREE_TEXT_NAMES and isinstance(gold, str) and len(gold.split()) >= FREE_TEXT_MIN_WORDS:
+            return ArgKind.FREE_TEXT
+        return ArgKind.VALUE
+
+    def argument(
+        self, call: ActionCall, arg: str, gold: JsonValue, predicted: JsonValue, kind: ArgKind = ArgKind.VALUE
+    ) -> ComparisonRequest:
+        # A free-text argument is judged like a reply (facts, then meaning); every other value as an argument.
+        if kind is ArgKind.FREE_TEXT and isinstance(gold, str) and isinstance(predicted, str):
+            return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date)
         return ComparisonRequest(gold, predicted, ValueKind.ARGUMENT, self.reference_date, self.is_unordered(call, arg))
 
     def reply(self, gold: str, predicted: str) -> ComparisonRequest:
         return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date)
 
+    def is_read_only(self, call: ActionCall) -> bool:
+        if call.action in self.read_only_tools or call.tool_id in self.read_only_tools:
+            return True
+        definition = self.tools.find(call)
+        return definition is not None and definition.read_only
+
 
 NO_CONTEXT = CheckContext()
+
+FREE_TEXT_MIN_WORDS = 3
+"""Without a schema, an argument named like free text (``tools.FREE_TEXT_NAMES``) is judged like a reply
+when its gold value has at least this many words."""
+
+
+@dataclass(frozen=True)
+class ArgumentCheck:
+    """One argument to compare: its field path, the gold and predicted values (nested keys only one side
+    has taken out), its kind, and the request that compares them."""
+
+    field: str
+    gold: JsonValue
+    predicted: JsonValue
+    kind: ArgKind
+    request: ComparisonRequest
+
+
+@dataclass(frozen=True)
+class KeyDiff:
+    """Argument keys, at any depth, that only one side has: ``(path, value)`` pairs."""
+
+    missing: tuple[tuple[str, JsonValue], ...] = ()
+    extra: tuple[tuple[str, JsonValue], ...] = ()
+    nested_missing: int = 0
+
+
+def _shared(
+    gold: JsonValue, predicted: JsonValue, path: str, diff: list[list[tuple[str, JsonValue]]]
+) -> tuple[JsonValue, JsonValue]:
+    """Gold and predicted with the nested keys only one side has removed (recorded in ``diff``).
+
+    Dicts recurse on shared keys; lists of equal length recurse item by item; anything else is a leaf.
+    """
+    if isinstance(gold, dict) and isinstance(predicted, dict):
+        g_out: dict[str, JsonValue] = {}
+        p_out: dict[str, JsonValue] = {}
+        for key, value in gold.items():
+            if key in predicted:
+                g_out[key], p_out[key] = _shared(value, predicted[key], f"{path}.{key}", diff)
+            else:
+                diff[0].append((f"{path}.{key}", value))
+        diff[1].extend((f"{path}.{key}", value) for key, value in predicted.items() if key not in gold)
+        return g_out, p_out
+    if isinstance(gold, list) and isinstance(predicted, list) and len(gold) == len(predicted):
+        pairs = [_shared(g, p, f"{path}[{i}]", diff) for i, (g, p) in enumerate(zip(gold, predicted, strict=True))]
+        return [g for g, _ in pairs], [p for _, p in pairs]
+    return gold, predicted
+
+
+def argument_checks(
+    gold: ActionCall, predicted: ActionCall, context: CheckContext
+) -> tuple[list[ArgumentCheck], KeyDiff]:
+    """What to compare between two calls of the same tool and action, and which keys only one side has.
+
+    Only gold's ``compare_args`` are considered when it names them. Unordered arguments (their lists are
+    multisets) are not searched for nested keys item by item.
+    """
+    gold_args, predicted_args = gold.compared_args(gold.args), gold.compared_args(predicted.args)
+    missing = [(f"args.{k}", v) for k, v in gold_args.items() if k not in predicted_args]
+    extra = [(f"args.{k}", v) for k, v in predicted_args.items() if k not in gold_args]
+    checks = []
+    top_missing = len(missing)
+    for key, gold_value in gold_args.items():
+        if key not in predicted_args:
+            continue
+        nested: list[list[tuple[str, JsonValue]]] = [[], []]
+        g, p = gold_value, predicted_args[key]
+        if not context.is_unordered(gold, key):
+            g, p = _shared(g, p, f"args.{key}", nested)
+        missing += nested[0]
+        extra += nested[1]
+        kind = context.arg_kind(gold, key, gold_value)
+        checks.append(ArgumentCheck(f"args.{key}", g, p, kind, context.argument(gold, key, g, p, kind)))
+    return checks, KeyDiff(tuple(missing), tuple(extra), len(missing) - top_missing)
 
 
 def comparison_requests(turn: Turn, context: CheckContext = NO_CONTEXT) -> list[ComparisonRequest]:
@@ -81,7 +188,7 @@ def comparison_requests(turn: Turn, context: CheckContext = NO_CONTEXT) -> list[
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
         if gold.tool_id != predicted.tool_id or gold.action != predicted.action:
             return []
-        return [context.argument(gold, k, gold.args[k], predicted.args[k]) for k in gold.args if k in predicted.args]
+        return [check.request for check in argument_checks(gold, predicted, context)[0]]
     if isinstance(gold, Reply) and isinstance(predicted, Reply):
         return [context.reply(gold.response, predicted.response)]
     return []
@@ -117,59 +224,57 @@ def _check_action(
         return _verdict(turn, [problem], {SubMetric.STRUCTURE: 0.0}, [])
     problems: list[Problem] = []
     undecided: list[str] = []
-    missing = [k for k in gold.args if k not in predicted.args]
-    extra = [k for k in predicted.args if k not in gold.args]
-    for key in missing:
+    checks, keys = argument_checks(gold, predicted, context)
+    for path, value in keys.missing:
         problems.append(
-            Problem(
-                FailureReason.MISSING_PARAMETERS,
-                SubMetric.COMPLETENESS,
-                f"args.{key}",
-                gold.args[key],
-                None,
-                method=Method.KEYS,
-            )
+            Problem(FailureReason.MISSING_PARAMETERS, SubMetric.COMPLETENESS, path, value, None, method=Method.KEYS)
         )
-    for key in extra:
+    for path, value in keys.extra:
         problems.append(
-            Problem(
-                FailureReason.EXTRA_PARAMETERS,
-                SubMetric.COMPLETENESS,
-                f"args.{key}",
-                None,
-                predicted.args[key],
-                method=Method.KEYS,
-            )
+            Problem(FailureReason.EXTRA_PARAMETERS, SubMetric.COMPLETENESS, path, None, value, method=Method.KEYS)
         )
-    shared = [k for k in gold.args if k in predicted.args]
     equivalent = 0
-    for key in shared:
-        result = compare(context.argument(gold, key, gold.args[key], predicted.args[key]))
+    for check in checks:
+        result = _strict(compare(check.request), check.kind)
         if result.equivalent is True:
             equivalent += 1
         elif result.equivalent is False:
             problems.append(
                 Problem(
-                    FailureReason.INCONSISTENT_PARAMETER_VALUES, SubMetric.TRUTHFULNESS, f"args.{key}",
-                    gold.args[key], predicted.args[key], result.score, result.method, result.detail,
+                    FailureReason.INCONSISTENT_PARAMETER_VALUES, SubMetric.TRUTHFULNESS, check.field,
+                    check.gold, check.predicted, result.score, result.method, result.detail,
                 )
             )  # fmt: skip
         else:
-            undecided.append(f"args.{key}: {result.detail}")
-    required = len(gold.args) + len(extra)
+            undecided.append(f"{check.field}: {result.detail}")
+    expected = len(gold.compared_args(gold.args)) + keys.nested_missing
+    required = expected + len(keys.extra)
     scores = {
         SubMetric.STRUCTURE: 1.0,
-        SubMetric.COMPLETENESS: (len(gold.args) - len(missing)) / required if required else 1.0,
-        SubMetric.TRUTHFULNESS: equivalent / len(shared) if shared else 1.0,
+        SubMetric.COMPLETENESS: (expected - len(keys.missing)) / required if required else 1.0,
+        SubMetric.TRUTHFULNESS: equivalent / len(checks) if checks else 1.0,
     }
     return _verdict(turn, problems, scores, undecided)
+
+
+_SEMANTIC = frozenset({Method.EMBEDDING, Method.JUDGE, Method.TEST})
+
+
+def _strict(result: Comparison, kind: ArgKind) -> Comparison:
+    """For an argument whose schema makes it strict (enum, date, e-mail, uri, number, boolean), a pass by
+    similarity is not a pass: only exact match and typed normalisation decide it."""
+    if kind.strict and result.equivalent is True and result.method in _SEMANTIC:
+        detail = f"{result.detail}; but the schema declares a {kind.value} argument: similarity does not decide it"
+        return Comparison(False, result.score, result.method, detail)
+    return result
 
 
 def _check_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn, context: CheckContext) -> TurnVerdict:
     problems: list[Problem] = []
     undecided: list[str] = []
     result = compare(context.reply(gold.response, predicted.response))
-    if result.equivalent is False:
+    # A reply the comparison failed on its facts is reported fact by fact below, not twice.
+    if result.equivalent is False and result.method is not Method.FACTS:
         problems.append(
             Problem(
                 FailureReason.INCONSISTENT_RESPONSE, SubMetric.TRUTHFULNESS, "response",
@@ -210,8 +315,9 @@ def check_turn(turn: Turn, compare: CompareFn, context: CheckContext = NO_CONTEX
         return _verdict(turn, [problem], {SubMetric.COMPLETENESS: 0.0}, [])
     if gold is None and predicted is not None:
         problem = Problem(
-            FailureReason.EXTRA_TURN, SubMetric.COMPLETENESS, "turn", None, _describe(predicted), 0.0, Method.ALIGNMENT
-        )
+            FailureReason.EXTRA_TURN, SubMetric.COMPLETENESS, "turn", None, _describe(predicted), 0.0, Method.ALIGNMENT,
+            _extra_detail(predicted, context),
+        )  # fmt: skip
         return _verdict(turn, [problem], {SubMetric.COMPLETENESS: 0.0}, [])
     if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
         return _check_action(turn, gold, predicted, compare, context)
@@ -222,6 +328,14 @@ def check_turn(turn: Turn, compare: CompareFn, context: CheckContext = NO_CONTEX
     problem = Problem(FailureReason.TOOL_MISMATCH, SubMetric.STRUCTURE, "turn", expected, found, 0.0)
     kind = TurnKind.ACTION if isinstance(gold, ActionCall) else TurnKind.RESPONSE
     return _verdict(Turn(turn.turn_no, kind, gold, predicted), [problem], {SubMetric.STRUCTURE: 0.0}, [])
+
+
+def _extra_detail(predicted: ActionCall | Reply, context: CheckContext) -> str:
+    if not isinstance(predicted, ActionCall):
+        return "a reply gold does not have"
+    if context.is_read_only(predicted):
+        return f"an extra call to {predicted.action}, a read-only tool (not tolerated under these options)"
+    return f"an extra call to {predicted.action}, a write (not a read-only tool): it may have changed state"
 
 
 def _describe(content: ActionCall | Reply | None) -> str | None:

@@ -18,6 +18,7 @@ from aem_strands.load import parse_dialog
 from aem_strands.options import EvalOptions
 from aem_strands.order import candidate_pairings, reorder
 from aem_strands.result import DialogResult, TurnResult
+from aem_strands.scope import apply_scope
 from aem_strands.types import Dialog, JsonValue, Turn, TurnVerdict
 
 
@@ -53,14 +54,18 @@ def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions) -> Dialog:
     return dialog if isinstance(dialog, Dialog) else parse_dialog(dialog, default_id="dialog", align=align)
 
 
-def _requests(dialog: Dialog) -> list[ComparisonRequest]:
-    context = CheckContext.from_metadata(dialog.metadata)
+def _context(dialog: Dialog, options: EvalOptions) -> CheckContext:
+    return CheckContext.from_metadata(dialog.metadata, options.tools, options.read_only_tools)
+
+
+def _requests(dialog: Dialog, options: EvalOptions) -> list[ComparisonRequest]:
+    context = _context(dialog, options)
     turns = list(dialog.turns) + candidate_pairings(dialog.turns)
     return [request for turn in turns for request in comparison_requests(turn, context)]
 
 
-def _evaluate(dialog: Dialog, comparator: Comparator, composer: Composer) -> DialogResult:
-    context = CheckContext.from_metadata(dialog.metadata)
+def _evaluate(dialog: Dialog, options: EvalOptions, comparator: Comparator, composer: Composer) -> DialogResult:
+    context = _context(dialog, options)
 
     def check(turn: Turn) -> TurnVerdict:
         return check_turn(turn, comparator.compare_request, context)
@@ -119,11 +124,12 @@ def evaluate_dialogs(
     give ``reference_date`` (for relative dates) and ``unordered_args`` (see ``aem_strands.checks``).
     """
     chosen, scorer, escalation, composer = split_shortcuts(options, dict(shortcuts))
-    parsed: Sequence[Dialog] = [_as_dialog(d, chosen.align_options()) for d in dialogs]
+    align = chosen.align_options()
+    parsed: Sequence[Dialog] = [apply_scope(_as_dialog(d, align), chosen.scope) for d in dialogs]
     compare = comparator or make_comparator(chosen, scorer=scorer, escalation=escalation)
     compose = composer or chosen.make_composer()
-    compare.compare_many([r for dialog in parsed for r in _requests(dialog)])
-    return [_evaluate(dialog, compare, compose) for dialog in parsed]
+    compare.compare_many([r for dialog in parsed for r in _requests(dialog, chosen)])
+    return [_evaluate(dialog, chosen, compare, compose) for dialog in parsed]
 
 
 def evaluate_dialog(

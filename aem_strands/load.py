@@ -1,30 +1,33 @@
 """Loading and validating annotated dialogs (SPEC §3).
 
-Accepted files:
+Accepted inputs (a file path, or ``-`` for stdin):
 
 - a JSON bare list of paired turns: one dialog, whose id is the file's stem;
 - a JSON object ``{"dialog_id", "metadata", "turns"}``: one dialog;
 - a JSON array of such objects, or JSONL with one per line: a dataset.
 
-Every validation error names the file, the dialog id, the turn number and the field. A problem
-that spoils the whole file (unreadable, malformed JSON array) raises ``InputError``; a bad dialog
-inside a dataset (or a malformed JSONL line) is recorded in ``DialogSet.errors`` and skipped, so
-every good dialog is still returned.
+How the text is read (format by suffix or by content, JSONL split on ``\\n`` only, the limits on depth, number
+and string size, lone surrogates rejected) is ``aem_strands.decode``. Every validation error names the file, the
+line, the dialog id, the turn number and the field. A problem that spoils the whole file (unreadable, empty,
+malformed before its first record) raises ``InputError``; a bad dialog (or a malformed JSONL line or array
+element) is an error record and is skipped: any exception while loading one dialog becomes that dialog's error,
+and every good dialog is still returned. ``iter_records`` yields them lazily, one record at a time.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import IO, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from aem_strands.align import AlignOptions
-from aem_strands.errors import InputError, Location
+from aem_strands.decode import Record, find_flaw, format_of, read_records
+from aem_strands.errors import InputError, Location, printable
 from aem_strands.metadata import check_metadata
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
 from aem_strands.unpaired import is_unpaired, parse_unpaired
@@ -38,6 +41,7 @@ class ActionModel(BaseModel):
     action: str
     args: dict[str, Any] = Field(default_factory=dict)
     observation: Any = None
+    compare_args: list[str] | None = None
 
 
 class ReplyModel(BaseModel):
@@ -112,7 +116,11 @@ def _content(kind: TurnKind, raw: dict[str, Any], side: str, where: Location) ->
     try:
         if kind is TurnKind.ACTION:
             action = ActionModel.model_validate(raw)
-            return ActionCall(action.tool_id, action.action, action.args, action.observation)
+            if action.compare_args is not None and side != "gold_turn":
+                raise InputError("compare_args belongs to the gold turn", Location(where.file, where.dialog_id,
+                                 where.turn_no, f"{side}.compare_args"))  # fmt: skip
+            compare = None if action.compare_args is None else tuple(action.compare_args)
+            return ActionCall(action.tool_id, action.action, action.args, action.observation, compare)
         reply = ReplyModel.model_validate(raw)
         return Reply(reply.response)
     except ValidationError as error:
@@ -156,6 +164,11 @@ def parse_dialog(
     An unpaired ``{"dialog_id", "metadata", "gold", "predicted"}`` object is validated by
     ``aem_strands.unpaired`` and aligned with ``align`` (see ``aem_strands.align``).
     """
+    flaw = find_flaw(raw)
+    if flaw is not None:
+        named = raw.get("dialog_id") if isinstance(raw, dict) else None
+        dialog_id = named if isinstance(named, str) and find_flaw(named) is None else None
+        raise InputError(flaw.message, Location(file, dialog_id, None, flaw.path or None))
     if is_unpaired(raw):
         return parse_unpaired(raw, file=file, default_id=default_id).align(align)
     if isinstance(raw, list):
@@ -194,15 +207,103 @@ def parse_dialog(
     return Dialog(dialog_id=dialog_id, turns=tuple(turns), metadata=metadata)
 
 
-def _decode(text: str, where: Location) -> JsonValue:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"malformed JSON: {error.msg} at line {error.lineno} column {error.colno}", where) from None
-
-
 def _is_bare_turn_list(data: list[Any]) -> bool:
     return bool(data) and isinstance(data[0], dict) and "turns" not in data[0] and not is_unpaired(data[0])
+
+
+@dataclass(frozen=True)
+class LoadedRecord:
+    """One record of an input, in input order: its dialog, or the error that kept it from loading.
+
+    ``where`` names the file, line and array index (and the dialog id when it is known).
+    """
+
+    where: Location
+    dialog: Dialog | None = None
+    error: InputError | None = None
+
+
+def _lines(path: str | Path, stdin: IO[Any] | None) -> Iterator[bytes]:
+    if str(path) == "-":
+        stream = stdin if stdin is not None else sys.stdin
+        binary = getattr(stream, "buffer", None)
+        if binary is not None:
+            yield from binary
+        else:  # an in-memory text stream: its lines, split on "\n" only
+            for line in iter(stream.readline, ""):
+                yield line.encode("utf-8", "surrogatepass")
+        return
+    try:
+        with Path(path).open("rb") as handle:
+            yield from handle
+    except OSError as error:
+        raise InputError(f"cannot read file: {error.strerror or error}", Location(str(path))) from None
+
+
+def _placed(error: InputError, where: Location) -> InputError:
+    location = replace(error.location, file=error.location.file or where.file, line=where.line, index=where.index)
+    return InputError(error.message, location)
+
+
+def _units(records: Iterable[Record], stem: str) -> Iterator[tuple[str, Location, Any, str | None]]:
+    """(default id, place, value, decoding error) per dialog: a bare list of turns is one dialog, and a JSONL line
+    holding an array of dialogs is one per element."""
+    source = iter(records)
+    for record in source:
+        place = Location(line=record.line, index=record.index)
+        value = record.value
+        if record.kind == "element" and record.index == 0 and isinstance(value, dict) and _is_bare_turn_list([value]):
+            rest = [record, *source]
+            problems = [r for r in rest if r.error is not None]
+            if problems:
+                yield stem, Location(line=problems[0].line, index=problems[0].index), None, problems[0].error
+            else:
+                yield stem, Location(line=record.line), [r.value for r in rest], None
+            return
+        if record.kind == "line" and isinstance(value, list) and value and not _is_bare_turn_list(value):
+            for i, item in enumerate(value):
+                yield f"{stem}:{record.line}[{i}]", Location(line=record.line, index=i), item, None
+            continue
+        default = {"line": f"{stem}:{record.line}", "element": f"{stem}[{record.index}]", "document": stem}
+        yield default[record.kind], place, value, record.error
+
+
+def iter_records(
+    path: str | Path, *, align: AlignOptions | None = None, stdin: IO[Any] | None = None
+) -> Iterator[LoadedRecord]:
+    """Every record of a file (``-``: stdin, or ``stdin`` when given), lazily and in order.
+
+    ``align`` applies to dialogs in the unpaired format (see ``aem_strands.unpaired``). Raises ``InputError``
+    when the file itself cannot be read (see the module docstring); records read before that were yielded.
+    """
+    file = str(path)
+    stem = "stdin" if file == "-" else Path(path).stem
+    seen: set[str] = set()
+    empty = True
+    for default_id, place, value, problem in _units(read_records(_lines(path, stdin), file, format_of(path)), stem):
+        empty = False
+        where = Location(file, line=place.line, index=place.index)
+        if problem is not None:
+            yield LoadedRecord(where, error=InputError(problem, where))
+            continue
+        try:
+            dialog = parse_dialog(value, file=file, default_id=default_id, align=align)
+        except InputError as error:
+            yield LoadedRecord(where, error=_placed(error, where))
+            continue
+        except Exception as error:  # any crash on one dialog is that dialog's error, never the run's
+            detail = printable(f"{type(error).__name__}: {error}")
+            yield LoadedRecord(where, error=InputError(f"could not be loaded: {detail}", where))
+            continue
+        where = replace(where, dialog_id=dialog.dialog_id)
+        if dialog.dialog_id in seen:
+            problem = "dialog_id is used by an earlier dialog"
+            yield LoadedRecord(where, error=InputError(problem, replace(where, field="dialog_id")))
+            continue
+        seen.add(dialog.dialog_id)
+        yield LoadedRecord(where, dialog=dialog)
+    if empty:
+        raise InputError("the file holds no dialogs (an empty list)", Location(file))
 
 
 def load_dialogs(path: str | Path, *, align: AlignOptions | None = None) -> DialogSet:
@@ -212,46 +313,11 @@ def load_dialogs(path: str | Path, *, align: AlignOptions | None = None) -> Dial
 
     Raises ``InputError`` when the file itself cannot be read or parsed.
     """
-    file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read file: {error}", Location(file)) from None
-    if not text.strip():
-        raise InputError("the file is empty", Location(file))
-    stem = Path(path).stem
     dialogs: list[Dialog] = []
     errors: list[InputError] = []
-    if Path(path).suffix == ".jsonl":
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-        records: list[tuple[str, Any]] = []
-        for n, line in lines:
-            try:
-                records.append((f"{stem}:{n}", _decode(line, Location(f"{file}:{n}"))))
-            except InputError as error:
-                errors.append(error)
-    else:
-        data = _decode(text, Location(file))
-        if data == []:
-            raise InputError("the file holds no dialogs (an empty list)", Location(file))
-        if isinstance(data, list) and not _is_bare_turn_list(data):
-            records = [(f"{stem}[{i}]", item) for i, item in enumerate(data)]
-        else:
-            records = [(stem, data)]
-    seen: set[str] = set()
-    for default_id, record in records:
-        try:
-            dialog = parse_dialog(record, file=file, default_id=default_id, align=align)
-        except InputError as error:
-            errors.append(error)
-            continue
-        if dialog.dialog_id in seen:
-            errors.append(
-                InputError(
-                    "dialog_id is used by an earlier dialog", Location(file, dialog.dialog_id, None, "dialog_id")
-                )
-            )
-            continue
-        seen.add(dialog.dialog_id)
-        dialogs.append(dialog)
+    for record in iter_records(path, align=align):
+        if record.dialog is not None:
+            dialogs.append(record.dialog)
+        elif record.error is not None:
+            errors.append(record.error)
     return DialogSet(tuple(dialogs), tuple(errors))

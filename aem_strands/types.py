@@ -86,6 +86,14 @@ class ActionCall:
     action: str
     args: dict[str, JsonValue] = field(default_factory=dict)
     observation: JsonValue = None
+    compare_args: tuple[str, ...] | None = None
+    """Gold only: the argument names to compare (``None``: all; ``()``: tool and action only)."""
+
+    def compared_args(self, args: dict[str, JsonValue]) -> dict[str, JsonValue]:
+        """``args`` restricted to this (gold) call's ``compare_args``."""
+        if self.compare_args is None:
+            return args
+        return {k: v for k, v in args.items() if k in self.compare_args}
 
 
 @dataclass(frozen=True)

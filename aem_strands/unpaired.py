@@ -29,7 +29,7 @@ from aem_strands.metadata import check_metadata
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
 
 UNPAIRED_KEYS = frozenset({"dialog_id", "metadata", "gold", "predicted"})
-_GOLD_ONLY = ("tags", "depends_on", "critical", "weight", "optional")
+_GOLD_ONLY = ("tags", "depends_on", "critical", "weight", "optional", "compare_args")
 
 
 class UnpairedTurnModel(BaseModel):
@@ -48,6 +48,7 @@ class UnpairedTurnModel(BaseModel):
     critical: bool = False
     weight: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1.0
     optional: bool = False
+    compare_args: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ def _content(model: UnpairedTurnModel, where: Location, side: str) -> TurnConten
         raise error("a Tool turn needs a non-empty 'tool_id' string", "tool_id")
     if not action:
         raise error("a Tool turn needs a non-empty 'action' string", "action")
-    return ActionCall(tool_id, action, dict(model.args or {}), model.observation)
+    compare = None if model.compare_args is None else tuple(model.compare_args)
+    return ActionCall(tool_id, action, dict(model.args or {}), model.observation, compare)
 
 
 def _parse_side(raw: object, side: str, where: Location) -> list[tuple[UnpairedTurnModel, TurnContent]]:
@@ -169,10 +171,7 @@ def parse_unpaired(raw: object, *, file: str | None = None, default_id: str | No
     metadata = check_metadata(raw.get("metadata"), Location(file, dialog_id))
     gold_side = _parse_side(raw["gold"], "gold", where)
     predicted_side = _parse_side(raw["predicted"], "predicted", where)
-    if not gold_side and not predicted_side:
-        raise InputError(
-            "dialog has no turns: gold and predicted are both empty", Location(file, dialog_id, None, "gold")
-        )
+    # Both sides empty is a valid dialog: nothing was required and nothing was done (it passes).
     gold: list[Turn] = []
     for position, (model, content) in enumerate(gold_side, start=1):
         for dep in model.depends_on:

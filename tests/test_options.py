@@ -45,7 +45,7 @@ def test_every_field_round_trips_through_json() -> None:
         ({"composer": "median"}, "composer must be one of"),
         ({"cap": 1.5}, r"cap must be a number in \[0, 1\], got 1.5"),
         ({"allow_extra": "some"}, "allow_extra must be one of"),
-        ({"allow_extra": "read_only"}, "needs at least one tool name"),
+        ({"allow_extra": "read_only"}, "needs read-only tools"),
         ({"read_only_tools": "weather"}, "read_only_tools must be a list of tool names"),
         ({"composer": "thresholds", "sub_metric_thresholds": {"speed": 0.5}}, "unknown sub-metric 'speed'"),
         ({"threshold_args": 2.0}, "threshold for argument values must be a number in"),

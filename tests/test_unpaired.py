@@ -58,7 +58,6 @@ def test_predicted_latency_is_kept_on_the_aligned_turn() -> None:
     [
         ({"dialog_id": "d", "gold": [tool("a", "x")]}, None, "predicted", "'predicted' is missing"),
         ({"dialog_id": "d", "gold": {}, "predicted": []}, None, "gold", "must be a list"),
-        ({"dialog_id": "d", "gold": [], "predicted": []}, None, "gold", "no turns"),
         ({"dialog_id": "d", "gold": [agent("a"), {"turn": "Tool", "tool_id": "t"}], "predicted": []},
          2, "gold.action", "'action'"),
         ({"dialog_id": "d", "gold": [{"turn": "Agent", "tool_id": "t"}], "predicted": []}, 1, "gold.tool_id", "reply"),
@@ -117,3 +116,9 @@ def test_cli_scores_unpaired_dialogs_with_alignment_flags() -> None:
     assert code == 1  # the second dialog still misses a turn
 
     assert _score("--allow-extra", "read_only") == (2, [])  # read_only needs at least one tool name
+
+
+def test_nothing_required_and_nothing_done_passes() -> None:
+    result = evaluate_dialog({"dialog_id": "idle", "gold": [], "predicted": []}, scorer="exact")
+    assert (result.score, result.test_pass) == (1.0, True)
+    assert result.reason() == "nothing to judge: no required turn, nothing missing, nothing extra"
