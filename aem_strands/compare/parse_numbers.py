@@ -21,7 +21,8 @@ _TRUE = frozenset({"true", "yes"})
 _FALSE = frozenset({"false", "no"})
 
 _NUMERIC = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:e[+-]?\d+)?")
-_SCALED = re.compile(r"([+-]?[\d.,]+)\s*(thousand|million|billion|trillion|k|m|mn|bn)")
+# A bare "m" is not a scale here: "10000 m" is ten kilometres; "$5m" is read as money below.
+_SCALED = re.compile(r"([+-]?[\d.,]+)\s*(thousand|million|billion|trillion|k|mn|bn)")
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
 _PERCENT = re.compile(r"(.+?)\s*(%|percent|per cent|pct)")
 _CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}

@@ -232,6 +232,8 @@ def parse_duration(text: str) -> Duration | None:
     rest = _DURATION_PART.sub(" ", text).replace("and", " ").replace(",", " ")
     if not parts or rest.strip():
         return None
+    if len(parts) == 1 and parts[0][2] == "m":
+        return None  # "10000 m" alone is a length; "m" is minutes only beside hours ("1 h 30 m")
     total = 0.0
     for part in parts:
         amount = {"a": 1.0, "an": 1.0, "half a": 0.5, "half an": 0.5}.get(part[1])

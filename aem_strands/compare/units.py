@@ -2,7 +2,8 @@
 
 ``MeasureParser`` reads an amount followed by a unit (``5 kg``, ``5kg``, ``68 °F``, ``3.5 km/h``,
 ``five kilograms``) or a unit alone (``celsius``, ``°C``, ``lbs``). The amount is converted to SI
-base units (temperatures to kelvin, so ``20 °C`` is ``68 °F``). Units without a dimension
+base units (temperatures to kelvin, so ``20 °C`` is ``68 °F``); amounts in different units agree within the
+rounding of the coarser one (``72 °F`` / ``22.2 °C``). Units without a dimension
 (``percent``, ``count``) are left to the number parser. Durations (``2 hours``) are read by the
 time parser first; a measured time still agrees with a duration of the same length.
 
@@ -88,9 +89,14 @@ def parse_measure(text: str) -> Measure | None:
     unit = _unit(match["unit"].strip())
     if amount is None or unit is None:
         return None
-    quantity = _registry().Quantity(amount, unit).to_base_units()
-    base = float(quantity.magnitude)
-    return Measure(amount, str(unit), base, str(unit.dimensionality))
+    written = match["amount"].replace(",", "")
+    half = 0.5 * 10.0 ** -(len(written.partition(".")[2]))
+    base, rounded = _base(amount, unit), _base(amount + half, unit)
+    return Measure(amount, str(unit), base, str(unit.dimensionality), abs(rounded - base))
+
+
+def _base(amount: float, unit: Any) -> float:
+    return float(_registry().Quantity(amount, unit).to_base_units().magnitude)
 
 
 class MeasureParser:

@@ -125,12 +125,15 @@ class Measure:
     dimensionality, so ``5 kg`` and ``5000 g`` agree and ``5 kg`` and ``5 lb`` do not. ``amount`` and
     ``unit`` are as written (canonical unit name); a unit alone has ``amount`` ``None`` and ``base``
     the size of one unit (``mph`` and ``miles per hour`` agree, ``celsius`` and ``fahrenheit`` do not).
+    ``step`` is half the last written digit in base units (``22.2 °C``: 0.05 K): amounts in different
+    units agree within the coarser rounding (``72 °F`` / ``22.2 °C``); in the same unit they must be equal.
     """
 
     amount: float | None
     unit: str
     base: float
     dimension: str
+    step: float = 0.0
 
     def describe(self) -> str:
         return self.unit if self.amount is None else f"{self.amount:g} {self.unit}"
@@ -286,7 +289,10 @@ def phones_match(a: str, b: str) -> bool:
 def _measures_agree(a: Measure, b: Measure) -> bool:
     if a.dimension != b.dimension or (a.amount is None) != (b.amount is None):
         return False
-    return math.isclose(a.base, b.base, rel_tol=1e-6, abs_tol=1e-12)
+    if a.amount is not None and b.amount is not None and a.unit == b.unit:
+        return math.isclose(a.amount, b.amount, rel_tol=1e-9)
+    rounding = max(a.step, b.step) * (1 + 1e-9)
+    return math.isclose(a.base, b.base, rel_tol=1e-6, abs_tol=1e-12) or abs(a.base - b.base) <= rounding
 
 
 def _phone_digits(value: Quantity) -> str | None:
