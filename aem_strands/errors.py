@@ -9,6 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on or cannot show escaped (``\\r``, ``\\x1b``, ``\\u202e``,
+    a lone surrogate), so a value read from input can neither rewrite a line nor break an encoder."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 class AemError(Exception):
     """Base class of every error raised on purpose by ``aem_strands``."""
 
@@ -21,18 +29,24 @@ class Location:
     dialog_id: str | None = None
     turn_no: int | None = None
     field: str | None = None
+    line: int | None = None
+    index: int | None = None
 
     def describe(self) -> str:
         parts = []
         if self.file is not None:
             parts.append(f"file {self.file}")
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.index is not None:
+            parts.append(f"element [{self.index}]")
         if self.dialog_id is not None:
             parts.append(f"dialog {self.dialog_id!r}")
         if self.turn_no is not None:
             parts.append(f"turn {self.turn_no}")
         if self.field is not None:
             parts.append(f"field {self.field!r}")
-        return ", ".join(parts) if parts else "input"
+        return printable(", ".join(parts)) if parts else "input"
 
 
 class InputError(AemError):
@@ -46,6 +60,8 @@ class InputError(AemError):
     def to_dict(self) -> dict[str, object]:
         return {
             "file": self.location.file,
+            "line": self.location.line,
+            "index": self.location.index,
             "dialog_id": self.location.dialog_id,
             "turn_no": self.location.turn_no,
             "field": self.location.field,
