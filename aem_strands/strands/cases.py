@@ -120,15 +120,19 @@ def case_dialog(
     *,
     name: str | None,
     align: AlignOptions | None = None,
+    sub_agents: str = "inline",
 ) -> CaseDialog:
-    """The dialog to score from a case's ``aem`` metadata and its task trajectory (see the module docstring)."""
+    """The dialog to score from a case's ``aem`` metadata and its task trajectory (see the module docstring).
+
+    ``sub_agents`` says how a live ``Session``'s nested agents are read (``session_to_turns``).
+    """
     label = name or "case"
     entry = aem_entry(metadata, name)
     if "dialog" in entry:
         return CaseDialog(_offline(entry["dialog"], trajectory, label), "offline")
     live: tuple[PredictedTurn, ...] = ()
     if isinstance(trajectory, Session):
-        live = tuple(session_to_turns(trajectory))
+        live = tuple(session_to_turns(trajectory, sub_agents=sub_agents))
         predicted: list[Any] = [turn.to_dict() for turn in live]
     elif isinstance(trajectory, list):
         predicted = trajectory

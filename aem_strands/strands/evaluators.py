@@ -41,6 +41,7 @@ from aem_strands.evaluate import evaluate_dialog, make_comparator, resolve_score
 from aem_strands.options import EvalOptions
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.strands.cases import CaseDialog, case_dialog
+from aem_strands.strands.session import SUB_AGENT_CHOICES
 from aem_strands.types import JsonValue, Role, Verdict
 
 SCORER_CHOICES = ("embedding", "exact", "judge")
@@ -77,6 +78,7 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         name: str | None = None,
         thresholds_file: str | None = None,
         escalate: str | None = None,
+        sub_agents: str = "inline",
         *,
         semantic_scorer: SemanticScorer | None = None,
         **options: Any,
@@ -91,6 +93,9 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         for key, value in given.items():
             setattr(self, key, list(value) if key == "read_only_tools" and value is not None else value)
         self.model = model
+        if sub_agents not in SUB_AGENT_CHOICES:
+            raise ConfigError(f"sub_agents must be one of {', '.join(SUB_AGENT_CHOICES)}, got {sub_agents!r}")
+        self.sub_agents = sub_agents
         self._composer: Composer = self._options.make_composer()
         self._semantic_scorer = semantic_scorer
         self._judge: JudgeScorer | None = None
@@ -129,7 +134,13 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
     def score_case(self, data: EvaluationData[Any, Any]) -> ScoredCase:
         """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored)."""
         options = self._options
-        found = case_dialog(data.metadata, data.actual_trajectory, name=data.name, align=options.align_options())
+        found = case_dialog(
+            data.metadata,
+            data.actual_trajectory,
+            name=data.name,
+            align=options.align_options(),
+            sub_agents=self.sub_agents,
+        )
         escalation = self._judge_scorer() if options.escalate == "judge" else None
         comparator = make_comparator(options, scorer=self._scorer(), escalation=escalation)
         result = evaluate_dialog(found.dialog, options, comparator=comparator, composer=self._composer)
@@ -162,7 +173,7 @@ def dialog_metadata(scored: ScoredCase) -> dict[str, JsonValue]:
         out["judge"] = scored.judge
     if found.predicted:
         out["predicted_turns"] = [
-            {"index": i, "user_turn": t.user_turn, "span_id": t.span_id, **t.to_dict()}
+            {"index": i, "user_turn": t.user_turn, "span_id": t.span_id, "agent": t.agent, **t.to_dict()}
             for i, t in enumerate(found.predicted)
         ]
     return out
@@ -234,7 +245,7 @@ def predicted_spans(found: CaseDialog) -> dict[int, dict[str, JsonValue]]:
         index = pair.get("predicted_index")
         if isinstance(index, int) and 0 <= index < len(found.predicted):
             live = found.predicted[index]
-            out[pair["turn_no"]] = {"span_id": live.span_id, "user_turn": live.user_turn}
+            out[pair["turn_no"]] = {"span_id": live.span_id, "user_turn": live.user_turn, "agent": live.agent}
     return out
 
 

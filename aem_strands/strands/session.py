@@ -1,39 +1,54 @@
 """Strands trace ``Session`` → predicted turns: the one adapter from host trace types to our types.
 
-Contract of ``session_to_turns``:
+Contract of ``session_to_turns`` (it follows the span tree, ``SpanInfo.parent_span_id``):
 
-- every ``AgentInvocationSpan`` of every trace is one user turn, ordered by ``span_info.start_time``
-  (a multi-turn conversation run inside an ``Experiment`` lands in a single trace, so traces are not
-  used to separate turns);
-- each ``ToolExecutionSpan`` belongs to the invocation named by its ``agent_span_id`` (set by the
-  host from the span's parent chain); one without an owner goes to the invocation whose time window
-  contains its start, else to the latest invocation that started before it. Within a user turn, tool
-  calls are ordered by start time;
-- a user turn yields its tool calls (``ActionCall(tool_id=name, action=name, args=arguments,
-  observation=result)``, the result decoded from JSON when possible; a failed call's observation is
-  ``{"error": <content>}``), then its reply (``Reply(agent_response)`` with the trailing newline the
-  mapper keeps removed), unless the reply is empty.
+- every **top-level** ``AgentInvocationSpan`` (no agent invocation among its ancestors) is one user
+  turn, ordered by ``span_info.start_time`` (a multi-turn conversation run inside an ``Experiment``
+  lands in a single trace, so traces are not used to separate turns);
+- a **nested** invocation (an agent used as a tool, ``Agent.as_tool()``, or called inside a tool)
+  belongs to the user turn of its top-level ancestor; it is not a user turn and its reply is not
+  said to the user (the outer agent receives it as the tool's result);
+- each ``ToolExecutionSpan`` belongs to the invocation named by its ``agent_span_id`` (the host sets
+  it from the span tree, a nested agent owning its own subtree), else to its nearest invocation
+  ancestor; one with neither goes to the top-level invocation whose time window contains its start,
+  else to the latest one that started before it;
+- ``sub_agents="inline"`` (default): a nested agent's tool calls are turns of the outer user turn,
+  each marked with the sub-agent's name (``PredictedTurn.agent``: the name of the tool call that ran
+  it); ``"opaque"``: only the outer agent's calls are turns, a sub-agent is seen as its one call;
+- within a user turn, tool calls are ordered by start time (so a call to a sub-agent comes before
+  the calls it made); a user turn yields its tool calls (``ActionCall(tool_id=name, action=name,
+  args=arguments, observation=result)``, the result decoded from JSON when possible; a failed call's
+  observation is ``{"error": <content>}``), then its reply (``Reply(agent_response)`` with the
+  trailing newline the mapper keeps removed), unless the reply is empty.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from strands_evals.types.trace import AgentInvocationSpan, Session, ToolExecutionSpan
+from strands_evals.types.trace import AgentInvocationSpan, Session, SpanUnion, ToolExecutionSpan
 
+from aem_strands.errors import ConfigError
 from aem_strands.types import ActionCall, JsonValue, Reply, TurnContent
+
+SUB_AGENT_CHOICES = ("inline", "opaque")
 
 
 @dataclass(frozen=True)
 class PredictedTurn:
-    """One turn the agent produced, with the user turn (1-based) it answered and its span id."""
+    """One turn the agent produced, with the user turn (1-based) it answered and its span id.
+
+    ``agent`` names the sub-agent that made a tool call (``None``: the agent under test).
+    """
 
     content: TurnContent
     user_turn: int
     span_id: str | None = None
     latency_ms: float | None = None
+    agent: str | None = None
 
     def to_dict(self) -> dict[str, JsonValue]:
         """The unpaired-format JSON of this turn (see ``aem_strands.unpaired``)."""
@@ -63,45 +78,88 @@ def _observation(span: ToolExecutionSpan) -> JsonValue:
     return {"error": value} if span.tool_result.error else value
 
 
-def _owner(tool: ToolExecutionSpan, invocations: list[AgentInvocationSpan]) -> int:
-    ids = [inv.span_info.span_id for inv in invocations]
-    if tool.agent_span_id in ids:
-        return ids.index(tool.agent_span_id)
+class _Tree:
+    """Parent links between the spans of a session, and which invocation each span belongs to."""
+
+    def __init__(self, spans: list[SpanUnion]) -> None:
+        self.by_id = {s.span_info.span_id: s for s in spans if s.span_info.span_id}
+
+    def ancestors(self, span: SpanUnion) -> Iterator[SpanUnion]:
+        seen: set[str] = set()
+        parent = span.span_info.parent_span_id
+        while parent and parent in self.by_id and parent not in seen:
+            seen.add(parent)
+            found = self.by_id[parent]
+            yield found
+            parent = found.span_info.parent_span_id
+
+    def owner(self, span: SpanUnion) -> AgentInvocationSpan | None:
+        """The invocation a span belongs to: ``agent_span_id`` for a tool, else its nearest invocation ancestor."""
+        if isinstance(span, ToolExecutionSpan) and span.agent_span_id:
+            named = self.by_id.get(span.agent_span_id)
+            if isinstance(named, AgentInvocationSpan):
+                return named
+        return next((a for a in self.ancestors(span) if isinstance(a, AgentInvocationSpan)), None)
+
+    def top(self, invocation: AgentInvocationSpan) -> AgentInvocationSpan:
+        """The top-level invocation above ``invocation`` (itself when it is top-level)."""
+        current = invocation
+        for ancestor in self.ancestors(invocation):
+            if isinstance(ancestor, AgentInvocationSpan):
+                current = ancestor
+        return current
+
+    def sub_agent_name(self, invocation: AgentInvocationSpan) -> str:
+        """A nested agent's name: the tool call that ran it, else its span id."""
+        for ancestor in self.ancestors(invocation):
+            if isinstance(ancestor, ToolExecutionSpan):
+                return str(ancestor.tool_call.name)
+            if isinstance(ancestor, AgentInvocationSpan):
+                break
+        return invocation.span_info.span_id or "sub-agent"
+
+
+def _by_time(tool: ToolExecutionSpan, turns: list[AgentInvocationSpan]) -> int:
     start = _utc(tool.span_info.start_time)
-    for index, inv in enumerate(invocations):
+    for index, inv in enumerate(turns):
         if _utc(inv.span_info.start_time) <= start <= _utc(inv.span_info.end_time):
             return index
-    earlier = [i for i, inv in enumerate(invocations) if _utc(inv.span_info.start_time) <= start]
+    earlier = [i for i, inv in enumerate(turns) if _utc(inv.span_info.start_time) <= start]
     return earlier[-1] if earlier else 0
 
 
-def session_to_turns(session: Session) -> list[PredictedTurn]:
+def _call(tool: ToolExecutionSpan, user_turn: int, agent: str | None) -> PredictedTurn:
+    call = ActionCall(tool.tool_call.name, tool.tool_call.name, dict(tool.tool_call.arguments), _observation(tool))
+    took = (_utc(tool.span_info.end_time) - _utc(tool.span_info.start_time)).total_seconds() * 1000
+    return PredictedTurn(call, user_turn, tool.span_info.span_id, round(took, 3), agent)
+
+
+def session_to_turns(session: Session, *, sub_agents: str = "inline") -> list[PredictedTurn]:
     """The predicted turns of a session, in conversation order (see the module contract)."""
+    if sub_agents not in SUB_AGENT_CHOICES:
+        raise ConfigError(f"sub_agents must be one of {', '.join(SUB_AGENT_CHOICES)}, got {sub_agents!r}")
     spans = [span for trace in session.traces for span in trace.spans]
-    invocations = sorted(
-        (s for s in spans if isinstance(s, AgentInvocationSpan)), key=lambda s: _utc(s.span_info.start_time)
-    )
+    tree = _Tree(spans)
+    invocations = [s for s in spans if isinstance(s, AgentInvocationSpan)]
+    turns = sorted((s for s in invocations if tree.top(s) is s), key=lambda s: _utc(s.span_info.start_time))
     tools = sorted((s for s in spans if isinstance(s, ToolExecutionSpan)), key=lambda s: _utc(s.span_info.start_time))
-    if not invocations:
-        return [
-            PredictedTurn(
-                ActionCall(t.tool_call.name, t.tool_call.name, dict(t.tool_call.arguments), _observation(t)),
-                1,
-                t.span_info.span_id,
-            )
-            for t in tools
-        ]
-    owned: dict[int, list[ToolExecutionSpan]] = {}
+    if not turns:
+        return [_call(t, 1, None) for t in tools]
+    index_of = {id(inv): i for i, inv in enumerate(turns)}
+    owned: dict[int, list[tuple[ToolExecutionSpan, str | None]]] = {}
     for tool in tools:
-        owned.setdefault(_owner(tool, invocations), []).append(tool)
+        owner = tree.owner(tool)
+        if owner is None:
+            owned.setdefault(_by_time(tool, turns), []).append((tool, None))
+            continue
+        top = tree.top(owner)
+        agent = None if top is owner else tree.sub_agent_name(owner)
+        if agent is not None and sub_agents == "opaque":
+            continue
+        owned.setdefault(index_of[id(top)], []).append((tool, agent))
     out: list[PredictedTurn] = []
-    for index, inv in enumerate(invocations):
-        for tool in owned.get(index, []):
-            call = ActionCall(
-                tool.tool_call.name, tool.tool_call.name, dict(tool.tool_call.arguments), _observation(tool)
-            )
-            took = (_utc(tool.span_info.end_time) - _utc(tool.span_info.start_time)).total_seconds() * 1000
-            out.append(PredictedTurn(call, index + 1, tool.span_info.span_id, round(took, 3)))
+    for index, inv in enumerate(turns):
+        out.extend(_call(tool, index + 1, agent) for tool, agent in owned.get(index, []))
         text = inv.agent_response.rstrip("\n")
         if text.strip():
             out.append(PredictedTurn(Reply(text), index + 1, inv.span_info.span_id))
