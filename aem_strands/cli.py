@@ -24,6 +24,7 @@ from aem_strands.evaluate import evaluate_dialogs, make_comparator
 from aem_strands.load import load_dialogs
 from aem_strands.options import add_option_flags, options_from_args
 from aem_strands.render import render_table
+from aem_strands.report import add_report_parser, run_report
 from aem_strands.result import DialogResult
 from aem_strands.types import Dialog, ValueKind
 
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_option_flags(compare, scoring=False)
     compare.add_argument("--out", type=Path, help="write results to this file instead of stdout")
     add_calibrate_parser(commands)
+    add_report_parser(commands)
     return parser
 
 
@@ -179,6 +181,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
             return _score(args, out, err)
         if args.command == "calibrate":
             return run_calibrate(args, out, err)
+        if args.command == "report":
+            return run_report(args, out, err)
         return _compare(args, out, err)
     except InputError as error:
         print(_error_line(error), file=err)

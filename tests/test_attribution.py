@@ -120,7 +120,10 @@ def test_cascade_of_a_cascade_points_to_the_root() -> None:
         paired(2, action("db", "Sort", by="date"), action("db", "Sort", by="name"), depends_on=[1]),
         paired(3, reply("Sorted by date."), reply("Sorted by name.")),
     ]
-    assert roles(dialog)[1:] == [(2, "prior_action_failed", 1, "depends_on"), (3, "prior_action_failed", 1, "data_flow")]
+    assert roles(dialog)[1:] == [
+        (2, "prior_action_failed", 1, "depends_on"),
+        (3, "prior_action_failed", 1, "data_flow"),
+    ]
 
 
 def test_correct_value_that_also_appears_in_gold_is_not_taint() -> None:

@@ -1,0 +1,264 @@
+"""One self-contained HTML file: the headline, the dataset view, and every dialog, failing first.
+
+No network: styles, script, data and plots are inline. The dataset view is static HTML; the dialog
+list is a compact JSON block that a small script pages, sorts and filters (50 rows a page), so the
+file stays small and opens fast for 10,000 dialogs. Clicking a dialog shows its turn strip, each
+failed turn's problems (gold vs predicted, method, score), the cascade links with their evidence,
+skipped optional turns and the latency per turn. ``#q=TEXT&status=fail|pass&reason=R`` in the
+address pre-sets the filters.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from html import escape
+from importlib.resources import files
+from typing import Any
+
+from aem_strands.report.svg import count_bars, rate_bars, scatter
+from aem_strands.report.words import Record, ordered, problem_in_words, root_cause_in_words, root_turns
+
+MAX_TEXT = 160
+"""Gold and predicted values longer than this are cut in the dialog details (the JSON output keeps them whole)."""
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def turn_status(turn: Record) -> str:
+    """``pass``, ``root``, ``cascade``, ``missing``, ``extra`` or ``na`` (not judged)."""
+    verdict = turn.get("verdict")
+    if verdict == "pass":
+        return "pass"
+    if verdict == "not_applicable":
+        return "na"
+    if turn.get("own_reason") == "missing_turn":
+        return "missing"
+    if turn.get("own_reason") == "extra_turn":
+        return "extra"
+    return "cascade" if turn.get("role") == "cascade" else "root"
+
+
+def _turn(turn: Record) -> list[Any]:
+    failed = turn.get("verdict") == "fail"
+    problems = [
+        [p.get("field"), _short(p.get("gold")), _short(p.get("predicted")), p.get("method"), p.get("score")]
+        for p in (turn.get("problems") or [])
+    ]
+    return [
+        turn.get("turn_no"),
+        turn_status(turn),
+        turn.get("kind"),
+        turn.get("failure_reason"),
+        turn.get("caused_by"),
+        turn.get("evidence"),
+        problem_in_words(turn) if failed else None,
+        problems if failed else [],
+        turn.get("latency_ms"),
+        turn.get("note"),
+    ]
+
+
+def dialog_row(record: Record, by: str | None) -> dict[str, Any]:
+    """The compact form of one dialog the page's script reads."""
+    metadata = record.get("metadata") or {}
+    alignment = metadata.get("alignment")
+    alignment = alignment if isinstance(alignment, dict) else {}
+    return {
+        "id": str(record.get("dialog_id")),
+        "pass": bool(record.get("test_pass")),
+        "score": record.get("score"),
+        "roots": int(record.get("root_cause_count") or 0),
+        "cascades": int(record.get("cascading_count") or 0),
+        "first": record.get("first_failure_turn"),
+        "reason": record.get("root_cause"),
+        "group": None if by is None else str(metadata.get(by, record.get(by, "(none)"))),
+        "words": [root_cause_in_words(record, root) for root in root_turns(record)] or [root_cause_in_words(record)],
+        "skipped": list(alignment.get("skipped_optional_gold") or []),
+        "turns": [_turn(t) for t in record.get("turns") or ()],
+    }
+
+
+def _interval(value: dict[str, Any] | None, percent: bool = False) -> str:
+    if not value or value.get("estimate") is None:
+        return "n/a"
+
+    def f(x: float) -> str:
+        return f"{100 * x:.1f}%" if percent else f"{x:.3f}"
+
+    if value.get("low") is None:
+        return f(value["estimate"])
+    return f"{f(value['estimate'])} [{f(value['low'])}, {f(value['high'])}]"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "") -> str:
+    th = "".join(f"<th>{escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _overview(summary: dict[str, Any]) -> str:
+    o = summary["overall"]
+    cards = [
+        ("dialogs", f"{o['dialogs']:,}"),
+        ("failing", f"{o['failing']:,}"),
+        ("pass rate", _interval(o["pass_rate"], percent=True)),
+        ("mean score", _interval(o["mean_score"])),
+        ("root causes", f"{o['root_causes']:,}"),
+        ("inherited failures", f"{o['cascades']:,}"),
+    ]
+    return (
+        '<div class="cards">'
+        + "".join(
+            f'<div class="card"><div class="k">{escape(k)}</div><div class="v">{escape(v)}</div></div>'
+            for k, v in cards
+        )
+        + "</div>"
+    )
+
+
+def _groups(summary: dict[str, Any]) -> str:
+    groups = summary.get("groups")
+    if not groups:
+        return ""
+    rows = []
+    for g in groups:
+        vs = g.get("vs_previous") or {}
+        call = ""
+        if vs:
+            change = vs.get("reason_mix_change")
+            mix = "" if not change else f"; reason mix p={change['p_value']:.3g}"
+            flag = '<b class="bad">REGRESSION</b> ' if vs.get("regression") else "no regression "
+            call = (
+                f"{flag}vs {escape(vs['previous'])}: pass rate {_interval(vs['pass_rate_change'])}, "
+                f"score {_interval(vs['score_change'])}{mix}"
+            )
+        top = ", ".join(f"{escape(k)} {v}" for k, v in sorted(g["reasons"].items(), key=lambda kv: -kv[1])[:3])
+        rows.append(
+            [
+                escape(g["value"]),
+                f"{g['dialogs']:,}",
+                _interval(g["pass_rate"], percent=True),
+                _interval(g["mean_score"]),
+                top or "-",
+                call,
+            ]
+        )
+    by = escape(summary["by"])
+    head = [by, "dialogs", "pass rate [95% CI]", "mean score [95% CI]", "top root causes", "change"]
+    plot = rate_bars([(g["value"], g["pass_rate"]) for g in groups], title=f"pass rate by {summary['by']}")
+    regressions = summary.get("regressions") or []
+    called = (
+        f'<p class="bad">Regression called: {escape(", ".join(regressions))}</p>'
+        if regressions
+        else "<p>No regression called.</p>"
+    )
+    return f'<section><h2>By {by}</h2>{called}{_table(head, rows)}<div class="plot">{plot}</div></section>'
+
+
+def _reasons(summary: dict[str, Any]) -> str:
+    reasons = summary["reasons"]
+    if not reasons:
+        return ""
+    rows = [[escape(k), str(v["root_cause"]), str(v["cascade"])] for k, v in reasons.items()]
+    plot = count_bars([(k, v["root_cause"], v["cascade"]) for k, v in reasons.items()], title="failure reasons")
+    table = _table(["own reason", "root causes", "cascades"], rows)
+    return f'<section><h2>Failure reasons</h2>{table}<div class="plot">{plot}</div></section>'
+
+
+def _chains(summary: dict[str, Any]) -> str:
+    items = summary["chains"]
+    if not any(v["turns"] for v in items.values()):
+        return ""
+    rows = [[k, f"{v['turns']:,}", _interval(v["pass_rate"], percent=True)] for k, v in items.items()]
+    plot = rate_bars([(k, v["pass_rate"]) for k, v in items.items()], title="turn pass rate by chain length")
+    table = _table(["action chain", "turns", "pass rate [95% Wilson CI]"], rows)
+    return f'<section><h2>By action-chain length</h2>{table}<div class="plot">{plot}</div></section>'
+
+
+def _correlation_text(c: dict[str, Any] | None) -> str:
+    if not c:
+        return "n/a (too few values, or a constant one)"
+    return f"Pearson r {_interval(c['pearson'])}, Spearman rho {_interval(c['spearman'])}, n={c['n']}"
+
+
+def _latency(summary: dict[str, Any]) -> str:
+    found = summary.get("latency")
+    if not found:
+        return ""
+    plot = scatter(found["points"], title="score vs latency", x_label="cumulative latency (ms)", y_label="score")
+    text = escape(_correlation_text(found["correlation"]))
+    return f'<section><h2>Correctness vs cumulative latency</h2><p>{text}</p><div class="plot">{plot}</div></section>'
+
+
+def _labels(summary: dict[str, Any]) -> str:
+    found = summary.get("labels")
+    if found is None:
+        return ""
+    parts = [f"<section><h2>Agreement with human labels</h2><p>{found['unmatched']} labels matched no result.</p>"]
+    for level in ("dialog", "turn"):
+        entry = found.get(level)
+        if not entry:
+            continue
+        rows = [["pass/fail (Cohen's kappa)", escape(_interval(entry["kappa"]))]]
+        rows += [[escape(name), escape(_correlation_text(c))] for name, c in entry["correlations"].items()]
+        parts.append(f"<h3>{level} labels (n={entry['n']})</h3>" + _table(["metric", "agreement [95% CI]"], rows))
+        disagreements = [
+            [escape(d["dialog_id"]), "" if d["turn_no"] is None else str(d["turn_no"]), f"{d['label']:g}",
+             "pass" if d["metric"] else "fail"]
+            for d in entry["disagreements"]
+        ]  # fmt: skip
+        if disagreements:
+            head = ["dialog", "turn", "human label", "metric verdict"]
+            parts.append(f"<h4>To review: {len(disagreements)} disagreements</h4>" + _table(head, disagreements))
+    return "".join(parts) + "</section>"
+
+
+def _asset(name: str) -> str:
+    return files("aem_strands.report").joinpath(name).read_text(encoding="utf-8")
+
+
+def render_html(
+    records: Sequence[Record],
+    summary: dict[str, Any],
+    *,
+    title: str = "AEM correctness report",
+    sources: Sequence[str] = (),
+) -> str:
+    """The whole report page (see the module docstring)."""
+    by = summary.get("by")
+    rows = [dialog_row(r, by) for r in ordered(records)]
+    data = json.dumps({"by": by, "dialogs": rows}, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    tests = "".join(f"<li><b>{escape(k)}</b>: {escape(v)}</li>" for k, v in summary["tests"].items())
+    group_head = f'<th data-key="group">{escape(by)}</th>' if by else ""
+    origin = f'<p class="src">From {escape(", ".join(sources))}</p>' if sources else ""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title><style>{_asset("report.css")}</style></head>
+<body>
+<header><h1 id="headline">{escape(summary["headline"])}</h1>{origin}</header>
+{_overview(summary)}
+<section id="dialogs"><h2>Dialogs, failing first</h2>
+<div class="controls">
+<input id="q" type="search" placeholder="filter: dialog id, reason, text…" aria-label="filter">
+<select id="status" aria-label="status"><option value="">all</option><option value="fail">failing</option>
+<option value="pass">passing</option></select>
+<select id="reason" aria-label="root cause"><option value="">any root cause</option></select>
+<span id="count"></span>
+</div>
+<table id="dialog-table"><thead><tr>
+<th data-key="pass">verdict</th><th data-key="id">dialog</th><th data-key="score">score</th>
+<th data-key="roots">roots</th><th data-key="cascades">inherited</th>{group_head}
+<th>turns</th><th>root cause in words</th></tr></thead><tbody></tbody></table>
+<div class="pager"><button id="prev">&lsaquo; previous</button><span id="page"></span>
+<button id="next">next &rsaquo;</button></div>
+</section>
+{_groups(summary)}{_reasons(summary)}{_chains(summary)}{_latency(summary)}{_labels(summary)}
+<section><h2>How the numbers are computed</h2><ul>{tests}</ul></section>
+<script type="application/json" id="data">{data}</script>
+<script>{_asset("report.js")}</script>
+</body></html>
+"""

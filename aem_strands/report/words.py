@@ -1,0 +1,124 @@
+"""The root cause in words, the order of dialogs (failing first) and the one-line headline of a run.
+
+Everything here reads the JSON form of a dialog result (``DialogResult.to_dict()``, as written by
+``aem-strands score`` or kept in a Strands Evals row's metadata), so the text table, the HTML
+report and a reloaded file all say the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+Record = Mapping[str, Any]
+"""One dialog result in its JSON form (``DialogResult.to_dict()``)."""
+
+
+def _value(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _subject(turn: Record) -> str:
+    """Who did it: the tool action when the record names it (``action``), else the turn's kind."""
+    action = turn.get("action")
+    if isinstance(action, str) and action:
+        return action
+    return "the reply" if turn.get("kind") == "response" else "the call"
+
+
+def problem_in_words(turn: Record) -> str:
+    """What went wrong in a failed turn, from its first (primary) problem, e.g.
+    ``FilterData used metric 'profit' where 'revenue' was due``."""
+    problems = turn.get("problems") or []
+    if not problems:
+        return str(turn.get("own_reason") or turn.get("failure_reason") or "failed")
+    p = problems[0]
+    reason, field = p.get("reason"), str(p.get("field", ""))
+    name = field.removeprefix("args.")
+    gold, predicted, subject = p.get("gold"), p.get("predicted"), _subject(turn)
+    if p.get("method") == "facts" and p.get("detail"):
+        return f"{subject} {p['detail']}"
+    if reason == "inconsistent_parameter_values":
+        return f"{subject} used {name} {_value(predicted)} where {_value(gold)} was due"
+    if reason == "missing_parameters":
+        return f"{subject} left out {name} (gold {_value(gold)})"
+    if reason == "extra_parameters":
+        return f"{subject} added {name} {_value(predicted)}, which gold does not have"
+    if reason == "tool_mismatch":
+        return f"the agent used {_value(predicted)} where {_value(gold)} was due"
+    if reason == "action_mismatch":
+        return f"the agent called {_value(predicted)} where {_value(gold)} was due"
+    if reason == "missing_turn":
+        return f"the agent skipped {_value(gold)}"
+    if reason == "extra_turn":
+        return f"the agent made an extra {_value(predicted)}"
+    if reason == "inconsistent_response":
+        return f"the reply said {_value(predicted)} where gold said {_value(gold)}"
+    if reason == "incomplete_response":
+        return f"the reply left out what gold says: {_value(gold)}"
+    return f"{reason}: {field} {_value(predicted)} vs {_value(gold)}"
+
+
+def inherited_from(record: Record, root_turn_no: int) -> int:
+    """How many failed turns of the dialog cascade from the root cause at ``root_turn_no``."""
+    return sum(
+        1 for t in record.get("turns") or () if t.get("role") == "cascade" and t.get("caused_by") == root_turn_no
+    )
+
+
+def root_turns(record: Record) -> list[Record]:
+    """The dialog's root-cause turns, in turn order."""
+    return [t for t in record.get("turns") or () if t.get("role") == "root_cause"]
+
+
+def root_cause_in_words(record: Record, root: Record | None = None) -> str:
+    """``turn 2: FilterData used metric 'profit' where 'revenue' was due; 3 later turns inherited it``
+    for ``root`` (default: the dialog's first root cause); a passing dialog says so."""
+    roots = root_turns(record)
+    root = root if root is not None else (roots[0] if roots else None)
+    if root is None:
+        if record.get("test_pass"):
+            return "every judged turn passes"
+        return str(record.get("reason") or "fails without a root cause")
+    n = inherited_from(record, int(root["turn_no"]))
+    inherited = "no later turn inherited it" if n == 0 else f"{n} later turn{'s' if n > 1 else ''} inherited it"
+    return f"turn {root['turn_no']}: {problem_in_words(root)}; {inherited}"
+
+
+def failing_first_key(record: Record) -> tuple[int, float, int, str]:
+    """Sort key of the dialog list: failing dialogs first, lowest score, most failed turns, then id."""
+    score = record.get("score")
+    return (
+        1 if record.get("test_pass") else 0,
+        score if isinstance(score, (int, float)) else 2.0,  # not scored: after every scored dialog
+        -int(record.get("total_failures") or 0),
+        str(record.get("dialog_id")),
+    )
+
+
+def ordered(records: Iterable[Record]) -> list[Record]:
+    """``records`` failing first (see ``failing_first_key``)."""
+    return sorted(records, key=failing_first_key)
+
+
+def headline(results: Sequence[Any]) -> str:
+    """One line for the top of the HTML report and of ``--format table``.
+
+    ``results`` are ``DialogResult`` objects or their JSON records. E.g. ``2 of 3 dialogs fail:
+    3 root causes, 5 inherited failures. First: sales_report turn 2: ...; 3 later turns inherited it``.
+    """
+    records = [r if isinstance(r, Mapping) else r.to_dict() for r in results]
+    if not records:
+        return "no dialogs scored"
+    failing = [r for r in records if not r.get("test_pass")]
+    if not failing:
+        return f"all {len(records)} dialogs pass"
+    roots = sum(int(r.get("root_cause_count") or 0) for r in records)
+    cascades = sum(int(r.get("cascading_count") or 0) for r in records)
+    first = ordered(failing)[0]
+    return (
+        f"{len(failing)} of {len(records)} dialogs fail: {roots} root cause{'s' if roots != 1 else ''}, "
+        f"{cascades} inherited failure{'s' if cascades != 1 else ''}. "
+        f"First: {first.get('dialog_id')} {root_cause_in_words(first)}"
+    )
