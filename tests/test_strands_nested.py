@@ -10,8 +10,10 @@ from typing import Any
 
 from strands import Agent, tool
 from strands_evals import Case, Experiment
+from strands_evals.types.trace import InferenceSpan, Session, ToolExecutionSpan
 
 from aem_strands.strands import AemSessionEvaluator, AemTurnEvaluator, live_case, make_live_task
+from aem_strands.strands.detectors import detector_agreement
 from aem_strands.testing import ScriptedModel, ToolUse
 
 
@@ -89,3 +91,21 @@ def test_opaque_sub_agents_are_seen_as_their_one_call() -> None:
     # the sub-agent's search is not a turn: gold's search turn is missing, the rest pass
     assert [t.get("tool_id") for t in row.metadata["predicted_turns"]] == ["lookup", "researcher", None, None]
     assert row.metadata["root_cause"] == "missing_turn"
+
+
+def test_a_detector_naming_the_inference_span_that_asked_for_the_wrong_call_agrees_with_aem() -> None:
+    row, report = run("US sales 2024")
+    session = Session.model_validate(report.cases[0]["actual_trajectory"])
+    spans = [span for trace in session.traces for span in trace.spans]
+    search = next(s for s in spans if isinstance(s, ToolExecutionSpan) and s.tool_call.name == "search")
+    asked = next(
+        s
+        for s in spans
+        if isinstance(s, InferenceSpan)
+        and any(getattr(c, "tool_call_id", None) == search.tool_call.tool_call_id for c in s.messages[-1].content)
+    )
+    diagnosis = {"root_causes": [{"location": asked.span_info.span_id, "causality": "PRIMARY_FAILURE"}]}
+    joined = detector_agreement(row.metadata, diagnosis, session)
+    assert (joined.match, joined.detector_span_id, joined.aem_span_id) == ("span", search.span_info.span_id,
+                                                                           search.span_info.span_id)  # fmt: skip
+    assert (joined.aem_user_turn, joined.detector_user_turn) == (1, 1)

@@ -5,6 +5,7 @@ Importing this package imports ``strands_evals`` (which sets the root logger to 
 """
 
 from aem_strands.strands.cases import AEM_KEY, case_dialog, live_case, offline_case
+from aem_strands.strands.detectors import DetectorAgreement, detector_agreement
 from aem_strands.strands.evaluators import (
     AemSessionEvaluator,
     AemTurnEvaluator,
@@ -12,7 +13,7 @@ from aem_strands.strands.evaluators import (
     compose_turn_rows,
 )
 from aem_strands.strands.report import AemReport
-from aem_strands.strands.session import PredictedTurn, session_to_turns
+from aem_strands.strands.session import PredictedTurn, offline_session, session_to_turns
 from aem_strands.strands.store import GoldRefreshingStore
 from aem_strands.strands.tasks import live_task, make_live_task, offline_task, run_live
 
@@ -22,14 +23,17 @@ __all__ = [
     "AemSessionEvaluator",
     "AemTurnEvaluator",
     "CorrectnessCustomEvaluator",
+    "DetectorAgreement",
     "GoldRefreshingStore",
     "PredictedTurn",
     "case_dialog",
     "compose_turn_rows",
+    "detector_agreement",
     "live_case",
     "live_task",
     "make_live_task",
     "offline_case",
+    "offline_session",
     "offline_task",
     "run_live",
     "session_to_turns",

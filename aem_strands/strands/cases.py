@@ -5,8 +5,9 @@ the report, since they are plain JSON in ``Case.metadata``):
 
 - **offline replay** — ``{"aem": {"dialog": <paired dialog>}}``: the annotated paired turns of
   SPEC §3 (a bare list of turns or ``{"dialog_id", "metadata", "turns"}``). ``offline_task``
-  returns the predicted side as the trajectory ``[{"turn_no", "predict_turn"}, ...]``; the gold side
-  is always read from the case, so edited gold is scored even against a cached trajectory.
+  returns the predicted side as a real ``Session`` (``offline_session``; a list ``[{"turn_no",
+  "predict_turn"}, ...]`` is accepted too); the gold side is always read from the case, so edited gold
+  is scored even against a cached trajectory.
 - **live / unpaired** — ``{"aem": {"gold": [gold turns], "user_messages": [...], "agent":
   "MODULE:ATTR"}}``: gold turns in the unpaired format (``aem_strands.unpaired``). The predicted
   turns are the task's trajectory: a Strands ``Session`` (mapped by ``session_to_turns``) or a list
@@ -18,7 +19,7 @@ the report, since they are plain JSON in ``Case.metadata``):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from strands_evals import Case
@@ -27,7 +28,7 @@ from strands_evals.types.trace import Session
 from aem_strands.align import AlignOptions
 from aem_strands.errors import InputError, Location
 from aem_strands.load import parse_dialog
-from aem_strands.strands.session import PredictedTurn, session_to_turns
+from aem_strands.strands.session import PredictedTurn, offline_turns, session_to_turns
 from aem_strands.types import Dialog, JsonValue
 from aem_strands.unpaired import parse_unpaired
 
@@ -41,6 +42,8 @@ class CaseDialog:
     dialog: Dialog
     mode: str
     predicted: tuple[PredictedTurn, ...] = ()
+    spans: Mapping[int, Mapping[str, JsonValue]] = field(default_factory=dict)
+    """Turn number -> the predicted turn's ``span_id``, ``user_turn`` and ``agent`` (for a Session trajectory)."""
 
 
 def offline_case(
@@ -80,11 +83,37 @@ def aem_entry(metadata: Mapping[str, Any] | None, case_name: str | None) -> dict
     return entry
 
 
+def _offline_spans(trajectory: object) -> dict[int, dict[str, JsonValue]]:
+    carried = offline_turns(trajectory) if isinstance(trajectory, Session) else None
+    return {t["turn_no"]: {"span_id": t["span_id"], "user_turn": t["user_turn"], "agent": None} for t in carried or []}
+
+
+def _live_spans(dialog: Dialog, live: tuple[PredictedTurn, ...]) -> dict[int, dict[str, JsonValue]]:
+    alignment = dialog.metadata.get("alignment")
+    if not live or not isinstance(alignment, dict):
+        return {}
+    out: dict[int, dict[str, JsonValue]] = {}
+    for pair in alignment.get("pairs", []):
+        index = pair.get("predicted_index")
+        if isinstance(index, int) and 0 <= index < len(live):
+            turn = live[index]
+            out[pair["turn_no"]] = {"span_id": turn.span_id, "user_turn": turn.user_turn, "agent": turn.agent}
+    return out
+
+
 def _offline(raw: JsonValue, trajectory: object, name: str) -> Dialog:
     where = Location(dialog_id=name, field="actual_trajectory")
+    if isinstance(trajectory, Session):
+        carried = offline_turns(trajectory)
+        if carried is None:
+            raise InputError(
+                "offline replay needs the Session offline_task builds (predicted turns in span metadata)", where
+            )
+        trajectory = carried
     if not isinstance(trajectory, list):
         raise InputError(
-            f"offline replay needs the task's trajectory as a list of predicted turns, got {type(trajectory).__name__}",
+            "offline replay needs the task's trajectory as a Session or a list of predicted turns, "
+            f"got {type(trajectory).__name__}",
             where,
         )
     by_turn: dict[int, Any] = {}
@@ -129,7 +158,7 @@ def case_dialog(
     label = name or "case"
     entry = aem_entry(metadata, name)
     if "dialog" in entry:
-        return CaseDialog(_offline(entry["dialog"], trajectory, label), "offline")
+        return CaseDialog(_offline(entry["dialog"], trajectory, label), "offline", spans=_offline_spans(trajectory))
     live: tuple[PredictedTurn, ...] = ()
     if isinstance(trajectory, Session):
         live = tuple(session_to_turns(trajectory, sub_agents=sub_agents))
@@ -144,4 +173,5 @@ def case_dialog(
     extra = {k: v for k, v in (metadata or {}).items() if k != AEM_KEY}
     raw = {"dialog_id": label, "metadata": extra, "gold": entry["gold"], "predicted": predicted}
     dialog = parse_unpaired(raw).align(align)
-    return CaseDialog(dialog, "live" if live or isinstance(trajectory, Session) else "unpaired", live)
+    mode = "live" if live or isinstance(trajectory, Session) else "unpaired"
+    return CaseDialog(dialog, mode, live, _live_spans(dialog, live))

@@ -171,6 +171,11 @@ def dialog_metadata(scored: ScoredCase) -> dict[str, JsonValue]:
     out["mode"] = found.mode
     if scored.judge is not None:
         out["judge"] = scored.judge
+    if found.spans:
+        spans = predicted_spans(found)
+        out["turn_spans"] = {str(turn_no): where for turn_no, where in sorted(spans.items())}
+        root = result.root_causes[0].turn.turn_no if result.root_causes else None
+        out["root_cause_span_id"] = spans.get(root, {}).get("span_id") if root is not None else None
     if found.predicted:
         out["predicted_turns"] = [
             {"index": i, "user_turn": t.user_turn, "span_id": t.span_id, "agent": t.agent, **t.to_dict()}
@@ -233,20 +238,12 @@ def turn_reason(turn: TurnResult) -> str:
 
 
 def predicted_spans(found: CaseDialog) -> dict[int, dict[str, JsonValue]]:
-    """For a live case: aligned turn_no -> the predicted turn's ``span_id`` and ``user_turn``.
+    """Turn number -> the predicted turn's ``span_id``, ``user_turn`` and ``agent`` (Session trajectories only).
 
-    Keying turns by span id lets per-turn AEM results be cross-checked against the host's detectors.
+    Keying turns by span id lets per-turn AEM results be cross-checked against the host's detectors
+    (``aem_strands.strands.detectors``).
     """
-    alignment = found.dialog.metadata.get("alignment")
-    if not found.predicted or not isinstance(alignment, dict):
-        return {}
-    out: dict[int, dict[str, JsonValue]] = {}
-    for pair in alignment.get("pairs", []):
-        index = pair.get("predicted_index")
-        if isinstance(index, int) and 0 <= index < len(found.predicted):
-            live = found.predicted[index]
-            out[pair["turn_no"]] = {"span_id": live.span_id, "user_turn": live.user_turn, "agent": live.agent}
-    return out
+    return {turn_no: dict(where) for turn_no, where in found.spans.items()}
 
 
 class AemTurnEvaluator(_AemEvaluator):

@@ -1,4 +1,8 @@
-"""Strands trace ``Session`` → predicted turns: the one adapter from host trace types to our types.
+"""Strands trace ``Session`` ↔ predicted turns: the one adapter between host trace types and our types.
+
+``offline_session`` goes the other way: it builds a real ``Session`` from the predicted side of an
+annotated paired dialog, so offline replay gives every host trace-level evaluator and detector the
+same input type as a live run (see its docstring).
 
 Contract of ``session_to_turns`` (it follows the span tree, ``SpanInfo.parent_span_id``):
 
@@ -25,11 +29,21 @@ Contract of ``session_to_turns`` (it follows the span tree, ``SpanInfo.parent_sp
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
-from strands_evals.types.trace import AgentInvocationSpan, Session, SpanUnion, ToolExecutionSpan
+from strands_evals.types.trace import (
+    AgentInvocationSpan,
+    Session,
+    SpanInfo,
+    SpanUnion,
+    ToolCall,
+    ToolConfig,
+    ToolExecutionSpan,
+    ToolResult,
+    Trace,
+)
 
 from aem_strands.errors import ConfigError
 from aem_strands.types import ActionCall, JsonValue, Reply, TurnContent
@@ -164,3 +178,103 @@ def session_to_turns(session: Session, *, sub_agents: str = "inline") -> list[Pr
         if text.strip():
             out.append(PredictedTurn(Reply(text), index + 1, inv.span_info.span_id))
     return out
+
+
+OFFLINE_KEY = "aem"
+"""Span metadata key of an offline span: ``{"turn_no": n, "predict_turn": {...}}``, the exact predicted turn."""
+_EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
+
+
+def _offline_info(session_id: str, trace_id: str, span_id: str, start: int, end: int, parent: str | None) -> SpanInfo:
+    return SpanInfo(trace_id=trace_id, span_id=span_id, session_id=session_id, parent_span_id=parent,
+                    start_time=_EPOCH + timedelta(seconds=start), end_time=_EPOCH + timedelta(seconds=end))  # fmt: skip
+
+
+def _result_text(observation: JsonValue) -> str:
+    if observation is None:
+        return ""
+    return observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
+
+
+def _offline_tool(turn: Mapping[str, JsonValue], info: SpanInfo) -> ToolExecutionSpan:
+    predicted = turn["predict_turn"]
+    name = str(predicted.get("action") or predicted.get("tool_id") or "tool")
+    return ToolExecutionSpan(
+        span_info=info,
+        tool_call=ToolCall(
+            name=name, arguments=dict(predicted.get("args") or {}), tool_call_id=f"call-{turn['turn_no']}"
+        ),
+        tool_result=ToolResult(content=_result_text(predicted.get("observation"))),
+        agent_span_id=info.parent_span_id,
+        metadata={OFFLINE_KEY: {"turn_no": turn["turn_no"], "predict_turn": predicted}},
+    )
+
+
+def offline_session(
+    turns: Sequence[Mapping[str, JsonValue]], session_id: str, user_messages: Sequence[str] = ()
+) -> Session:
+    """A ``Session`` from the predicted side of paired turns (``{"turn_no", "turn", "predict_turn"}``).
+
+    Each predicted reply ends a user turn: one trace per user turn, with an ``AgentInvocationSpan``
+    (``user_prompt`` = ``user_messages[k]``, else ``""``; ``agent_response`` = the reply) and a
+    ``ToolExecutionSpan`` per predicted call before it (named by its ``action``; the result is the
+    predicted ``observation``, JSON-encoded), in dialog order, with synthetic, deterministic times and
+    span ids. Calls after the last reply form a last user turn with an empty reply. Turns without a
+    predicted side are skipped. Every span carries the exact predicted turn in ``metadata["aem"]``, so
+    ``offline_turns`` reads the dialog back unchanged (also after a JSON round trip).
+    """
+    groups: list[list[Mapping[str, JsonValue]]] = [[]]
+    for turn in turns:
+        if not isinstance(turn.get("predict_turn"), dict) or not isinstance(turn.get("turn_no"), int):
+            continue
+        groups[-1].append(turn)
+        if turn.get("turn") == "Agent":
+            groups.append([])
+    if not groups[-1]:
+        groups.pop()
+    traces: list[Trace] = []
+    clock = 0
+    for k, group in enumerate(groups):
+        trace_id, invocation_id = f"aem-trace-{k + 1}", f"aem-invocation-{k + 1}"
+        start, spans, tools, response = clock, [], [], ""
+        reply_turn: Mapping[str, JsonValue] | None = None
+        for turn in group:
+            predicted = turn["predict_turn"]
+            if turn.get("turn") == "Agent":
+                reply_turn, response = turn, str(predicted.get("response", ""))
+                continue
+            clock += 1
+            span = _offline_tool(turn, _offline_info(session_id, trace_id, f"aem-turn-{turn['turn_no']}", clock,
+                                                     clock, invocation_id))  # fmt: skip
+            tools.append(ToolConfig(name=span.tool_call.name))
+            spans.append(span)
+        clock += 1
+        meta = (
+            {}
+            if reply_turn is None
+            else {OFFLINE_KEY: {"turn_no": reply_turn["turn_no"], "predict_turn": reply_turn["predict_turn"]}}
+        )
+        prompt = user_messages[k] if k < len(user_messages) else ""
+        spans.append(
+            AgentInvocationSpan(
+                span_info=_offline_info(session_id, trace_id, invocation_id, start, clock, None),
+                user_prompt=prompt, agent_response=response, available_tools=tools, metadata=meta,
+            )
+        )  # fmt: skip
+        traces.append(Trace(spans=spans, trace_id=trace_id, session_id=session_id))
+    return Session(traces=traces, session_id=session_id)
+
+
+def offline_turns(session: Session) -> list[dict[str, JsonValue]] | None:
+    """The ``[{"turn_no", "predict_turn", "span_id", "user_turn"}]`` an ``offline_session`` carries.
+
+    ``None`` for a Session that carries none (not built by ``offline_session``).
+    """
+    out: list[dict[str, JsonValue]] = []
+    for user_turn, trace in enumerate(session.traces, start=1):
+        for span in trace.spans:
+            entry = (span.metadata or {}).get(OFFLINE_KEY)
+            if isinstance(entry, dict) and isinstance(entry.get("turn_no"), int) and "predict_turn" in entry:
+                out.append({"turn_no": entry["turn_no"], "predict_turn": entry["predict_turn"],
+                            "span_id": span.span_info.span_id, "user_turn": user_turn})  # fmt: skip
+    return out if out or not session.traces else None

@@ -1,7 +1,8 @@
 """Provided tasks for ``Experiment.run_evaluations`` and ``strands-evals run --task``.
 
-- ``offline_task`` (offline replay): returns the predicted side of the case's annotated dialog as
-  the trajectory ``[{"turn_no", "predict_turn"}, ...]`` and the last predicted reply as output.
+- ``offline_task`` (offline replay): returns the predicted side of the case's annotated dialog as a
+  real ``Session`` trajectory (``aem_strands.strands.session.offline_session``) and the last
+  predicted reply as output.
 - ``live_task`` / ``make_live_task(factory)`` (live): build a fresh Strands ``Agent`` with the
   factory (``factory()`` or ``factory(case)``), send it the case's user messages one by one (the
   same agent, so it keeps the conversation), and return ``{"output": last reply, "trajectory":
@@ -29,12 +30,18 @@ from strands_evals.telemetry import StrandsEvalsTelemetry
 
 from aem_strands.errors import ConfigError, InputError, Location
 from aem_strands.strands.cases import aem_entry
+from aem_strands.strands.session import offline_session
 
 AgentFactory = Callable[..., Any]
 
 
 def offline_task(case: Case[Any, Any]) -> dict[str, Any]:
-    """The predicted side of the case's paired dialog (``metadata["aem"]["dialog"]``)."""
+    """The predicted side of the case's paired dialog (``metadata["aem"]["dialog"]``) as a real ``Session``.
+
+    The trajectory is ``offline_session(turns)`` (one trace per user turn, the exact predicted turns in
+    span metadata), so host trace-level evaluators and detectors run on offline cases as on live ones;
+    the output is the last predicted reply.
+    """
     entry = aem_entry(case.metadata, case.name)
     raw = entry.get("dialog")
     turns = raw.get("turns") if isinstance(raw, dict) else raw
@@ -42,13 +49,16 @@ def offline_task(case: Case[Any, Any]) -> dict[str, Any]:
         raise InputError(
             "offline replay needs metadata.aem.dialog with a list of paired turns", Location(dialog_id=case.name)
         )
-    trajectory = [
-        {"turn_no": t["turn_no"], "predict_turn": t["predict_turn"]}
-        for t in turns
-        if isinstance(t, dict) and "turn_no" in t and "predict_turn" in t
+    paired = [t for t in turns if isinstance(t, dict)]
+    replies = [
+        t["predict_turn"].get("response")
+        for t in paired
+        if t.get("turn") == "Agent" and isinstance(t.get("predict_turn"), dict)
     ]
-    replies = [t["predict_turn"]["response"] for t in turns if isinstance(t, dict) and t.get("turn") == "Agent"]
-    return {"output": replies[-1] if replies else None, "trajectory": trajectory}
+    messages = entry.get("user_messages")
+    users = [m for m in messages if isinstance(m, str)] if isinstance(messages, list) else []
+    session = offline_session(paired, case.session_id, users)
+    return {"output": replies[-1] if replies else None, "trajectory": session}
 
 
 @functools.lru_cache(maxsize=1)
