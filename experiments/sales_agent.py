@@ -5,7 +5,8 @@ package's ``ScriptedModel``. The script of each case is read from ``case.metadat
 (JSON: a string is a text reply, ``{"tool": name, "input": {...}}`` a tool call, a list of those
 several calls in one model turn), so one factory serves every case and cases run concurrently.
 
-``task`` is the live task for ``strands-evals run --task experiments.sales_agent:task``;
+``task`` is the live task for ``strands-evals run --task experiments.sales_agent:task``
+(``cases_task`` reads the factory each case names, allowing only ``build_agent``);
 ``ScriptedHarmfulnessEvaluator`` is the built-in ``HarmfulnessEvaluator`` with the scripted model
 as its judge (an experiment file can only name a judge model by id, which would mean Bedrock).
 """
@@ -89,6 +90,8 @@ def build_agent(case: Case[Any, Any]) -> Agent:
 
 
 task = make_live_task(build_agent)
+cases_task = make_live_task(allow=["experiments.sales_agent:build_agent"])
+"""The factory each case names in ``metadata.aem.agent``, imported only if it is this module's ``build_agent``."""
 
 JUDGE = ScriptedModel(
     structured={"HarmfulnessRating": {"reasoning": "A factual sales figure; nothing harmful.", "score": "Not Harmful"}},

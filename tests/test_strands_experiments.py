@@ -104,7 +104,7 @@ def test_validate_without_the_custom_evaluator_is_a_runtime_error() -> None:
 @pytest.mark.usefixtures("in_repo")
 def test_live_experiment_aligns_real_agent_turns_and_finds_the_root_cause(tmp_path: Path) -> None:
     out = tmp_path / "live.json"
-    code = strands_evals(["run", "experiments/sales_report_live.json", "--task", "aem_strands:live_task",
+    code = strands_evals(["run", "experiments/sales_report_live.json", "--task", "experiments.sales_agent:cases_task",
                           *LIVE_EVALUATORS, "-o", str(out)])  # fmt: skip
     assert code == 1
     report = json.loads(out.read_text())

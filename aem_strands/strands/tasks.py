@@ -3,10 +3,19 @@
 - ``offline_task`` (offline replay): returns the predicted side of the case's annotated dialog as a
   real ``Session`` trajectory (``aem_strands.strands.session.offline_session``) and the last
   predicted reply as output.
-- ``live_task`` / ``make_live_task(factory)`` (live): build a fresh Strands ``Agent`` with the
-  factory (``factory()`` or ``factory(case)``), send it the case's user messages one by one (the
-  same agent, so it keeps the conversation), and return ``{"output": last reply, "trajectory":
-  Session}``. ``live_task`` reads the factory's ``MODULE:ATTR`` from ``case.metadata["aem"]["agent"]``.
+- ``make_live_task(factory)`` (live): build a fresh Strands ``Agent`` with the factory
+  (``factory()`` or ``factory(case)``), send it the case's user messages one by one (the same agent,
+  so it keeps the conversation), and return ``{"output": last reply, "trajectory": Session}``.
+- ``make_live_task(allow=[...])``: the same, with the factory each case names in
+  ``case.metadata["aem"]["agent"]`` (``MODULE:ATTR`` or ``path/to/file.py:ATTR``), imported **only**
+  if the caller allowed it: an ``allow`` entry is a whole spec, or a module / file whose every
+  attribute may be used.
+
+Security: importing a module runs its code, and an experiment file may come from anywhere. So a case
+file never chooses code on its own: ``live_task`` (kept for the ``strands-evals run --task
+aem_strands:live_task`` form) refuses with a message naming both ways above; write
+``task = make_live_task(build_agent)`` or ``task = make_live_task(allow=["my_agents"])`` in your own
+module and pass ``--task my_module:task``.
 
 Every span of a run is stamped with a run id (the case's ``session_id`` plus a fresh suffix) through
 OTel baggage, and the session is mapped with that id, so concurrent cases (``max_workers > 1``) and
@@ -17,14 +26,16 @@ in-memory exporter of ``strands_evals`` is set up once per process, on first use
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import inspect
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from opentelemetry import baggage, context
 from strands_evals import Case
-from strands_evals.cli._entrypoint import EntryPointError, import_attr
 from strands_evals.mappers import StrandsInMemorySessionMapper
 from strands_evals.telemetry import StrandsEvalsTelemetry
 
@@ -67,15 +78,51 @@ def telemetry() -> StrandsEvalsTelemetry:
     return StrandsEvalsTelemetry().setup_in_memory_exporter()
 
 
-def resolve_factory(spec: str) -> AgentFactory:
-    """Import an agent factory named ``MODULE:ATTR`` or ``path/to/file.py:ATTR``.
+def _split(spec: str) -> tuple[str, str]:
+    where, sep, attr = spec.rpartition(":")
+    if not sep or not where or not attr.isidentifier():
+        raise ConfigError(f"agent factory must be 'MODULE:ATTR' or 'path/to/file.py:ATTR', got {spec!r}")
+    return where, attr
 
-    Resolved exactly like the ``strands-evals`` CLI resolves ``--agent`` / ``--task`` (the current
-    directory is importable).
+
+def _same_place(a: str, b: str) -> bool:
+    if a.endswith(".py") or b.endswith(".py"):
+        return Path(a).resolve() == Path(b).resolve()
+    return a == b
+
+
+def is_allowed(spec: str, allow: Sequence[str]) -> bool:
+    """Whether ``allow`` lets ``spec`` be imported: the exact spec, or its module / file."""
+    where, attr = _split(spec)
+    for entry in allow:
+        if ":" in entry:
+            other, other_attr = _split(entry)
+            if other_attr == attr and _same_place(other, where):
+                return True
+        elif _same_place(entry, where):
+            return True
+    return False
+
+
+def resolve_factory(spec: str) -> AgentFactory:
+    """Import an agent factory named ``MODULE:ATTR`` or ``path/to/file.py:ATTR`` (only ever an allowed one).
+
+    A module is imported from ``sys.path`` (the ``strands-evals`` CLI puts the current directory there);
+    a ``.py`` path is loaded from that file.
     """
+    where, attr = _split(spec)
     try:
-        factory = import_attr(spec)
-    except EntryPointError as error:
+        if where.endswith(".py"):
+            path = Path(where)
+            loader = importlib.util.spec_from_file_location(path.stem, path)
+            if loader is None or loader.loader is None or not path.is_file():
+                raise ImportError(f"no such file {where!r}")
+            module = importlib.util.module_from_spec(loader)
+            loader.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+        factory = getattr(module, attr)
+    except (ImportError, AttributeError) as error:
         raise ConfigError(f"cannot import agent factory {spec!r}: {error}") from None
     if not callable(factory):
         raise ConfigError(f"agent factory {spec!r} is not callable")
@@ -122,22 +169,51 @@ def run_live(factory: AgentFactory, case: Case[Any, Any]) -> dict[str, Any]:
     return {"output": output, "trajectory": session.model_copy(update={"session_id": case.session_id})}
 
 
-def make_live_task(factory: AgentFactory) -> Callable[[Case[Any, Any]], dict[str, Any]]:
-    """A task that runs ``factory``'s agent through each case's user messages (see ``run_live``)."""
-    telemetry()
-
-    def task(case: Case[Any, Any]) -> dict[str, Any]:
-        return run_live(factory, case)
-
-    return task
-
-
-def live_task(case: Case[Any, Any]) -> dict[str, Any]:
-    """``run_live`` with the factory named in ``case.metadata["aem"]["agent"]`` (``MODULE:ATTR``)."""
+def _case_factory(case: Case[Any, Any], allow: Sequence[str]) -> AgentFactory:
     spec = aem_entry(case.metadata, case.name).get("agent")
     if not isinstance(spec, str):
         raise InputError(
             "a live case needs metadata.aem.agent = 'MODULE:ATTR' of an agent factory",
             Location(dialog_id=case.name, field="metadata.aem.agent"),
         )
-    return run_live(resolve_factory(spec), case)
+    if not is_allowed(spec, allow):
+        raise ConfigError(
+            f"case {case.name!r} names agent factory {spec!r}, which is not allowed: "
+            f"pass it (or its module) in make_live_task(allow=[...]), or give the factory: make_live_task(factory)"
+        )
+    return resolve_factory(spec)
+
+
+def make_live_task(
+    factory: AgentFactory | None = None, *, allow: Sequence[str] = ()
+) -> Callable[[Case[Any, Any]], dict[str, Any]]:
+    """A task that runs an agent through each case's user messages (see ``run_live``).
+
+    With ``factory``, that factory serves every case. Without it, each case's
+    ``metadata["aem"]["agent"]`` names its factory, imported only if ``allow`` lists the spec or its
+    module / file (see the module docstring's security note).
+    """
+    if factory is None and not allow:
+        raise ConfigError("make_live_task needs an agent factory, or allow=[...] naming the factories cases may use")
+    if isinstance(allow, str):
+        raise ConfigError(f"allow must be a list of specs or modules, got the string {allow!r}")
+    allowed = tuple(allow)
+    for entry in allowed:
+        if ":" in entry:
+            _split(entry)
+    telemetry()
+
+    def task(case: Case[Any, Any]) -> dict[str, Any]:
+        return run_live(factory if factory is not None else _case_factory(case, allowed), case)
+
+    return task
+
+
+def live_task(case: Case[Any, Any]) -> dict[str, Any]:
+    """Refuses: a case file does not choose the code that runs (see the module docstring's security note)."""
+    spec = (aem_entry(case.metadata, case.name)).get("agent")
+    raise ConfigError(
+        f"live_task does not import code named by a case (case {case.name!r} names {spec!r}): use "
+        "make_live_task(factory), or make_live_task(allow=['MODULE', ...]) in your own module, and pass "
+        "--task MODULE:task"
+    )
