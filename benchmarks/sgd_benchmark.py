@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import resource
@@ -295,6 +296,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=0.1, help="share of turns perturbed (default 0.1)")
     parser.add_argument("--no-tracemalloc", action="store_true", help="skip the traced passes (faster)")
     parser.add_argument(
+        "--write-results", type=Path, metavar="FILE",
+        help="write run (b)'s results as JSONL, the format of aem-strands score (input of aem-strands report)",
+    )  # fmt: skip
+    parser.add_argument(
         "--actions-only", action="store_true",
         help="drop the replies, so each dialog is one action chain (SGD has no longer chains; stresses rule 3)",
     )  # fmt: skip
@@ -348,6 +353,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     _print_run(runs[1])
     _perturbed_summary(runs[1])
     _attribution_summary(runs[1])
+    if args.write_results:
+        with args.write_results.open("w", encoding="utf-8") as out:
+            out.writelines(json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in runs[1].results)
+        print(f"results of (b) written to {args.write_results}")
     return 1 if gold_failures else 0
 
 

@@ -38,7 +38,7 @@ def problem_in_words(turn: Record) -> str:
     name = field.removeprefix("args.")
     gold, predicted, subject = p.get("gold"), p.get("predicted"), _subject(turn)
     if p.get("method") == "facts" and p.get("detail"):
-        return f"{subject} {p['detail']}"
+        return f"{subject}: {p['detail']}"
     if reason == "inconsistent_parameter_values":
         return f"{subject} used {name} {_value(predicted)} where {_value(gold)} was due"
     if reason == "missing_parameters":
