@@ -17,7 +17,6 @@ import re
 import unicodedata
 from typing import Any
 
-import pint
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
 
 from aem_strands.compare.parse_numbers import parse_amount
@@ -62,6 +61,8 @@ def _known(token: str) -> bool:
 
 @functools.cache
 def _registry() -> Any:  # pint's registry type is generic over its quantity classes; Any keeps callers simple
+    import pint  # imported on first use: it takes a second, and most runs never meet a unit
+
     return pint.UnitRegistry()
 
 
