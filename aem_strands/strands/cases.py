@@ -13,6 +13,12 @@ the report, since they are plain JSON in ``Case.metadata``):
   turns are the task's trajectory: a Strands ``Session`` (mapped by ``session_to_turns``) or a list
   of unpaired-format turns; they are **aligned** to gold (``aem_strands.align``).
 
+- **host fields** — a case without ``metadata["aem"]`` may carry its gold in the host's own fields:
+  ``expected_trajectory`` (the tool calls: names, or ``{"name", "arguments"}``) and
+  ``expected_output`` (the final reply); see ``host_gold``. The predicted side is the task's
+  trajectory as for live cases (a ``Session``, unpaired turns, or the host's list of tool names plus
+  ``actual_output``).
+
 ``offline_case`` and ``live_case`` build such cases.
 """
 
@@ -64,12 +70,16 @@ def live_case(
 ) -> Case[Any, Any]:
     """A case carrying gold turns (unpaired format) and the user messages to drive a live agent.
 
-    ``agent`` is the ``MODULE:ATTR`` of an agent factory, read by ``live_task``.
+    ``input`` is the one user message as a string (what ``strands-evals run --agent`` sends), or the
+    list of them. ``agent`` is the ``MODULE:ATTR`` of an agent factory, read by
+    ``make_live_task(allow=...)``.
     """
     aem: dict[str, Any] = {"gold": [dict(t) for t in gold], "user_messages": list(user_messages)}
     if agent is not None:
         aem["agent"] = agent
-    return Case(name=name, input=list(user_messages), metadata={**(metadata or {}), AEM_KEY: aem}, **case)
+    messages = list(user_messages)
+    first = messages[0] if len(messages) == 1 else messages  # one message: a plain string, as `run --agent` sends
+    return Case(name=name, input=first, metadata={**(metadata or {}), AEM_KEY: aem}, **case)
 
 
 def aem_entry(metadata: Mapping[str, Any] | None, case_name: str | None) -> dict[str, Any]:
@@ -143,6 +153,44 @@ def _offline(raw: JsonValue, trajectory: object, name: str) -> Dialog:
     return replace(dialog, turns=tuple(replace(t, predicted=None) if t.turn_no in absent else t for t in dialog.turns))
 
 
+def host_gold(expected_trajectory: object, expected_output: object, case_name: str | None) -> list[dict[str, Any]]:
+    """Gold turns (unpaired format) from the host's own ``Case`` fields.
+
+    ``expected_trajectory`` lists the tool calls in order: a tool name (any arguments: only the tool is
+    compared) or an object ``{"name" | "tool" | "tool_id", "arguments" | "args" | "input"}`` (the given
+    arguments are compared; none given: the tool only). ``expected_output``, a string, is the final
+    reply. Raises ``InputError`` naming the item when one has another shape.
+    """
+    gold: list[dict[str, Any]] = []
+    items = expected_trajectory if isinstance(expected_trajectory, list) else []
+    for index, item in enumerate(items):
+        where = Location(dialog_id=case_name, turn_no=index + 1, field="expected_trajectory")
+        if isinstance(item, str) and item:
+            gold.append({"turn": "Tool", "tool_id": item, "action": item, "args": {}, "compare_args": []})
+            continue
+        tool = next((item[k] for k in ("name", "tool", "tool_id") if isinstance(item, dict) and k in item), None)
+        args = next((item[k] for k in ("arguments", "args", "input") if isinstance(item, dict) and k in item), None)
+        if not isinstance(tool, str) or not tool or (args is not None and not isinstance(args, dict)):
+            raise InputError("expected a tool name or {'name': str, 'arguments': {...}}, got " + repr(item)[:80], where)
+        call: dict[str, Any] = {"turn": "Tool", "tool_id": tool, "action": tool, "args": dict(args or {})}
+        if args is None:
+            call["compare_args"] = []
+        gold.append(call)
+    if isinstance(expected_output, str) and expected_output.strip():
+        gold.append({"turn": "Agent", "response": expected_output})
+    return gold
+
+
+def _predicted_list(trajectory: list[Any], actual_output: object) -> list[Any]:
+    """A host-style trajectory of tool names becomes unpaired tool turns (plus the output as the reply)."""
+    if not trajectory or not all(isinstance(item, str) for item in trajectory):
+        return trajectory
+    turns: list[Any] = [{"turn": "Tool", "tool_id": t, "action": t, "args": {}} for t in trajectory]
+    if isinstance(actual_output, str) and actual_output.strip():
+        turns.append({"turn": "Agent", "response": actual_output})
+    return turns
+
+
 def case_dialog(
     metadata: Mapping[str, Any] | None,
     trajectory: object,
@@ -150,13 +198,21 @@ def case_dialog(
     name: str | None,
     align: AlignOptions | None = None,
     sub_agents: str = "inline",
+    expected_trajectory: object = None,
+    expected_output: object = None,
+    actual_output: object = None,
 ) -> CaseDialog:
-    """The dialog to score from a case's ``aem`` metadata and its task trajectory (see the module docstring).
+    """The dialog to score from a case's gold and its task trajectory (see the module docstring).
 
-    ``sub_agents`` says how a live ``Session``'s nested agents are read (``session_to_turns``).
+    Gold is ``metadata["aem"]`` when present, else the host's ``expected_trajectory`` /
+    ``expected_output`` (``host_gold``). ``sub_agents`` says how a live ``Session``'s nested agents are
+    read (``session_to_turns``).
     """
     label = name or "case"
-    entry = aem_entry(metadata, name)
+    if AEM_KEY not in (metadata or {}) and (expected_trajectory is not None or expected_output is not None):
+        entry: dict[str, Any] = {"gold": host_gold(expected_trajectory, expected_output, name)}
+    else:
+        entry = aem_entry(metadata, name)
     if "dialog" in entry:
         return CaseDialog(_offline(entry["dialog"], trajectory, label), "offline", spans=_offline_spans(trajectory))
     live: tuple[PredictedTurn, ...] = ()
@@ -164,7 +220,7 @@ def case_dialog(
         live = tuple(session_to_turns(trajectory, sub_agents=sub_agents))
         predicted: list[Any] = [turn.to_dict() for turn in live]
     elif isinstance(trajectory, list):
-        predicted = trajectory
+        predicted = _predicted_list(trajectory, actual_output)
     else:
         raise InputError(
             f"live scoring needs a Session or a list of predicted turns as trajectory, got {type(trajectory).__name__}",

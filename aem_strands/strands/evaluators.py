@@ -140,6 +140,9 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
             name=data.name,
             align=options.align_options(),
             sub_agents=self.sub_agents,
+            expected_trajectory=data.expected_trajectory,
+            expected_output=data.expected_output,
+            actual_output=data.actual_output,
         )
         escalation = self._judge_scorer() if options.escalate == "judge" else None
         comparator = make_comparator(options, scorer=self._scorer(), escalation=escalation)
