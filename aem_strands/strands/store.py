@@ -6,11 +6,13 @@ the evaluators on the **stored** copy, so edited gold would be scored against it
 ``GoldRefreshingStore`` wraps any store: ``load`` returns the cached data with the expected fields
 (``expected_output``, ``expected_trajectory``, ``expected_assertion``, ``expected_interactions``,
 ``expected_environment_state``) and ``metadata`` replaced by those of the current case of that
-name; the cached actual output and trajectory are kept. ``hits`` / ``misses`` count loads.
+name; the cached actual output and trajectory are kept. ``hits`` / ``misses`` count loads; a hit whose
+stored gold differed from the case's is logged as a warning and counted in ``refreshed``.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +22,8 @@ from strands_evals import Case
 from strands_evals.evaluation_data_store import EvaluationDataStore
 from strands_evals.local_file_task_result_store import LocalFileTaskResultStore
 from strands_evals.types import EvaluationData
+
+logger = logging.getLogger(__name__)
 
 REFRESHED_FIELDS = (
     "expected_output",
@@ -40,6 +44,7 @@ class GoldRefreshingStore:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        self.refreshed = 0
 
     @classmethod
     def local(cls, directory: str | Path, cases: Sequence[Case[Any, Any]]) -> GoldRefreshingStore:
@@ -56,6 +61,15 @@ class GoldRefreshingStore:
         case = self._cases.get(case_name)
         if cached is None or case is None:
             return cached
+        changed = [name for name in REFRESHED_FIELDS if getattr(cached, name) != getattr(case, name)]
+        if changed:
+            with self._lock:
+                self.refreshed += 1
+            logger.warning(
+                "cached task result of case %r was stored with other %s; scoring it against the current case",
+                case_name,
+                ", ".join(changed),
+            )
         return cached.model_copy(update={name: getattr(case, name) for name in REFRESHED_FIELDS})
 
     def save(self, case_name: str, result: EvaluationData[Any, Any]) -> None:
