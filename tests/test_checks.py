@@ -116,8 +116,8 @@ def test_reply_where_a_tool_call_was_due_is_a_tool_mismatch() -> None:
 
 
 def test_response_completeness_counts_gold_facts() -> None:
-    # gold facts: numbers 3 and 120, plus a question = 3; prediction covers 3 and the question = 2/3
-    gold, predicted = "3 rooms left at 120 EUR. Shall I book?", "3 rooms left. Shall I book one?"
+    # gold facts: 3 and 120 EUR, plus a request for the date = 3; the prediction gives 3 and asks = 2/3
+    gold, predicted = "3 rooms left at 120 EUR. Which date?", "3 rooms left. Which date would you like?"
     verdict = judge(paired(1, reply(gold), reply(predicted)), TableScorer({(gold, predicted): 0.9}))
     assert verdict.own_reason is FailureReason.INCOMPLETE_RESPONSE
     assert verdict.sub_scores[SubMetric.COMPLETENESS] == pytest.approx(2 / 3)

@@ -1,91 +1,122 @@
-"""Reply fact checks: numbers, polarity, named entities, questions; and the signals behind them."""
+"""Reply facts: the typed facts a reply states, the dialog act, and the checks between two replies."""
 
 from __future__ import annotations
-
-from collections import Counter
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from aem_strands import ConfigError
+from aem_strands.compare.acts import dialog_act, same_topics
 from aem_strands.compare.facts import check_reply_facts
-from aem_strands.compare.reply_signals import asks, entities_in, numbers_in, polarity
+from aem_strands.compare.reply_signals import facts_in
 from aem_strands.types import FailureReason, SubMetric
 
 
-@pytest.mark.parametrize(
-    ("text", "numbers"),
-    [
-        ("EU revenue was 4,200,000 EUR in 2024.", {4_200_000.0: 1, 2024.0: 1}),
-        ("Your table is at 7 pm.", {1900.0: 1}),  # a time of day is one value: 19:00
-        ("Your table is at 19:00.", {1900.0: 1}),
-        ("See you on the 8th.", {8.0: 1}),
-        ("It costs twenty dollars.", {20.0: 1}),
-        ("No numbers here.", {}),
-    ],
-)
-def test_numbers_in(text: str, numbers: dict[float, int]) -> None:
-    assert numbers_in(text) == Counter(numbers)
+def _facts(text: str) -> list[tuple[str, str]]:
+    return [(f.group, f.key) for f in facts_in(text) if not f.group.startswith(("state", "negation"))]
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "facts"),
     [
-        ("Your reservation is confirmed.", "positive"),
-        ("Sorry, the reservation failed.", "negative"),
-        ("I can book that for you.", "positive"),
-        ("I cannot book that for you.", "negative"),
-        ("That isn't available.", "negative"),
-        ("No problem, it is booked.", "positive"),  # "no problem" is not a negation
+        ("EU revenue was 4.2 million.", [("entity", "eu"), ("number", "4200000")]),  # one value, not 4.2 and 1000000
+        ("profit was 1.1M", [("number", "1100000")]),  # not "1"
+        ("Meet me at 10:00.", [("time", "10:00")]),  # a time, not the number 1000
+        ("Delivery takes two working days.", [("duration", "172800 s")]),  # two days, in seconds
+        ("Your table is at 7 pm on May 3.", [("time", "19:00"), ("date", "?-5-3")]),
+        ("It was sold for $356M.", [("money", "USD 356000000")]),
+        ("It was sold for $356 million.", [("money", "USD 356000000")]),
+        ("Sales are up 8% this quarter.", [("percent", "8% up")]),
+        ("Order ORDER_123 shipped.", [("identifier", "order123")]),
+        ("Call +1 555-123-2002.", [("phone", "5551232002")]),
+        ("Mail john.smith@example.com today.", [("email", "john.smith@example.com")]),
+        ("It weighs 5 kg.", [("measure", "mass g 5000")]),
+        ("The meeting is on Friday.", [("weekday", "fri")]),
+        ("Your train leaves from Grand Central Station.", [("entity", "grand central station")]),
+        ("John will join you.", [("entity", "john")]),  # a first word that is no common word is a name
+        ("Sure, I can help.", []),
     ],
 )
-def test_polarity(text: str, expected: str) -> None:
-    assert polarity(text) == expected
+def test_facts_in(text: str, facts: list[tuple[str, str]]) -> None:
+    assert _facts(text) == facts
 
 
-def test_entities_skip_sentence_starts_and_title_case() -> None:
-    assert entities_in("Flights to Paris leave from Heathrow. Shall I book one?") == {"paris", "heathrow"}
-    assert entities_in("Two Blasts Hit Syria Capital") == set()  # a headline: no usable signal
+@pytest.mark.parametrize(
+    ("text", "group", "pole"),
+    [
+        ("The heater is switched off.", "state:switch", "off"),
+        ("That is not a good idea.", "state:quality", "bad"),  # a negation flips the word it governs
+        ("I couldn't book the table.", "state:outcome", "failed"),
+        ("The price includes tax, including delivery.", "state:inclusion", "including"),
+    ],
+)
+def test_state_words_carry_their_pole(text: str, group: str, pole: str) -> None:
+    assert (group, pole) in [(f.group, f.key) for f in facts_in(text)]
 
 
-def test_asks() -> None:
-    assert asks("Which region?")
-    assert asks("Please tell me the region.")
-    assert not asks("Which region.")
+def test_on_as_a_preposition_is_no_state() -> None:
+    assert not [f for f in facts_in("The meeting is on Friday.") if f.group == "state:switch"]
 
 
-def test_polarity_flip_is_inconsistent() -> None:
+def test_dialog_acts() -> None:
+    leave, departure = (
+        dialog_act("What date would you like to leave?"),
+        dialog_act("Could you tell me your departure date?"),
+    )
+    assert leave.requests == departure.requests == frozenset({"date:departure"})
+    assert dialog_act("How about Delta?").offers
+    assert not dialog_act("How about Delta?").requests
+    assert dialog_act("Is that correct?").confirms
+    assert dialog_act("Anything else I can help you with?").more
+    assert same_topics(frozenset({"date"}), frozenset({"date:departure"}))  # a role on one side only
+    assert same_topics(frozenset({"date:checkin"}), frozenset({"date:checkout"})) is False
+    assert same_topics(frozenset({"?"}), frozenset({"date"})) is None  # unknown: the semantic stage decides
+
+
+def test_a_flipped_outcome_is_inconsistent_and_names_both_facts() -> None:
     check = check_reply_facts("Your reservation is confirmed.", "Sorry, the reservation failed.")
     assert [(f.reason, f.sub_metric) for f in check.findings] == [
         (FailureReason.INCONSISTENT_RESPONSE, SubMetric.TRUTHFULNESS)
     ]
-    assert check.findings[0].detail == "polarity: the prediction is negative where gold is positive"
+    assert check.findings[0].detail == "failed vs gold confirmed"
 
 
 def test_a_substituted_name_is_inconsistent_but_a_variant_is_not() -> None:
     swapped = check_reply_facts("Your flight to London is booked.", "Your flight to Paris is booked.")
-    assert [f.detail for f in swapped.findings] == ["names paris where gold names london"]
-    variant = check_reply_facts(
-        "Two blasts hit the capital of Syria today.", "Two blasts hit the Syrian capital today."
-    )
-    assert variant.findings == ()  # Syria / Syrian share their first four letters
+    assert [f.detail for f in swapped.findings] == ["Paris vs gold London"]
+    variant = check_reply_facts("Your flight to London is booked.", "Your flight to london is booked.")
+    assert variant.findings == ()  # any casing names the same place
 
 
 def test_times_in_two_forms_are_the_same_fact() -> None:
     check = check_reply_facts("Your table for 2 is booked at 7 pm.", "Booked: a table for 2 at 19:00.")
     assert check.findings == ()
     assert (check.gold_facts, check.covered_facts) == (2, 2)  # 2 and 19:00, both given
+    assert check.matched == ("2", "7 pm")
 
 
 def test_numbers_drive_inconsistent_and_incomplete() -> None:
     check = check_reply_facts("EU revenue for 2024 was 4,200,000 EUR.", "EU profit for 2024 was 1,150,000 EUR.")
-    reasons = [(f.reason, f.detail) for f in check.findings]
-    assert reasons == [
-        (FailureReason.INCONSISTENT_RESPONSE, "states 1150000, which gold does not state"),
-        (FailureReason.INCOMPLETE_RESPONSE, "omits 4200000, which gold states"),
+    assert [(f.reason, f.detail) for f in check.findings] == [
+        (FailureReason.INCONSISTENT_RESPONSE, "1,150,000 EUR vs gold 4,200,000 EUR")
     ]
-    assert check.coverage == pytest.approx(1 / 2)  # gold facts 2024 and 4200000; 2024 covered
+    omitted = check_reply_facts("Your table for 2 is booked at 7 pm on May 3.", "Your table is booked.")
+    assert [(f.reason, f.gold) for f in omitted.findings] == [
+        (FailureReason.INCOMPLETE_RESPONSE, "2"),
+        (FailureReason.INCOMPLETE_RESPONSE, "7 pm"),
+        (FailureReason.INCOMPLETE_RESPONSE, "May 3"),
+    ]
+    assert omitted.coverage == 0.0  # 0 of gold's 3 facts given
+
+
+def test_a_request_for_other_information_is_incomplete() -> None:
+    check = check_reply_facts("What date would you like to leave?", "What time would you like to leave?")
+    assert [(f.reason, f.detail) for f in check.findings] == [
+        (FailureReason.INCOMPLETE_RESPONSE, "asks for time:departure where gold asks for date:departure")
+    ]
+    silent = check_reply_facts("Which region should the report cover?", "Here is the report.")
+    assert [f.reason for f in silent.findings] == [FailureReason.INCOMPLETE_RESPONSE]
 
 
 def test_checks_can_be_selected_and_unknown_ones_are_rejected() -> None:
@@ -99,6 +130,11 @@ def test_a_reply_never_contradicts_itself(text: str) -> None:
     check = check_reply_facts(text, text)
     assert check.findings == ()
     assert check.covered_facts == check.gold_facts
+
+
+@given(st.text(alphabet="0123456789 :.,$%-apmAPMkKg/", max_size=40))
+def test_number_like_text_never_raises(text: str) -> None:
+    assert isinstance(facts_in(text), tuple)
 
 
 @pytest.mark.parametrize("text", ["The apartment has in-Unit laundry.", "It is on Place d'Anglas, Paris."])

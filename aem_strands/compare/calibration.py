@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from aem_strands.compare.chain import Comparator, ComparisonRequest, Thresholds
-from aem_strands.compare.facts import check_reply_facts
 from aem_strands.compare.metrics import (
     Agreement,
     SweepPoint,
@@ -137,16 +136,18 @@ class CalibrationReport:
 
 
 def chain_outcomes(pairs: Sequence[LabelledPair], comparator: Comparator) -> list[Comparison]:
-    """The shipped chain's comparison per pair; replies also go through the fact checks."""
-    results = comparator.compare_many([p.request() for p in pairs])
-    out = []
-    for pair, result in zip(pairs, results, strict=True):
-        if pair.kind is ValueKind.RESPONSE and isinstance(pair.gold, str) and isinstance(pair.predicted, str):
-            findings = check_reply_facts(pair.gold, pair.predicted).findings
-            if findings:
-                result = Comparison(False, 0.0, result.method, findings[0].detail)
-        out.append(result)
-    return out
+    """The shipped chain's comparison per pair (replies: facts and acts first, as in turn judging)."""
+    return comparator.compare_many([p.request() for p in pairs])
+
+
+def _plain_scores(scorer: SemanticScorer, pairs: Sequence[LabelledPair], kind: ValueKind) -> list[float]:
+    """The scorer's raw similarity; for replies from the embedding scorer, the plain cosine (its reply
+    score is the combiner's, which already uses the facts)."""
+    texts = [(display(p.gold), display(p.predicted)) for p in pairs]
+    cosine = getattr(scorer, "cosine", None)
+    if kind is ValueKind.RESPONSE and callable(cosine):
+        return [float(cosine(g, p)) for g, p in texts]
+    return [0.0 if s is None else s for s in scorer.similarities(texts, kind)]
 
 
 def _stage(name: str, labels: list[bool], decisions: list[bool | None], scores: list[float]) -> StageResult:
@@ -173,8 +174,7 @@ def calibrate(
     labels = [p.label for p in pairs]
     exact = [p.gold == p.predicted and type(p.gold) is type(p.predicted) for p in pairs]
     normalised = chain_outcomes(pairs, Comparator(ExactScorer(), thresholds))
-    raw = scorer.similarities([(display(p.gold), display(p.predicted)) for p in pairs], kind)
-    cosine = [0.0 if s is None else s for s in raw]
+    cosine = _plain_scores(scorer, pairs, kind)
     chain = chain_outcomes(pairs, Comparator(scorer, thresholds, escalation=escalation))
     chain_scores = [c.score for c in chain]  # settled: 1.0 or 0.0; a fact finding: 0.0; else the similarity
     cosine_best = best_point(sweep(labels, cosine, SWEEP))

