@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from html import escape
 from pathlib import Path
@@ -15,6 +16,7 @@ from strands_evals import Experiment
 import aem_strands
 from aem_strands.cli import main
 from aem_strands.report import headline, load_results, root_cause_in_words, summarise
+from aem_strands.report.command import _progress
 from aem_strands.strands import AemSessionEvaluator, offline_case, offline_task
 from tests.conftest import EXAMPLES, action, paired, reply
 
@@ -155,3 +157,43 @@ def test_root_cause_in_words_and_the_headline() -> None:
         "1 of 1 dialogs fail: 2 root causes, 2 inherited failures. First: sales_report_wrong_recipient "
         + root_cause_in_words(record)
     )
+
+
+def test_latency_correlation_chain_buckets_and_reason_mix(tmp_path: Path) -> None:
+    dialogs = []
+    for i in range(12):
+        slow = i >= 6  # the slow half fails its second call: score falls as latency grows
+        turns = [
+            {**paired(1, action("db", "Get", id="1"), action("db", "Get", id="1")), "latency_ms": 100.0 + i},
+            {**paired(2, action("db", "Put", id="1"), action("db", "Put" if not slow else "Post", id="1")),
+             "latency_ms": 200.0 * (i + 1)},
+        ]  # fmt: skip
+        dialogs.append({"dialog_id": f"d{i}", "metadata": {"version": "v1" if i < 6 else "v2"}, "turns": turns})
+    records = load_results([scored(tmp_path, dialogs)]).records
+    summary = summarise(records, by="version")
+    latencies = [100.0 + i + 200.0 * (i + 1) for i in range(12)]
+    scores = [1.0] * 6 + [0.5] * 6  # 2 of 2, then 1 of 2 turns pass
+    assert [p[0] for p in summary["latency"]["points"]] == latencies
+    pearson = stats.pearsonr(latencies, scores)
+    found = summary["latency"]["correlation"]["pearson"]
+    assert found["estimate"] == pytest.approx(pearson.statistic, abs=1e-4)
+    assert (found["low"], found["high"]) == pytest.approx(tuple(pearson.confidence_interval(0.95)), abs=1e-4)
+    # both calls form one two-step chain: 24 turns, 18 pass
+    wilson = stats.binomtest(18, 24).proportion_ci(method="wilson")
+    assert summary["chains"]["two_step"]["pass_rate"] == {
+        "estimate": 0.75, "low": round(wilson.low, 4), "high": round(wilson.high, 4), "n": 24
+    }  # fmt: skip
+    assert summary["reasons"] == {"action_mismatch": {"root_cause": 6, "cascade": 0}}
+    assert summary["groups"][1]["reasons"] == {"action_mismatch": 6}
+    assert summary["groups"][1]["vs_previous"]["reason_mix_change"] is None  # v1 has no failure: nothing to compare
+    assert summary["regressions"] == ["v2 vs v1"]  # 6 of 6 pass, then 0 of 6
+
+
+def test_score_json_array_output_is_read_and_progress_only_on_a_terminal(tmp_path: Path) -> None:
+    results = aem_strands.evaluate_dialogs(
+        aem_strands.load_dialogs(EXAMPLES / "data" / "sales_report.json"), scorer="exact"
+    )
+    path = tmp_path / "scores.json"
+    path.write_text(json.dumps([r.to_dict() for r in results], indent=2), encoding="utf-8")
+    assert [r["dialog_id"] for r in load_results([path]).records] == ["sales_report"]
+    assert _progress(io.StringIO()) is None  # piped: no progress bar

@@ -43,7 +43,10 @@ def turn_status(turn: Record) -> str:
 
 
 def _turn(turn: Record) -> list[Any]:
+    """A turn for the script; a passing turn without latency or note is only ``[turn_no, "a"|"r"]``."""
     failed = turn.get("verdict") == "fail"
+    if turn.get("verdict") == "pass" and turn.get("latency_ms") is None and not turn.get("note"):
+        return [turn.get("turn_no"), "a" if turn.get("kind") == "action" else "r"]
     problems = [
         [p.get("field"), _short(p.get("gold")), _short(p.get("predicted")), p.get("method"), p.get("score")]
         for p in (turn.get("problems") or [])
