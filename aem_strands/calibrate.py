@@ -13,14 +13,17 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from aem_strands.compare.calibration import CalibrationReport, calibrate, load_pairs
 from aem_strands.compare.chain import Thresholds
 from aem_strands.compare.config import load_thresholds, save_thresholds
 from aem_strands.compare.scorers import SCORER_NAMES, make_scorer
-from aem_strands.errors import AemError, ConfigError, InputError
+from aem_strands.decode import require_utf8
+from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.types import ValueKind
+
+if TYPE_CHECKING:  # the calibration module pulls in scikit-learn (seconds); loaded when the command runs
+    from aem_strands.compare.calibration import CalibrationReport, LabelledPair
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_RUNTIME = 0, 2, 3
 
@@ -68,22 +71,57 @@ def render(report: CalibrationReport, with_sweep: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _labelled(path: Path, kind: ValueKind, cutoff: float) -> list[LabelledPair]:
+    from aem_strands.compare.calibration import load_pairs
+
+    require_utf8(path, "--pairs")
+    pairs = [p for p in load_pairs(path, kind, cutoff) if p.kind is kind]
+    positives = sum(p.label for p in pairs)
+    where = Location(str(path), field="--pairs")
+    if not pairs:
+        raise InputError(f"no {kind.value} pairs", where)
+    if positives in (0, len(pairs)):
+        said = "equivalent" if positives else "not equivalent"
+        raise InputError(
+            f"all {len(pairs)} {kind.value} pair(s) are labelled {said}: a threshold needs both equivalent and "
+            "not-equivalent pairs to be chosen from",
+            where,
+        )
+    return pairs
+
+
+def _check_config_target(target: Path, pairs: Path) -> None:
+    where = Location(str(target), field="--write-config")
+    if target.resolve() == pairs.resolve():
+        raise InputError("is the --pairs file; it would be overwritten", where)
+    if target.is_dir():
+        raise InputError("is a folder; name a file", where)
+    if not target.parent.is_dir():
+        raise InputError(f"its folder {target.parent} does not exist", where)
+    if target.exists():
+        require_utf8(target, "--write-config")
+
+
 def run_calibrate(args: argparse.Namespace, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
     """Run the command; returns the exit code (0 ok, 2 bad input, 3 runtime error)."""
+    from aem_strands.compare.calibration import calibrate
+
     out, err = stdout or sys.stdout, stderr or sys.stderr
     kind = ValueKind(args.kind)
     try:
+        if args.write_config is not None:
+            _check_config_target(args.write_config, args.pairs)
+        if args.thresholds:
+            require_utf8(args.thresholds, "--thresholds")
         thresholds = load_thresholds(args.thresholds) if args.thresholds else None
-        pairs = [p for p in load_pairs(args.pairs, kind, args.cutoff) if p.kind is kind]
-        if not pairs:
-            raise InputError(f"no {kind.value} pairs in {args.pairs}")
+        pairs = _labelled(args.pairs, kind, args.cutoff)
         escalation = make_scorer(args.escalate) if args.escalate else None
         report = calibrate(pairs, make_scorer(args.scorer), thresholds, kind=kind, escalation=escalation)
     except (InputError, ConfigError) as error:
-        print(f"aem-strands calibrate: {error}", file=err)
+        print(f"aem-strands calibrate: {printable(str(error))}", file=err)
         return EXIT_BAD_INPUT
     except AemError as error:
-        print(f"aem-strands calibrate: {error}", file=err)
+        print(f"aem-strands calibrate: {printable(str(error))}", file=err)
         return EXIT_RUNTIME
     as_json = args.format == "json" or (args.format is None and not out.isatty())
     out.write(json.dumps(report.to_dict()) + "\n" if as_json else render(report, args.sweep))

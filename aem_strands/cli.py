@@ -3,7 +3,12 @@
 Exit codes follow the host's convention: 0 every dialog passes, 1 some dialog fails, 2 bad input
 (a file or a dialog could not be read; the others are still scored), 3 runtime error; and 4 when no
 dialog fails but some could not be judged (inconclusive: a scorer failed, e.g. the LLM judge without
-credentials). Precedence: 2, then 1, then 4.
+credentials). Precedence: 2, then 1, then 4. 130 when interrupted (Ctrl-C), 141 when the reader of
+the output went away (``| head -1``); both stop quietly and keep what was written.
+
+Results stream: each record is written as soon as its dialog is scored. ``--out`` is checked before
+any work (not an input, a writable folder), written to a temporary file beside it and renamed into
+place when the run ends, also when it stops early, so it never holds a torn record.
 """
 
 from __future__ import annotations
@@ -12,30 +17,43 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
+from types import TracebackType
 from typing import IO, Any
 
+from rich.console import Console
+from rich.text import Text
+
 from aem_strands.calibrate import add_calibrate_parser, run_calibrate
-from aem_strands.compare.chain import ComparisonRequest
-from aem_strands.errors import AemError, ConfigError, InputError, Location
+from aem_strands.compare.chain import Comparator, ComparisonRequest
+from aem_strands.decode import find_flaw, read_records, require_utf8
+from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.evaluate import evaluate_dialogs, make_comparator
-from aem_strands.load import load_dialogs
-from aem_strands.options import add_option_flags, options_from_args
-from aem_strands.render import render_table
+from aem_strands.load import LoadedRecord, iter_records, read_lines
+from aem_strands.options import EvalOptions, add_option_flags, options_from_args
+from aem_strands.render import render_dialog, render_error, render_footer, rich_dialog
 from aem_strands.report import add_report_parser, run_report
 from aem_strands.result import DialogResult
-from aem_strands.types import Dialog, ValueKind
+from aem_strands.types import Comparison, ValueKind
 
 EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_RUNTIME, EXIT_INCONCLUSIVE = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
+CHUNK_MAX = 64
+"""Most dialogs scored in one batch (batches grow 1, 2, 4, ... so the first records come out at once)."""
 EXIT_CODES_HELP = """exit codes:
   0  every dialog passes (or there was nothing to judge)
   1  some dialog fails
   2  bad input: a file, record or option could not be read (the other dialogs are still scored)
   3  runtime error
   4  inconclusive: no dialog fails, but some turn could not be judged (e.g. the LLM judge was unreachable)
-precedence when several apply: 2, then 1, then 4"""
+  130  interrupted (Ctrl-C): the records written so far are kept
+  141  the output pipe closed early (e.g. | head -1): stops quietly
+precedence when several apply: 2, then 1, then 4
+PATH may be - (stdin); .jsonl/.ndjson are JSONL, .json is JSON, any other name is read by its content"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,12 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score annotated dialog files")
-    score.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="JSON or JSONL dialog files")
+    score.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="JSON or JSONL dialog files; - for stdin")
     add_option_flags(score, scoring=True)
     score.add_argument("--format", choices=("json", "jsonl", "table"), help="default: table on a terminal, else jsonl")
     score.add_argument("--out", type=Path, help="write results to this file instead of stdout")
     compare = commands.add_parser("compare", help="decide equivalence of value pairs")
-    compare.add_argument("--pairs", type=Path, required=True, help='JSONL of {"gold", "predicted", "kind"}')
+    compare.add_argument(
+        "--pairs", type=Path, required=True, help='JSONL of {"gold", "predicted", "kind"}; - for stdin'
+    )
     add_option_flags(compare, scoring=False)
     compare.add_argument("--out", type=Path, help="write results to this file instead of stdout")
     add_calibrate_parser(commands)
@@ -61,39 +81,189 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _error_line(error: InputError) -> str:
-    return f"aem-strands: {error}"
+    return f"aem-strands: {printable(str(error))}"
 
 
-def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    dialogs: list[Dialog] = []
-    errors: list[InputError] = []
-    options = options_from_args(args)
-    align = options.align_options()
-    for path in args.paths:
-        try:
-            loaded = load_dialogs(path, align=align)
-        except InputError as error:
-            errors.append(error)
-            continue
-        dialogs.extend(loaded.dialogs)
-        errors.extend(loaded.errors)
-    for problem in errors:
-        print(_error_line(problem), file=stderr)
-    results = evaluate_dialogs(dialogs, options)
-    records: list[dict[str, Any]] = [r.to_dict() for r in results]
-    records += [{"dialog_id": e.location.dialog_id, "error": e.to_dict()} for e in errors]
-    out = args.out.open("w", encoding="utf-8") if args.out else stdout
+_CONTROLS = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), 0x2028, 0x2029)}
+
+
+def _json_text(record: Any, indent: int | None = None) -> str:
+    """JSON with no raw line separator or C1 control (a reader splitting lines, or a terminal, cannot trip)."""
+    text = json.dumps(record, ensure_ascii=False, indent=indent)
     try:
-        fmt = args.format or ("table" if out.isatty() else "jsonl")
-        if fmt == "table":
-            out.write(render_table(results, errors))
-        elif fmt == "json":
-            out.write(json.dumps(records, indent=2, ensure_ascii=False) + "\n")
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate in a message: let json escape it
+        text = json.dumps(record, indent=indent)
+    return text.translate(_CONTROLS)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+class _Output:
+    """Where records go, one at a time: stdout, or ``--out`` through a temporary file renamed into place at the end.
+
+    Opening checks ``--out`` (not an input, not a folder, in a folder we can write) before any work is done.
+    """
+
+    def __init__(self, target: Path | None, inputs: Iterable[Path | None], stdout: IO[str], fmt: str | None) -> None:
+        self.target, self.count, self._temp = target, 0, None if target is None else ""
+        if target is not None:
+            where = Location(str(target), field="--out")
+            for path in inputs:
+                if path is not None and str(path) != "-" and _same_file(target, path):
+                    raise InputError(f"is also an input ({path}); it would be overwritten", where)
+            if target.is_dir():
+                raise InputError("is a folder; name a file", where)
+            if not target.parent.is_dir():
+                raise InputError(f"its folder {target.parent} does not exist", where)
+            try:
+                handle, self._temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+            except OSError as error:
+                raise InputError(f"cannot write in {target.parent}: {error.strerror}", where) from None
+            self.stream: IO[str] = os.fdopen(handle, "w", encoding="utf-8")
         else:
-            out.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    finally:
-        if args.out:
-            out.close()
+            self.stream = stdout
+        self.format = fmt or ("table" if self.stream.isatty() else "jsonl")
+        self._console = Console(file=self.stream, markup=False, emoji=False, highlight=False)
+        self._rich = self.format == "table" and self.stream.isatty()
+
+    def __enter__(self) -> _Output:
+        return self
+
+    def write(self, item: DialogResult | InputError | dict[str, Any]) -> None:
+        """Write one result, input error or (``compare``) plain record, and flush it."""
+        if self.format == "table" and not isinstance(item, dict):
+            if self._rich:
+                shown = rich_dialog(item) if isinstance(item, DialogResult) else Text(render_error(item), "red")
+                self._console.print(shown)
+            else:
+                self.stream.write(render_dialog(item) if isinstance(item, DialogResult) else render_error(item))
+        else:
+            record = item if isinstance(item, dict) else _record(item)
+            if self.format == "json":
+                self.stream.write(("[\n" if self.count == 0 else ",\n") + _json_text(record, 2))
+            else:
+                self.stream.write(_json_text(record) + "\n")
+        self.count += 1
+        self.stream.flush()
+
+    def footer(self, text: str) -> None:
+        if self.format == "table":
+            self.stream.write(text)
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self.format == "json" and not (kind is not None and issubclass(kind, BrokenPipeError)):
+            self.stream.write("[]\n" if self.count == 0 else "\n]\n")
+        if self._temp is None:
+            if not (kind is not None and issubclass(kind, BrokenPipeError)):
+                self.stream.flush()
+            return
+        self.stream.close()
+        assert self.target is not None  # set together with _temp
+        if kind is not None and not issubclass(kind, KeyboardInterrupt) and self.count == 0:
+            os.unlink(self._temp)  # nothing done: leave an existing --out as it was
+            return
+        try:
+            mode = self.target.stat().st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(self._temp, mode)
+        os.replace(self._temp, self.target)
+
+
+def _record(item: DialogResult | InputError) -> dict[str, Any]:
+    if isinstance(item, DialogResult):
+        return item.to_dict()
+    return {"dialog_id": item.location.dialog_id, "error": item.to_dict()}
+
+
+def _loaded(paths: Sequence[Path], options: EvalOptions, stdin: IO[Any] | None) -> Iterator[LoadedRecord]:
+    align = options.align_options()
+    for path in paths:
+        try:
+            yield from iter_records(path, align=align, stdin=stdin)
+        except InputError as error:
+            yield LoadedRecord(error.location, error=error)
+
+
+def _isolated(failure: BaseException) -> bool:
+    """Whether an exception belongs to one dialog (its error record) rather than to the whole run."""
+    return isinstance(failure, InputError) or not isinstance(failure, AemError)
+
+
+def _score_chunk(
+    chunk: list[LoadedRecord], options: EvalOptions, comparator: Comparator
+) -> Iterator[DialogResult | InputError]:
+    dialogs = [r.dialog for r in chunk if r.dialog is not None]
+    try:
+        results: list[DialogResult | InputError] = (
+            [*evaluate_dialogs(dialogs, options, comparator=comparator)] if dialogs else []
+        )
+    except Exception as failure:
+        if not _isolated(failure):
+            raise
+        results = []
+        for record in chunk:  # score one by one: the dialog that fails gets the error, the others their result
+            if record.dialog is None:
+                continue
+            try:
+                results.extend(evaluate_dialogs([record.dialog], options, comparator=comparator))
+            except Exception as single:
+                if not _isolated(single):
+                    raise
+                detail = printable(f"{type(single).__name__}: {single}")
+                where = replace(record.where, dialog_id=record.dialog.dialog_id)
+                results.append(InputError(f"could not be scored: {detail}", where))
+    scored = iter(results)
+    for record in chunk:
+        if record.error is not None:
+            yield record.error
+        elif record.dialog is not None:
+            yield next(scored)
+
+
+def _scored(records: Iterable[LoadedRecord], options: EvalOptions) -> Iterator[DialogResult | InputError]:
+    """Each record's result or error, in input order, as soon as its batch is scored (batches grow to CHUNK_MAX)."""
+    comparator = make_comparator(options)
+    chunk: list[LoadedRecord] = []
+    size = 1
+    for record in records:
+        chunk.append(record)
+        if sum(r.dialog is not None for r in chunk) >= size:
+            yield from _score_chunk(chunk, options, comparator)
+            chunk, size = [], min(2 * size, CHUNK_MAX)
+    yield from _score_chunk(chunk, options, comparator)
+
+
+def _options(args: argparse.Namespace) -> EvalOptions:
+    if getattr(args, "thresholds_file", None) is not None:
+        require_utf8(args.thresholds_file, "--thresholds")
+    return options_from_args(args)
+
+
+def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
+    options = _options(args)
+    results: list[DialogResult] = []
+    errors: list[InputError] = []
+    inputs = [*args.paths, getattr(args, "thresholds_file", None)]
+    with _Output(args.out, inputs, stdout, args.format) as output:
+        for item in _scored(_loaded(args.paths, options, stdin), options):
+            if isinstance(item, InputError):
+                errors.append(item)
+                print(_error_line(item), file=stderr)
+            else:
+                results.append(item)
+            output.write(item)
+        output.footer(render_footer(len(results), sum(r.test_pass for r in results), len(errors)))
     return exit_code(results, errors, stderr)
 
 
@@ -111,87 +281,129 @@ def exit_code(results: Sequence[DialogResult], errors: Sequence[InputError], std
     return EXIT_INCONCLUSIVE if inconclusive else EXIT_OK
 
 
-def _read_pairs(path: Path) -> list[ComparisonRequest | InputError]:
+def _pair(value: Any, where: Location) -> ComparisonRequest | InputError:
+    flaw = find_flaw(value)
+    if flaw is not None:
+        return InputError(flaw.message, replace(where, field=flaw.path or None))
+    missing = [k for k in ("gold", "predicted") if not isinstance(value, dict) or k not in value]
+    if missing:
+        return InputError("missing field", replace(where, field=missing[0]))
+    kind = value.get("kind", "argument")
+    if kind not in ("argument", "response"):
+        return InputError(f"kind must be 'argument' or 'response', got {kind!r}", replace(where, field="kind"))
+    return ComparisonRequest(value["gold"], value["predicted"], ValueKind(kind))
+
+
+def _read_pairs(path: Path, stdin: IO[Any] | None) -> Iterator[ComparisonRequest | InputError]:
+    """One request (or error) per non-blank JSONL line of ``path`` (``-``: stdin), lazily."""
+    for record in read_records(read_lines(path, stdin), str(path), "jsonl"):
+        where = Location(str(path), line=record.line)
+        yield InputError(record.error, where) if record.error is not None else _pair(record.value, where)
+
+
+def _compare_chunk(comparator: Comparator, requests: list[ComparisonRequest]) -> list[Comparison | InputError]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read file: {error}", Location(str(path))) from None
-    out: list[ComparisonRequest | InputError] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = Location(f"{path}:{number}")
+        return list(comparator.compare_many(requests))
+    except Exception as failure:
+        if not _isolated(failure):
+            raise
+    out: list[Comparison | InputError] = []
+    for request in requests:
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            out.append(InputError(f"malformed JSON: {error.msg}", where))
-            continue
-        missing = [k for k in ("gold", "predicted") if not isinstance(record, dict) or k not in record]
-        kind = record.get("kind", "argument") if isinstance(record, dict) else None
-        if missing:
-            out.append(InputError("missing field", Location(where.file, field=missing[0])))
-        elif kind not in ("argument", "response"):
-            out.append(
-                InputError(f"kind must be 'argument' or 'response', got {kind!r}", Location(where.file, field="kind"))
-            )
-        else:
-            out.append(ComparisonRequest(record["gold"], record["predicted"], ValueKind(kind)))
+            out.append(comparator.compare_request(request))
+        except Exception as single:
+            if not _isolated(single):
+                raise
+            out.append(InputError(f"could not be compared: {printable(f'{type(single).__name__}: {single}')}"))
     return out
 
 
-def _compare(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
-    items = _read_pairs(args.pairs)
-    comparator = make_comparator(options_from_args(args))
-    requests = [item for item in items if isinstance(item, ComparisonRequest)]
-    started = time.perf_counter()
-    results = iter(comparator.compare_many(requests))
-    elapsed = time.perf_counter() - started
-    out = args.out.open("w", encoding="utf-8") if args.out else stdout
-    bad = 0
-    try:
-        for item in items:
-            if isinstance(item, InputError):
-                bad += 1
-                print(_error_line(item), file=stderr)
-                out.write(json.dumps({"error": item.to_dict()}) + "\n")
-            else:
-                c = next(results)
-                record = {"equivalent": c.equivalent, "score": round(c.score, 4), "method": c.method.value}
-                out.write(json.dumps(record) + "\n")
-    finally:
-        if args.out:
-            out.close()
+def _compare(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
+    comparator = make_comparator(_options(args))
+    compared = bad = 0
+    elapsed = 0.0
+    with _Output(args.out, [args.pairs, getattr(args, "thresholds_file", None)], stdout, "jsonl") as output:
+        items = _read_pairs(args.pairs, stdin)
+        size = 1
+        while True:
+            chunk: list[ComparisonRequest | InputError] = []
+            for item in items:
+                chunk.append(item)
+                if sum(isinstance(i, ComparisonRequest) for i in chunk) >= size:
+                    break
+            if not chunk:
+                break
+            size = min(2 * size, 1024)
+            requests = [i for i in chunk if isinstance(i, ComparisonRequest)]
+            started = time.perf_counter()
+            done = iter(_compare_chunk(comparator, requests))
+            elapsed += time.perf_counter() - started
+            for item in chunk:
+                outcome = next(done) if isinstance(item, ComparisonRequest) else item
+                if isinstance(outcome, InputError):
+                    bad += 1
+                    print(_error_line(outcome), file=stderr)
+                    output.write({"error": outcome.to_dict()})
+                else:
+                    compared += 1
+                    record = {"equivalent": outcome.equivalent, "score": round(outcome.score, 4)}
+                    output.write({**record, "method": outcome.method.value})
     embedded = getattr(comparator.scorer, "embedded_count", None)
-    rate = len(requests) / elapsed if elapsed > 0 else float("inf")
-    summary = f"aem-strands: compared {len(requests)} pairs in {elapsed:.2f} s ({rate:,.0f} pairs/s)"
+    rate = compared / elapsed if elapsed > 0 else float("inf")
+    summary = f"aem-strands: compared {compared} pairs in {elapsed:.2f} s ({rate:,.0f} pairs/s)"
     if embedded is not None:
         summary += f"; {embedded} distinct strings embedded"
     print(summary, file=stderr)
     return EXIT_BAD_INPUT if bad else EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int:
-    """Run the command; returns the exit code (``SystemExit`` only from ``--help`` and usage errors)."""
+def _quiet_stdout(stream: IO[str]) -> None:
+    """After a broken pipe: point stdout at /dev/null so the interpreter's last flush cannot complain."""
+    if stream is sys.stdout:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+    stdin: IO[Any] | None = None,
+) -> int:
+    """Run the command; returns the exit code (``SystemExit`` only from ``--help`` and usage errors).
+
+    ``stdin`` is what ``-`` reads (default ``sys.stdin``).
+    """
     out, err = stdout or sys.stdout, stderr or sys.stderr
     # The model loads from the installed package; its progress bars would only clutter stderr.
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     args = build_parser().parse_args(argv)
     try:
         if args.command == "score":
-            return _score(args, out, err)
+            return _score(args, out, err, stdin)
         if args.command == "calibrate":
             return run_calibrate(args, out, err)
         if args.command == "report":
             return run_report(args, out, err)
-        return _compare(args, out, err)
+        return _compare(args, out, err, stdin)
+    except KeyboardInterrupt:
+        print("aem-strands: interrupted; the records already written are kept", file=err)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout(out)
+        return EXIT_BROKEN_PIPE
     except InputError as error:
         print(_error_line(error), file=err)
         return EXIT_BAD_INPUT
     except AemError as error:
-        print(f"aem-strands: {error}", file=err)
+        print(f"aem-strands: {printable(str(error))}", file=err)
         return EXIT_BAD_INPUT if isinstance(error, ConfigError) else EXIT_RUNTIME
     except Exception as error:  # a crash must still give the runtime exit code and a readable line
-        print(f"aem-strands: runtime error: {type(error).__name__}: {error}", file=err)
+        print(f"aem-strands: runtime error: {printable(f'{type(error).__name__}: {error}')}", file=err)
         return EXIT_RUNTIME
 
 

@@ -17,6 +17,7 @@ and every good dialog is still returned. ``iter_records`` yields them lazily, on
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -156,6 +157,29 @@ def parse_turn(raw: object, where: Location) -> Turn:
     )
 
 
+_TURN_PATH = re.compile(r"turns\[(\d+)\]\.?")
+
+
+def _check_limits(raw: object, file: str | None, default_id: str | None) -> None:
+    """Raise an ``InputError`` naming dialog, turn and field where ``raw`` breaks a limit of ``aem_strands.decode``."""
+    flaw = find_flaw(raw)
+    if flaw is None:
+        return
+    body = {"dialog_id": default_id, "turns": raw} if isinstance(raw, list) else raw
+    path = f"turns{flaw.path}" if isinstance(raw, list) else flaw.path
+    named = body.get("dialog_id", default_id) if isinstance(body, dict) else None
+    dialog_id = named if isinstance(named, str) and find_flaw(named) is None else None
+    turn_no, field = None, path or None
+    found = _TURN_PATH.match(path)
+    turns = body.get("turns") if isinstance(body, dict) else None
+    if found and isinstance(turns, list):
+        turn = turns[int(found.group(1))]
+        number = turn.get("turn_no") if isinstance(turn, dict) else None
+        if isinstance(number, int) and not isinstance(number, bool):
+            turn_no, field = number, path[found.end() :] or None
+    raise InputError(flaw.message, Location(file, dialog_id, turn_no, field))
+
+
 def parse_dialog(
     raw: object, *, file: str | None = None, default_id: str | None = None, align: AlignOptions | None = None
 ) -> Dialog:
@@ -164,11 +188,7 @@ def parse_dialog(
     An unpaired ``{"dialog_id", "metadata", "gold", "predicted"}`` object is validated by
     ``aem_strands.unpaired`` and aligned with ``align`` (see ``aem_strands.align``).
     """
-    flaw = find_flaw(raw)
-    if flaw is not None:
-        named = raw.get("dialog_id") if isinstance(raw, dict) else None
-        dialog_id = named if isinstance(named, str) and find_flaw(named) is None else None
-        raise InputError(flaw.message, Location(file, dialog_id, None, flaw.path or None))
+    _check_limits(raw, file, default_id)
     if is_unpaired(raw):
         return parse_unpaired(raw, file=file, default_id=default_id).align(align)
     if isinstance(raw, list):
@@ -223,7 +243,11 @@ class LoadedRecord:
     error: InputError | None = None
 
 
-def _lines(path: str | Path, stdin: IO[Any] | None) -> Iterator[bytes]:
+def read_lines(path: str | Path, stdin: IO[Any] | None = None) -> Iterator[bytes]:
+    """The binary lines of a file (``-``: ``stdin``, default ``sys.stdin``), read lazily.
+
+    Raises ``InputError`` naming the file when it cannot be read.
+    """
     if str(path) == "-":
         stream = stdin if stdin is not None else sys.stdin
         binary = getattr(stream, "buffer", None)
@@ -280,7 +304,7 @@ def iter_records(
     stem = "stdin" if file == "-" else Path(path).stem
     seen: set[str] = set()
     empty = True
-    for default_id, place, value, problem in _units(read_records(_lines(path, stdin), file, format_of(path)), stem):
+    for default_id, place, value, problem in _units(read_records(read_lines(path, stdin), file, format_of(path)), stem):
         empty = False
         where = Location(file, line=place.line, index=place.index)
         if problem is not None:

@@ -73,7 +73,7 @@ def test_bad_record_is_reported_and_skipped_and_good_ones_scored(tmp_path: Path)
     assert records[1]["error"]["turn_no"] == 1
     assert records[1]["error"]["field"] == "predict_turn"
     assert records[2]["error"]["file"] == str(missing)
-    assert f"aem-strands: file {path}, dialog 'bad', turn 1, field 'predict_turn': Field required" in err
+    assert f"aem-strands: file {path}, line 2, dialog 'bad', turn 1, field 'predict_turn': Field required" in err
     assert code == 2
 
 

@@ -79,10 +79,10 @@ def test_bundled_examples_load() -> None:
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        ('[{"turn_no": 1,', "file {file}: malformed JSON: Expecting"),
+        ('[{"turn_no": 1,', "file {file}, line 1, element [0]: malformed JSON: Expecting property name"),
         (
             [paired(1, action("t", "A"), action("t", "A")), {"turn_no": "2", "turn": "Agent"}],
-            "file {file}, dialog 'd', field 'turn_no': Input should be a valid integer",
+            "file {file}, line 1, dialog 'd', field 'turn_no': Input should be a valid integer",
         ),
         (
             [
@@ -93,39 +93,39 @@ def test_bundled_examples_load() -> None:
                     "predict_turn": {"tool_id": "t"},
                 }
             ],
-            "file {file}, dialog 'd', turn 1, field 'predict_turn.action': Field required",
+            "file {file}, line 1, dialog 'd', turn 1, field 'predict_turn.action': Field required",
         ),
         (
             [{"turn_no": 1, "turn": "Tool", "predict_turn": action("t", "A")}],
-            "file {file}, dialog 'd', turn 1, field 'gold_turn': Field required",
+            "file {file}, line 1, dialog 'd', turn 1, field 'gold_turn': Field required",
         ),
         (
             [paired(1, action("t", "A", n=1), action("t", "A", n=2), weight="heavy")],
-            "file {file}, dialog 'd', turn 1, field 'weight': Input should be a valid number",
+            "file {file}, line 1, dialog 'd', turn 1, field 'weight': Input should be a valid number",
         ),
-        ({"dialog_id": "d", "turns": []}, "file {file}, dialog 'd', field 'turns': dialog has no turns"),
+        ({"dialog_id": "d", "turns": []}, "file {file}, line 1, dialog 'd', field 'turns': dialog has no turns"),
         ([], "file {file}: the file holds no dialogs"),
         ("  \n", "file {file}: the file is empty"),
         (
             [paired(1, reply("a"), reply("a")), paired(1, reply("b"), reply("b"))],
-            "file {file}, dialog 'd', turn 1, field 'turn_no': duplicate turn_no",
+            "file {file}, line 1, dialog 'd', turn 1, field 'turn_no': duplicate turn_no",
         ),
         (
             '[{"turn_no": 1, "turn": "Tool", "gold_turn": {"tool_id": "t", "action": "A", "args": {"n": NaN}},'
             ' "predict_turn": {"tool_id": "t", "action": "A", "args": {"n": 1}}}]',
-            "file {file}, dialog 'd', turn 1, field 'gold_turn.args.n': NaN or infinite number is not allowed",
+            "file {file}, line 1, dialog 'd', turn 1, field 'gold_turn.args.n': NaN or infinite number is not allowed",
         ),
         (
             [paired(1, reply("a"), reply("a"), weight=0)],
-            "file {file}, dialog 'd', turn 1, field 'weight': Input should be greater than 0",
+            "file {file}, line 1, dialog 'd', turn 1, field 'weight': Input should be greater than 0",
         ),
         (
             [paired(1, reply("a"), reply("a"), depends_on=[3])],
-            "file {file}, dialog 'd', turn 1, field 'depends_on': depends_on names turn 3",
+            "file {file}, line 1, dialog 'd', turn 1, field 'depends_on': depends_on names turn 3",
         ),
         (
             [{"turn_no": 1, "turn": "Robot", "gold_turn": reply("a"), "predict_turn": reply("a")}],
-            "file {file}, dialog 'd', turn 1, field 'turn': Input should be 'Agent' or 'Tool'",
+            "file {file}, line 1, dialog 'd', turn 1, field 'turn': Input should be 'Agent' or 'Tool'",
         ),
     ],
 )
@@ -150,9 +150,9 @@ def test_bad_dialog_in_dataset_is_reported_and_the_rest_kept(tmp_path: Path) -> 
     loaded = load_dialogs(path)
     assert [d.dialog_id for d in loaded] == ["good", "good2"]
     messages = [str(e) for e in loaded.errors]
-    assert messages[0].startswith(f"file {path}:2: malformed JSON")
+    assert messages[0].startswith(f"file {path}, line 2: malformed JSON")
     assert messages[1] == (
-        f"file {path}, dialog 'bad', turn 1, field 'predict_turn.response': Input should be a valid string"
+        f"file {path}, line 3, dialog 'bad', turn 1, field 'predict_turn.response': Input should be a valid string"
     )
 
 
