@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+import numpy as np
+
 from aem_strands.compare.normalise import normalise_text
 from aem_strands.errors import ConfigError
 from aem_strands.scope import SCOPE_CHOICES, Scope, content_in_scope
@@ -235,44 +237,57 @@ class _Aligner:
 
         Returns the block's best cost for every stop in start..m and, when ``stop`` is given, the rows
         of the best assignment to predicted[start:stop]. Pairing member k with the k-th item of the
-        segment costs nothing extra; any other pairing 1e-7, so ties keep the written order.
+        segment costs nothing extra; any other pairing 1e-7, so ties keep the written order. The DP
+        runs over all member subsets at once (numpy arrays indexed by subset bit mask).
         """
         members = self.units[unit]
         size = 1 << len(members)
-        unmatched = [sum(self.skip_gold[g] for k, g in enumerate(members) if not mask >> k & 1) for mask in range(size)]
-        best = [0.0] + [float("inf")] * (size - 1)
-        parents: list[list[tuple[int, int | None]]] = []
-        totals = [round(min(b + u for b, u in zip(best, unmatched, strict=True)), 6)]
+        masks = np.arange(size)
+        skips = np.array([self.skip_gold[g] for g in members])
+        bits = (masks[:, None] >> np.arange(len(members))) & 1
+        unmatched = (1 - bits) @ skips
+        sources = [masks[bits[:, k] == 0] for k in range(len(members))]
+        costs = np.array([self.cost[g] for g in members]).reshape(len(members), len(self.predicted))
+        best = np.full(size, np.inf)
+        best[0] = 0.0
+        parents: list[tuple[np.ndarray, np.ndarray]] = []
+        totals = [round(float(np.min(best + unmatched)), 6)]
         last = len(self.predicted) if stop is None else stop
         for offset, item in enumerate(range(start, last)):
-            new = [float("inf")] * size
-            parent: list[tuple[int, int | None]] = [(0, None)] * size
-            for mask in range(size):
-                if best[mask] == float("inf"):
-                    continue
-                for k, g in enumerate(members):
-                    if not mask >> k & 1:
-                        cost = best[mask] + self.cost[g][item] + (0.0 if k == offset else 1e-7)
-                        if cost < new[mask | 1 << k]:
-                            new[mask | 1 << k], parent[mask | 1 << k] = cost, (mask, k)
-                cost = best[mask] + self.skip_pred[item]
-                if cost < new[mask]:
-                    new[mask], parent[mask] = cost, (mask, None)
+            new = np.full(size, np.inf)
+            parent_mask = masks.copy()
+            parent_member = np.full(size, -1)
+            # Ties keep the first candidate in the order the plain loop over (mask, member) met them:
+            # a match before a skip, and for one target the larger member index first.
+            for k in range(len(members) - 1, -1, -1):
+                without = sources[k]
+                cost = best[without] + costs[k, item] + (0.0 if k == offset else 1e-7)
+                target = without | (1 << k)
+                better = cost < new[target]
+                new[target[better]] = cost[better]
+                parent_mask[target[better]] = without[better]
+                parent_member[target[better]] = k
+            skip = best + self.skip_pred[item]
+            better = skip < new
+            new[better] = skip[better]
+            parent_mask[better] = masks[better]
+            parent_member[better] = -1
             best = new
-            parents.append(parent)
-            totals.append(round(min(b + u for b, u in zip(best, unmatched, strict=True)), 6))
+            parents.append((parent_mask, parent_member))
+            totals.append(round(float(np.min(best + unmatched)), 6))
         if stop is None:
             return totals, []
-        mask = min(range(size), key=lambda m: best[m] + unmatched[m])
+        mask = int(np.argmin(best + unmatched))
         matched: dict[int, int] = {}
         extras: list[int] = []
         for item in range(stop - 1, start - 1, -1):
-            previous, member = parents[item - start][mask]
-            if member is None:
+            parent_mask, parent_member = parents[item - start]
+            member = int(parent_member[mask])
+            if member < 0:
                 extras.append(item)
             else:
                 matched[members[member]] = item
-            mask = previous
+            mask = int(parent_mask[mask])
         rows: list[Row] = [(g, matched.get(g)) for g in members]
         return totals, rows + [(None, item) for item in sorted(extras)]
 
@@ -352,9 +367,7 @@ def align_turns(
     gold_kept = [i for i, g in enumerate(gold) if content_in_scope(g.gold, options.scope)]
     predicted_kept = [i for i, p in enumerate(predicted) if content_in_scope(p, options.scope)]
     total, scoped_rows = _Aligner([gold[i] for i in gold_kept], [predicted[i] for i in predicted_kept], options).solve()
-    rows = [
-        (None if g is None else gold_kept[g], None if p is None else predicted_kept[p]) for g, p in scoped_rows
-    ]
+    rows = [(None if g is None else gold_kept[g], None if p is None else predicted_kept[p]) for g, p in scoped_rows]
     turns: list[Turn] = []
     pairs: list[AlignedPair] = []
     ignored: list[int] = []

@@ -29,10 +29,17 @@ def order_groups(turns: Sequence[Turn]) -> dict[str, list[int]]:
     return {name: members for name, members in groups.items() if len(members) > 1}
 
 
+def _settled(turns: Sequence[Turn], members: Sequence[int]) -> bool:
+    """Every member's prediction is identical to its gold: the written pairing is optimal as it stands."""
+    return all(turns[i].gold == turns[i].predicted for i in members)
+
+
 def candidate_pairings(turns: Sequence[Turn]) -> list[Turn]:
     """Every gold/predicted re-pairing inside groups, for batching their comparisons up front."""
     out = []
     for members in order_groups(turns).values():
+        if _settled(turns, members):
+            continue
         for i in members:
             for j in members:
                 if i != j:
@@ -63,6 +70,9 @@ def reorder(turns: Sequence[Turn], judge: JudgeFn) -> tuple[list[Turn], dict[int
     out = list(turns)
     moved: dict[int, int] = {}
     for members in order_groups(turns).values():
+        # Identical pairs cost nothing and any move costs more, so the written pairing is the optimum.
+        if _settled(turns, members):
+            continue
         matrix = [
             [_cost(judge(replace(turns[i], predicted=turns[j].predicted)), i != j) for j in members] for i in members
         ]

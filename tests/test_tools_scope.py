@@ -267,3 +267,36 @@ def test_the_command_line_takes_tools_and_scope(tmp_path: Path) -> None:
     records = {r["dialog_id"]: r for r in map(json.loads, out.getvalue().splitlines())}
     assert records["ok"]["test_pass"] is True
     assert records["double"]["root_cause"] == "extra_turn"
+
+
+# --- optional gold turns and order-invariant groups ---
+
+
+def test_identical_optional_gold_turns_resolve_alike_ordered_and_order_invariant() -> None:
+    # Every gold sequence of up to 3 calls drawn from A, A(x=1), B, with every optional flag, against every
+    # prediction of up to 2 such calls: tagging the gold turns as one order-invariant group may let more
+    # predictions pass (order no longer matters), never fewer; where the gold turns are identical the
+    # verdicts are the same.
+    import itertools
+
+    base = [("A", {}), ("A", {"x": 1}), ("B", {})]
+    checked = 0
+    for n in (1, 2, 3):
+        for gold_calls in itertools.product(base, repeat=n):
+            for flags in itertools.product([False, True], repeat=n):
+                ordered = [call(a, **k) | {"optional": o} for (a, k), o in zip(gold_calls, flags, strict=True)]
+                grouped = [t | {"tags": ["OrderInvariant_g"]} for t in ordered]
+                for m in (0, 1, 2):
+                    for predicted_calls in itertools.product(base, repeat=m):
+                        predicted = [call(a, **k) for a, k in predicted_calls]
+                        one = evaluate_dialog(
+                            {"dialog_id": "o", "gold": ordered, "predicted": predicted}, scorer="exact"
+                        )
+                        two = evaluate_dialog(
+                            {"dialog_id": "g", "gold": grouped, "predicted": predicted}, scorer="exact"
+                        )
+                        assert two.test_pass or not one.test_pass, (gold_calls, flags, predicted_calls)
+                        if len(set(map(str, gold_calls))) == 1:
+                            assert (one.score, one.test_pass) == (two.score, two.test_pass)
+                        checked += 1
+    assert checked == 3 * 2 * 13 + 9 * 4 * 13 + 27 * 8 * 13  # (gold sequences x flag sets) x 13 predictions
