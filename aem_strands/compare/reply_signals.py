@@ -142,6 +142,7 @@ _TIME = re.compile(
 )
 _SPOKEN_TIME = re.compile(r"\b(\d{1,2}) (\d{2})(\s*[ap]\.?\s?m\b)", re.IGNORECASE)
 _SCALED_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
+_SHIELDED = re.compile(r"(\d[\d.,]*)\s+\u00a7(\d+)\u00a7")
 _TOKEN = re.compile(r"[\w][\w'\u2019&.-]*[\w]|[\w]")
 _BOUNDARY = re.compile(r"[.!?:;\n]")
 _CONNECTORS = frozenset(["of", "de", "la", "le", "du", "del", "&", "and", "the", "on", "at"])
@@ -161,15 +162,17 @@ def _amount(match: re.Match[str]) -> float:
 
 
 def _prepare(text: str) -> str:
-    """Number words as digits, scale words folded in (``4.2 million`` → ``4200000``)."""
+    """Number words as digits (``Two`` → ``2``); a scale word after digits stays as written
+    (``4.2 million``), shielded from the number-word reader, which would read it as a second number."""
     text = text.replace("\u2019", "'")
+    scales: list[str] = []
 
-    def scaled(match: re.Match[str]) -> str:
-        return _show(float(match[1]) * _SCALES[match[2].casefold()])
+    def shield(match: re.Match[str]) -> str:
+        scales.append(match[2])
+        return f"{match[1]} \u00a7{len(scales) - 1}\u00a7"
 
-    text = _SCALED_WORDS.sub(scaled, text)
-    text = alpha2digit(text, "en", threshold=1)  # "one" is as often a pronoun as a number
-    text = _SCALED_WORDS.sub(scaled, text)
+    text = alpha2digit(_SCALED_WORDS.sub(shield, text), "en", threshold=1)  # "one" is as often a pronoun
+    text = _SHIELDED.sub(lambda m: f"{m[1]} {scales[int(m[2])]}", text)
     return _SPOKEN_TIME.sub(lambda m: f"{m[1]}:{m[2]}{m[3]}", text)
 
 
@@ -353,6 +356,8 @@ def _states_and_negations(reader: _Reader) -> None:
             )
             if not (before in PARTICLES[word] or (before in _BE and clause_end) or after in ("by", "to")):
                 state = None
+            elif before in PARTICLES[word]:
+                word = f"{words[index - 1][1]} {word}"  # "switched on": the particle with its verb
         if state is None and (token_stem in GOVERNED_SKIP or word in GOVERNED_SKIP):
             continue
         negated = index <= negated_until
@@ -394,9 +399,11 @@ def facts_in(text: str) -> tuple[Fact, ...]:
     reader.scan(_IDENTIFIER, _identifier)
     for position, word in _words(reader.text):
         if word in WEEKDAYS and reader.free(position, position + len(word)):
-            reader.add(position, position + len(word), Fact("weekday", WEEKDAYS[word], word))
+            shown = reader.text[position : position + len(word)]
+            reader.add(position, position + len(word), Fact("weekday", WEEKDAYS[word], shown))
         elif word in MONTHS and len(word) > 3 and reader.free(position, position + len(word)):
-            reader.add(position, position + len(word), Fact("month", str(MONTHS[word]), word))
+            shown = reader.text[position : position + len(word)]
+            reader.add(position, position + len(word), Fact("month", str(MONTHS[word]), shown))
     reader.scan(_NUMBER, _number)
     _entities(reader)
     _states_and_negations(reader)
