@@ -18,6 +18,7 @@ from aem_strands.compose import make_composer
 from aem_strands.errors import AemError, ConfigError, InputError, Location
 from aem_strands.evaluate import evaluate_dialog, evaluate_dialogs, make_comparator
 from aem_strands.load import DialogSet, load_dialogs, parse_dialog
+from aem_strands.options import EvalOptions
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.types import (
     ActionCall,
@@ -51,6 +52,7 @@ __all__ = [
     "DialogResult",
     "DialogSet",
     "EmbeddingScorer",
+    "EvalOptions",
     "ExactScorer",
     "FailureReason",
     "InputError",
