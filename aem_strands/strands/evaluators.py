@@ -24,6 +24,8 @@ row with ``test_pass=False`` and the reason, never a silent 0.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +48,10 @@ from aem_strands.types import JsonValue, Role, Verdict
 
 SCORER_CHOICES = ("embedding", "exact", "judge")
 INCONCLUSIVE = "inconclusive"
+
+# The label of the case the current task just evaluated: the host reads a telemetry label from
+# ``_score_mapping`` right after ``evaluate_async`` returns, in the same task (see ``_score_mapping``).
+_LAST_LABEL: contextvars.ContextVar[tuple[float, str] | None] = contextvars.ContextVar("aem_label", default=None)
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,28 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
     def _aggregate_rows(self, outputs: list[EvaluationOutput]) -> tuple[float, bool, str]:
         score, passed, reason = Evaluator._default_aggregator(outputs)
         return float(score), bool(passed), str(reason)
+
+    def case_label(self, outputs: Sequence[EvaluationOutput]) -> str | None:
+        """The case's label (``pass``, the root cause's failure reason, ``inconclusive``, ...)."""
+        return str(outputs[0].label) if len(outputs) == 1 and outputs[0].label else None
+
+    @property
+    def _score_mapping(self) -> dict[str, float]:
+        """The host's telemetry label hook: ``{label: score}`` of the case this task evaluated last.
+
+        The host exports ``gen_ai.evaluation.score.label`` by reverse-mapping the case's aggregate score
+        through ``_score_mapping`` (else "YES"/"NO" by score >= 0.5); mapping the aggregate score of
+        this very case to its AEM label makes a failing case export its failure reason.
+        """
+        last = _LAST_LABEL.get()
+        return {} if last is None else {last[1]: last[0]}
+
+    async def evaluate_async(self, evaluation_case: EvaluationData[Any, Any]) -> list[EvaluationOutput]:
+        outputs = await asyncio.to_thread(self.evaluate, evaluation_case)
+        label = self.case_label(outputs)
+        if label is not None:
+            _LAST_LABEL.set((float(self.aggregator(outputs)[0]), label))
+        return outputs
 
     def _judge_scorer(self) -> JudgeScorer:
         if self._judge is None:
@@ -257,14 +285,22 @@ class AemTurnEvaluator(_AemEvaluator):
     def _aggregate_rows(self, outputs: list[EvaluationOutput]) -> tuple[float, bool, str]:
         return compose_turn_rows(outputs)
 
+    def case_label(self, outputs: Sequence[EvaluationOutput]) -> str | None:
+        dialog = (outputs[0].metadata or {}).get("dialog") if outputs else None
+        return str(dialog["label"]) if isinstance(dialog, dict) and dialog.get("label") else None
+
     def _rows(self, scored: ScoredCase) -> list[EvaluationOutput]:
         found, result = scored.found, scored.result
+        whole = result.to_dict()
         dialog: dict[str, JsonValue] = {
             "score": result.score,
             "test_pass": result.test_pass,
             "status": result.status,
             "reason": result.reason(),
             "dialog_id": result.dialog_id,
+            "label": _label(result),
+            "sub_metrics": whole["sub_metrics"],
+            "chains": whole["chains"],
         }
         if scored.judge is not None:
             dialog["judge"] = scored.judge
