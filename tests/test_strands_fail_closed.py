@@ -100,3 +100,26 @@ def test_in_an_experiment_the_host_counts_an_inconclusive_case_as_failed() -> No
         ("turns", "outage"): False,
         ("turns", "fine"): True,
     }
+
+
+def test_judge_calls_appear_as_agent_spans_with_token_usage_in_telemetry() -> None:
+    from aem_strands.strands.tasks import telemetry
+    from aem_strands.testing import ScriptedModel
+
+    exporter = telemetry().in_memory_exporter  # set up before the evaluator's judge runs
+    exporter.clear()
+    verdict = {"index": 0, "equivalent": False, "reason": "different metric"}
+    judge = ScriptedModel(structured={"EquivalenceVerdicts": {"verdicts": [verdict]}})
+    evaluator = AemSessionEvaluator(scorer="judge", model=judge, judge_prompt_version="v0", judge_timeout=30)
+    (row,) = evaluator.evaluate(data_for([SAME_REPLY, WRONG_METRIC], "traced"))
+    assert row.metadata["judge"] == {"judge": "judge@v0", "prompt_version": "v0", "model_id": "scripted"}  # type: ignore[index]
+    agent_spans = [
+        s for s in exporter.get_finished_spans() if (s.attributes or {}).get("gen_ai.agent.name") == "aem_judge"
+    ]
+    assert agent_spans  # the judge ran as a Strands Agent: traced like the host's own judges
+    assert all(
+        "gen_ai.usage.input_tokens" in (s.attributes or {}) for s in agent_spans if s.name.startswith("invoke_agent")
+    )
+    saved = {k: v for k, v in evaluator.to_dict().items() if k not in ("evaluator_type", "model_id")}
+    reloaded = type(evaluator)(**saved)
+    assert (reloaded.judge_prompt_version, reloaded.judge_timeout) == ("v0", 30)  # saved and reloaded by the host

@@ -95,3 +95,25 @@ def test_a_host_style_trajectory_of_tool_names_is_scored_against_host_gold() -> 
                           actual_output="Done.")  # fmt: skip
     (row,) = AemSessionEvaluator(scorer="exact").evaluate(data)
     assert (row.score, row.test_pass) == (1.0, True)
+
+
+def test_generate_recipe_reattaches_aem_to_generated_cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from strands_evals.evaluators import Evaluator
+
+    # What `strands-evals generate --experiment` writes: new cases with expected_output, a placeholder evaluator.
+    generated = tmp_path / "generated.json"
+    case = Case(name="gen_1", input="EU revenue for 2024 as a bar chart, please.",
+                expected_output="Your chart is ready.", metadata={"scripted_model": SCRIPT})  # fmt: skip
+    Experiment(cases=[case], evaluators=[Evaluator()]).to_file(str(generated))
+    # The documented recipe (docs/STRANDS.md, "Generated cases"):
+    loaded = Experiment.from_file(str(generated))
+    aem = AemSessionEvaluator(scorer="exact", allow_extra="all")  # generated gold has no tool calls: tolerate them
+    Experiment(cases=loaded.cases, evaluators=[aem]).to_file(str(tmp_path / "aem.json"))
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "out.json"
+    code = strands_evals(["run", str(tmp_path / "aem.json"), "--agent", "experiments.sales_agent:build_agent",
+                          "--custom-evaluator", "aem_strands:AemSessionEvaluator", "-o", str(out)])  # fmt: skip
+    report = json.loads(out.read_text(encoding="utf-8"))
+    # gold is the final reply only; the agent's two tool calls are tolerated extras, the reply matches
+    row = report["detailed_results"][0][0]
+    assert (code, row["score"], len(row["metadata"]["turns"])) == (0, 1.0, 1)
