@@ -16,7 +16,7 @@ from strands_evals import Experiment
 import aem_strands
 from aem_strands.cli import main
 from aem_strands.report import headline, load_results, root_cause_in_words, summarise
-from aem_strands.report.command import _progress
+from aem_strands.report.command import _steps
 from aem_strands.strands import AemSessionEvaluator, offline_case, offline_task
 from tests.conftest import EXAMPLES, action, paired, reply
 
@@ -196,4 +196,7 @@ def test_score_json_array_output_is_read_and_progress_only_on_a_terminal(tmp_pat
     path = tmp_path / "scores.json"
     path.write_text(json.dumps([r.to_dict() for r in results], indent=2), encoding="utf-8")
     assert [r["dialog_id"] for r in load_results([path]).records] == ["sales_report"]
-    assert _progress(io.StringIO()) is None  # piped: no progress bar
+    piped = io.StringIO()
+    with _steps(piped, 3) as step:
+        step("read")
+    assert piped.getvalue() == ""  # piped: no progress bar

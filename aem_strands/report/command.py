@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -37,17 +38,25 @@ def add_report_parser(commands: Any) -> argparse.ArgumentParser:
     return report
 
 
-def _progress(stream: IO[str]) -> Any:
-    """A progress bar over an iterable on a terminal; the iterable unchanged when piped."""
+@contextmanager
+def _steps(stream: IO[str], total: int) -> Iterator[Callable[[str], None]]:
+    """A progress bar of ``total`` steps on a terminal (``step(description)`` advances it); nothing when piped."""
     if not stream.isatty():
-        return None
+        yield lambda description: None
+        return
     from rich.console import Console
-    from rich.progress import track
+    from rich.progress import Progress
 
-    console = Console(file=stream)
+    with Progress(console=Console(file=stream), transient=True) as progress:
+        task = progress.add_task("reading results", total=total)
+        yield lambda description: progress.update(task, advance=1, description=description)
 
-    def wrap(items: Iterable[Any]) -> Iterable[Any]:
-        return track(list(items), description="reading results", console=console, transient=True)
+
+def _each(step: Callable[[str], None]) -> Callable[[Iterable[Any]], Iterable[Any]]:
+    def wrap(items: Iterable[Any]) -> Iterator[Any]:
+        for item in items:
+            yield item
+            step(f"read {item}")
 
     return wrap
 
@@ -71,13 +80,18 @@ def _text(summary: dict[str, Any]) -> str:
 
 def run_report(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     """Run ``report`` with parsed ``args``; returns the exit code."""
-    loaded = load_results(args.paths, progress=_progress(stderr))
+    with _steps(stderr, len(args.paths) + 2) as step:
+        loaded = load_results(args.paths, progress=_each(step))
+        labels = load_labels(args.labels) if args.labels else None
+        summary = summarise(loaded.records, by=args.by, labels=labels)
+        step("statistics computed")
+        page = None
+        if args.html:
+            page = render_html(loaded.records, summary, title=args.title, sources=[str(p) for p in args.paths])
+        step("page rendered")
     for error in loaded.errors:
         print(f"aem-strands: {error}", file=stderr)
-    labels = load_labels(args.labels) if args.labels else None
-    summary = summarise(loaded.records, by=args.by, labels=labels)
-    if args.html:
-        page = render_html(loaded.records, summary, title=args.title, sources=[str(p) for p in args.paths])
+    if args.html and page is not None:
         args.html.write_text(page, encoding="utf-8")
         print(f"aem-strands: wrote {args.html} ({args.html.stat().st_size:,} bytes)", file=stderr)
     document = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
