@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, ROOT
 
 
 def load_main(name: str) -> Callable[..., int]:
@@ -54,3 +54,18 @@ def test_cached_rerun_runs_the_agent_once_and_scores_edited_gold(
         "score 1.00, agent runs so far 1, cache hits 1",
     ]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chart.json"]
+
+
+def test_every_row_of_the_host_feature_table_names_tests_that_exist() -> None:
+    import re
+
+    text = (ROOT / "docs" / "STRANDS.md").read_text(encoding="utf-8")
+    table = text.split("## Host feature → works with AEM? how", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ")][1:]  # after the header row
+    assert len(rows) >= 19
+    for row in rows:
+        named = re.findall(r"`(test_[a-z_]+\.py)(?:::(test_[a-z0-9_]+))?`", row)
+        assert named, row
+        for module, test in named:
+            source = (ROOT / "tests" / module).read_text(encoding="utf-8")
+            assert test == "" or f"def {test}(" in source, f"{module}::{test}"
