@@ -1,25 +1,33 @@
 """AEM correctness as Strands Evals evaluators (thin adapters over ``aem_strands.evaluate_dialog``).
 
 - ``AemSessionEvaluator``: one row per case: ``score`` = the composed score, ``test_pass`` (every
-  judged turn passes), ``reason`` naming the root cause and its cascade, ``label`` (``pass``, the
-  root cause's failure reason, or ``not_applicable``), and the full dialog result in ``metadata``.
+  turn judged, and every judged turn passes), ``reason`` naming the root cause and its cascade,
+  ``label`` (``pass``, the root cause's failure reason, ``inconclusive``, or ``not_applicable``), and
+  the full dialog result in ``metadata``.
 - ``AemTurnEvaluator``: one row per turn (``label`` = failure reason, ``pass`` or
-  ``not_applicable``); its aggregator gives the case the same composed score as the session
-  evaluator.
-- ``CorrectnessCustomEvaluator(threshold=0.5, name="correctness")``: the reference write-up's
-  wrapper signature. ``threshold`` is the pass mark on the composed dialog score (``test_pass`` =
-  score >= threshold); it is **not** a similarity threshold (see ``threshold_args`` /
+  ``not_applicable``); its aggregator gives the case the same composed score and verdict as the
+  session evaluator.
+- ``CorrectnessCustomEvaluator(threshold=0.5, name="aem_correctness")``: the reference write-up's
+  wrapper signature (its default name would clash with the CLI short name ``correctness``).
+  ``threshold`` is the pass mark on the composed dialog score (``test_pass`` = score >= threshold,
+  and no turn left undecided); it is **not** a similarity threshold (see ``threshold_args`` /
   ``threshold_response``: where values are compared, defaults from ``Thresholds()``).
 
-Every public attribute equals a constructor parameter and is JSON-safe, so the evaluators survive
-``Experiment.to_file`` → ``Experiment.from_file(..., custom_evaluators=[...])``. Scorer, composer
-and alignment options are chosen by name; ``scorer="judge"`` uses ``model`` (a ``Model`` or model
-id, like the host's judges). ``semantic_scorer`` injects a scorer instance (e.g. ``TableScorer``
-in tests); it is private and not serialised.
+Fail closed: a turn that could not be judged is a ``not_applicable`` row with ``test_pass=False``
+(the host counts it as a failure, not as "nothing to judge"), and its case never passes in any of
+the three evaluators. A case that cannot be scored at all (no gold, a malformed trajectory) gives
+one ``not_applicable`` row with ``test_pass=False`` and the reason, never a silent 0.
 
-Where the gold and predicted turns come from is described in ``aem_strands.strands.cases``. A case
-that cannot be scored (no ``aem`` metadata, a malformed trajectory) gives one ``not_applicable``
-row with ``test_pass=False`` and the reason, never a silent 0.
+Every public attribute equals a constructor parameter and is JSON-safe, so the evaluators survive
+``Experiment.to_file`` → ``Experiment.from_file(..., custom_evaluators=[...])``. Scorer, composer,
+alignment, judge and embedding options are ``EvalOptions`` fields chosen by name (``**options``);
+``scorer="judge"`` / ``escalate="judge"`` use ``model`` (a ``Model`` or model id, like the host's
+judges) and record the judge in ``metadata["judge"]``; ``sub_agents`` says how a live ``Session``'s
+nested agents are read. ``semantic_scorer`` injects a scorer instance (e.g. ``TableScorer`` in
+tests); it is private and not serialised. The case's label also reaches the host's telemetry
+(``_score_mapping``).
+
+Where the gold and predicted turns come from is described in ``aem_strands.strands.cases``.
 """
 
 from __future__ import annotations
