@@ -117,3 +117,11 @@ def test_generate_recipe_reattaches_aem_to_generated_cases(tmp_path: Path, monke
     # gold is the final reply only; the agent's two tool calls are tolerated extras, the reply matches
     row = report["detailed_results"][0][0]
     assert (code, row["score"], len(row["metadata"]["turns"])) == (0, 1.0, 1)
+
+
+def test_a_task_that_returns_only_its_reply_is_scored_against_expected_output() -> None:
+    cases = [Case(name="hello", input="Hi", expected_output="Hello! How can I help?")]
+    report = Experiment(cases=cases, evaluators=[AemSessionEvaluator(scorer="exact")]).run_evaluations(
+        lambda case: "Hello! How can I help?"
+    )
+    assert (report.scores, report.test_passes) == ([1.0], [True])

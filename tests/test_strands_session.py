@@ -102,3 +102,23 @@ def test_session_survives_a_json_round_trip() -> None:
     session = Session(traces=[Trace(spans=spans, trace_id="t", session_id="s")], session_id="s")
     again = Session.model_validate_json(session.model_dump_json())
     assert [t.content for t in session_to_turns(again)] == [ActionCall("f", "f", {"a": 1}, [1, 2]), Reply("ok")]
+
+
+def test_an_agent_called_inside_a_plain_tool_belongs_to_the_outer_user_turn() -> None:
+    # a1 (user turn 1) calls tool t1, whose function runs agent n1 (parent t1), which calls t2 (parent n1).
+    nested = AgentInvocationSpan(span_info=info("n1", 2, 4, parent="t1"), user_prompt="inner", agent_response="x\n",
+                                 available_tools=[])  # fmt: skip
+    spans = [
+        invocation("a1", 0, 6, "go", "done\n"),
+        tool_span("t1", 1, "research", {"q": "EU"}, "x", parent="a1"),
+        nested,
+        tool_span("t2", 3, "search", {"q": "EU"}, "hit", parent="n1"),
+        invocation("a2", 10, 11, "thanks", "bye\n"),
+    ]
+    session = Session(traces=[Trace(spans=spans, trace_id="t", session_id="s")], session_id="s")
+    inline = session_to_turns(session)
+    assert [(t.user_turn, t.span_id, t.agent) for t in inline] == [
+        (1, "t1", None), (1, "t2", "research"), (1, "a1", None), (2, "a2", None)
+    ]  # fmt: skip
+    opaque = session_to_turns(session, sub_agents="opaque")
+    assert [t.span_id for t in opaque] == ["t1", "a1", "a2"]

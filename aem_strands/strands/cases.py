@@ -17,7 +17,7 @@ the report, since they are plain JSON in ``Case.metadata``):
   ``expected_trajectory`` (the tool calls: names, or ``{"name", "arguments"}``) and
   ``expected_output`` (the final reply); see ``host_gold``. The predicted side is the task's
   trajectory as for live cases (a ``Session``, unpaired turns, or the host's list of tool names plus
-  ``actual_output``).
+  ``actual_output``); a task that returns only its reply (no trajectory) is one predicted reply.
 
 ``offline_case`` and ``live_case`` build such cases.
 """
@@ -221,6 +221,8 @@ def case_dialog(
         predicted: list[Any] = [turn.to_dict() for turn in live]
     elif isinstance(trajectory, list):
         predicted = _predicted_list(trajectory, actual_output)
+    elif trajectory is None and isinstance(actual_output, str) and "gold" in entry:
+        predicted = [{"turn": "Agent", "response": actual_output}]  # a task that returns only its reply
     else:
         raise InputError(
             f"live scoring needs a Session or a list of predicted turns as trajectory, got {type(trajectory).__name__}",
