@@ -45,7 +45,7 @@ the calibration part of ``data/replies`` and STS-B dev, so 0.5 is its decision p
 (``benchmarks/reply_combiner_fit.py``). Facts and dialog acts decide before any score
 (``compare/replies.py``)."""
 
-DEFAULT_RESPONSE_FLOOR = 0.12
+DEFAULT_RESPONSE_FLOOR = 0.11
 """Below this a reply score is "clearly different" (95 % of the open calibration pairs under it are)."""
 
 ESCALATION_THRESHOLD = 0.5

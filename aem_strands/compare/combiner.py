@@ -7,13 +7,9 @@ regression over a handful of features of the pair:
 |---|---|
 | ``cosine`` | cosine of the two replies' MiniLM embeddings |
 | ``overlap`` | Jaccard overlap of their content-word stems |
-| ``length_ratio`` | shorter / longer, in words |
-| ``coverage`` | share of gold's facts the prediction states (1 when gold states none) |
 | ``extra_facts`` | facts only the prediction states (capped at 3, divided by 3) |
-| ``ask_mismatch`` | one reply asks the user something, the other does not |
-| ``partial_topics`` | both request information, the topics overlap only in part |
-| ``confirm_mismatch`` | one asks the user to confirm, the other does not |
 | ``matched_facts`` | facts both state (capped at 3, divided by 3) |
+| ``partial_topics`` | both request information, the topics overlap only in part |
 | ``shared_states`` | state words of one group with the same pole on both sides (``booked`` / ``reserved``) |
 
 The coefficients live in ``reply_combiner.json`` beside this module (a few numbers, not a pickle),
@@ -36,18 +32,7 @@ from aem_strands.compare.reply_signals import facts_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, stem
 from aem_strands.errors import ConfigError
 
-FEATURES = (
-    "cosine",
-    "overlap",
-    "length_ratio",
-    "coverage",
-    "extra_facts",
-    "ask_mismatch",
-    "partial_topics",
-    "confirm_mismatch",
-    "matched_facts",
-    "shared_states",
-)
+FEATURES = ("cosine", "overlap", "extra_facts", "matched_facts", "partial_topics", "shared_states")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
@@ -58,25 +43,18 @@ def _content(text: str) -> set[str]:
 def reply_features(gold: str, predicted: str, cosine: float) -> tuple[float, ...]:
     """The feature vector of a reply pair, in ``FEATURES`` order."""
     a, b = _content(gold), _content(predicted)
-    overlap = len(a & b) / len(a | b) if a | b else 1.0
-    la, lb = len(gold.split()) or 1, len(predicted.split()) or 1
     check = check_reply_facts(gold, predicted)
     stated = [f for f in facts_in(predicted) if not f.group.startswith(("state:", "negation"))]
-    extra = max(0, len(stated) - len(check.matched))
     gold_act, predicted_act = dialog_act(gold), dialog_act(predicted)
     partial = bool(gold_act.requests and predicted_act.requests) and (
         same_topics(gold_act.requests, predicted_act.requests) is None
     )
     return (
         cosine,
-        overlap,
-        min(la, lb) / max(la, lb),
-        check.coverage,
-        min(extra, 3) / 3,
-        float(gold_act.asks != predicted_act.asks),
-        float(partial),
-        float(gold_act.confirms != predicted_act.confirms),
+        len(a & b) / len(a | b) if a | b else 1.0,
+        min(max(0, len(stated) - len(check.matched)), 3) / 3,
         min(len(check.matched), 3) / 3,
+        float(partial),
         float(bool(_states(gold) & _states(predicted))),
     )
 
