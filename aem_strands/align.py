@@ -31,6 +31,7 @@ positions) is renumbered to the aligned turn numbers. Pure: no model, no I/O.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -49,6 +50,9 @@ ALLOW_EXTRA_CHOICES: tuple[str, ...] = ("none", "all", "read_only")
 MISSING_COST = 1.0
 EXTRA_COST = 1.0
 MISMATCH_COST = 1.9
+FAILED_CALL_COST = 0.5
+"""Added to pairing a gold call with a predicted call of the same tool and action that failed (its
+observation is ``{"error": ...}``) where gold's did not."""
 _EPS = 1e-9
 
 
@@ -93,8 +97,11 @@ class AlignOptions:
         definition = self.tools.find(call)
         return definition is not None and definition.read_only
 
-    def tolerance(self, content: TurnContent) -> str | None:
-        """Why an unmatched predicted turn is tolerated (not a failure), or ``None`` when it is not."""
+    def tolerance(self, content: TurnContent, earlier: Sequence[TurnContent] = ()) -> str | None:
+        """Why an unmatched predicted turn is tolerated (not a failure), or ``None`` when it is not.
+
+        ``earlier``: the predicted turns before it (a repeat of an identical call to an idempotent tool
+        has no further effect)."""
         if self.allow_extra == "all":
             return "allow_extra=all"
         if self.allow_extra != "read_only":
@@ -105,11 +112,22 @@ class AlignOptions:
             return f"{content.action} is read-only"
         if failed_call(content):
             return f"{content.action} failed (observation has an error): it changed nothing"
+        definition = self.tools.find(content)
+        if definition is not None and definition.idempotent and any(_same_call(content, e) for e in earlier):
+            return f"{content.action} is idempotent and repeats an earlier identical call: no further effect"
         return None
 
-    def tolerates(self, content: TurnContent) -> bool:
+    def tolerates(self, content: TurnContent, earlier: Sequence[TurnContent] = ()) -> bool:
         """Whether an unmatched predicted turn with this content is allowed (not a failure)."""
-        return self.tolerance(content) is not None
+        return self.tolerance(content, earlier) is not None
+
+
+def _same_call(call: ActionCall, other: TurnContent) -> bool:
+    return (
+        isinstance(other, ActionCall)
+        and (other.tool_id, other.action, other.args) == (call.tool_id, call.action, call.args)
+        and not failed_call(other)
+    )
 
 
 @dataclass(frozen=True)
@@ -167,8 +185,44 @@ def _canon(value: JsonValue) -> JsonValue:
     return value
 
 
-def _words(text: str) -> set[str]:
-    return set(normalise_text(text).split())
+@dataclass(frozen=True)
+class _Shape:
+    """What ``match_cost`` reads of one turn, normalised once: a call's tool, action and canonical arguments
+    (a gold call's restricted to its ``compare_args``), or a reply's set of normalised words."""
+
+    call: tuple[str, str] | None
+    args: dict[str, JsonValue]
+    compare_args: frozenset[str] | None
+    words: frozenset[str]
+
+
+def _shape(content: TurnContent) -> _Shape:
+    if isinstance(content, ActionCall):
+        args = {k: _canon(v) for k, v in content.compared_args(content.args).items()}
+        keep = None if content.compare_args is None else frozenset(content.compare_args)
+        return _Shape((content.tool_id, content.action), args, keep, frozenset())
+    return _Shape(None, {}, None, frozenset(normalise_text(content.response).split()))
+
+
+def _shaped_cost(gold: _Shape, predicted: _Shape) -> float:
+    if gold.call is not None and predicted.call is not None:
+        if gold.call != predicted.call:
+            return MISMATCH_COST
+        gold_args, predicted_args = gold.args, predicted.args
+        if gold.compare_args is not None:
+            predicted_args = {k: v for k, v in predicted_args.items() if k in gold.compare_args}
+        keys = set(gold_args) | set(predicted_args)
+        if not keys:
+            return 0.0
+        differing = sum(
+            1 for k in keys if k not in gold_args or k not in predicted_args or gold_args[k] != predicted_args[k]
+        )
+        return 0.8 * differing / len(keys)
+    if gold.call is None and predicted.call is None:
+        a, b = gold.words, predicted.words
+        overlap = len(a & b) / len(a | b) if a | b else 1.0
+        return 0.5 * (1.0 - overlap)
+    return MISMATCH_COST
 
 
 def match_cost(gold: TurnContent, predicted: TurnContent) -> float:
@@ -177,24 +231,7 @@ def match_cost(gold: TurnContent, predicted: TurnContent) -> float:
     Same tool and action: 0.8 x the share of argument keys (union of both sides) whose values differ
     after normalisation or that one side lacks. Two replies: 0.5 x (1 - word-set Jaccard overlap).
     """
-    if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
-        if gold.tool_id != predicted.tool_id or gold.action != predicted.action:
-            return MISMATCH_COST
-        gold_args, predicted_args = gold.compared_args(gold.args), gold.compared_args(predicted.args)
-        keys = set(gold_args) | set(predicted_args)
-        if not keys:
-            return 0.0
-        differing = sum(
-            1
-            for k in keys
-            if k not in gold_args or k not in predicted_args or _canon(gold_args[k]) != _canon(predicted_args[k])
-        )
-        return 0.8 * differing / len(keys)
-    if isinstance(gold, Reply) and isinstance(predicted, Reply):
-        a, b = _words(gold.response), _words(predicted.response)
-        overlap = len(a & b) / len(a | b) if a | b else 1.0
-        return 0.5 * (1.0 - overlap)
-    return MISMATCH_COST
+    return _shaped_cost(_shape(gold), _shape(predicted))
 
 
 MAX_BLOCK = 12
@@ -222,15 +259,43 @@ def _blocks(gold: Sequence[Turn]) -> list[list[int]]:
 
 
 class _Aligner:
-    """Dynamic programming over (gold unit, predicted position); see the module docstring."""
+    """Dynamic programming over (gold unit, predicted position); see the module docstring.
 
-    def __init__(self, gold: Sequence[Turn], predicted: Sequence[TurnContent], options: AlignOptions) -> None:
+    Work follows what differs. Each turn is normalised once (``_Shape``) and a pair's cost computed only
+    when the DP reads it. When gold and predicted have the same length and every skip costs 1 (no optional
+    gold turn, no tolerated extra), the DP is restricted to a band around the diagonal: an alignment that
+    passes ``d`` positions off the diagonal skips at least ``d`` gold and ``d`` predicted turns, so costs at
+    least ``2d``; the diagonal itself costs ``C``, so no optimal (or tied) alignment leaves the band
+    ``d <= ceil(C / 2)``, and every state on one keeps its full-DP value: same cost, same tie-breaks. Identical
+    sequences (``C == 0``) are the diagonal without any DP. ``banded=False`` runs the full DP (the
+    differential tests compare both).
+    """
+
+    def __init__(
+        self, gold: Sequence[Turn], predicted: Sequence[TurnContent], options: AlignOptions, *, banded: bool = True
+    ) -> None:
         self.gold, self.predicted, self.options = gold, predicted, options
         self.units = _blocks(gold)
-        self.cost = [[match_cost(_gold_content(g), p) for p in predicted] for g in gold]
+        self._gold_shapes = [_shape(_gold_content(g)) for g in gold]
+        self._predicted_shapes = [_shape(p) for p in predicted]
+        self._costs: dict[tuple[int, int], float] = {}
         self.skip_gold = [0.0 if g.optional else MISSING_COST for g in gold]
-        self.skip_pred = [0.0 if options.tolerates(p) else EXTRA_COST for p in predicted]
+        self.skip_pred = [0.0 if options.tolerates(p, predicted[:j]) else EXTRA_COST for j, p in enumerate(predicted)]
         self._block_memo: dict[tuple[int, int], list[float]] = {}
+        self.band = self._band() if banded else None
+
+    def cost(self, g: int, j: int) -> float:
+        key = (g, j)
+        found = self._costs.get(key)
+        if found is None:
+            found = self._costs[key] = _shaped_cost(self._gold_shapes[g], self._predicted_shapes[j])
+        return found
+
+    def _band(self) -> int | None:
+        n = len(self.gold)
+        if n != len(self.predicted) or any(s < 1.0 for s in self.skip_gold) or any(s < 1.0 for s in self.skip_pred):
+            return None
+        return math.ceil(sum(self.cost(i, i) for i in range(n)) / 2)
 
     def _block_dp(self, unit: int, start: int, stop: int | None = None) -> tuple[list[float], list[Row]]:
         """Assign a block's gold turns to predicted[start:...] in any order (subset DP over the members).
@@ -247,7 +312,9 @@ class _Aligner:
         bits = (masks[:, None] >> np.arange(len(members))) & 1
         unmatched = (1 - bits) @ skips
         sources = [masks[bits[:, k] == 0] for k in range(len(members))]
-        costs = np.array([self.cost[g] for g in members]).reshape(len(members), len(self.predicted))
+        costs = np.array([[self.cost(g, j) for j in range(len(self.predicted))] for g in members]).reshape(
+            len(members), len(self.predicted)
+        )
         best = np.full(size, np.inf)
         best[0] = 0.0
         parents: list[tuple[np.ndarray, np.ndarray]] = []
@@ -299,11 +366,16 @@ class _Aligner:
 
     def solve(self) -> tuple[float, list[Row]]:
         n_units, m = len(self.units), len(self.predicted)
-        best = [[0.0] * (m + 1) for _ in range(n_units + 1)]
+        if self.band == 0:
+            return 0.0, [(i, i) for i in range(m)]
+        fill = 0.0 if self.band is None else math.inf
+        best = [[fill] * (m + 1) for _ in range(n_units)] + [[0.0] * (m + 1)]
         for j in range(m - 1, -1, -1):
             best[n_units][j] = self.skip_pred[j] + best[n_units][j + 1]
         for u in range(n_units - 1, -1, -1):
-            for j in range(m, -1, -1):
+            first = self.units[u][0]
+            low, high = (0, m) if self.band is None else (max(0, first - self.band), min(m, first + self.band))
+            for j in range(high, low - 1, -1):
                 best[u][j] = min(cost for cost, _ in self._moves(u, j, best))
         rows: list[Row] = []
         u, j = 0, 0
@@ -335,7 +407,7 @@ class _Aligner:
         if len(members) == 1:
             g = members[0]
             if j < m:
-                moves.append((self.cost[g][j] + best[u + 1][j + 1], (u + 1, j + 1)))
+                moves.append((self.cost(g, j) + best[u + 1][j + 1], (u + 1, j + 1)))
             moves.append((self.skip_gold[g] + best[u + 1][j], (u + 1, j)))
         else:
             for offset, cost in enumerate(self.block_costs(u, j)):
@@ -375,7 +447,8 @@ def align_turns(
     skipped: list[int] = []
     renumber: dict[int, int] = {}
     for g, p in rows:
-        why = options.tolerance(predicted[p]) if g is None and p is not None else None
+        earlier = [predicted[i] for i in predicted_kept if p is not None and i < p]
+        why = options.tolerance(predicted[p], earlier) if g is None and p is not None else None
         if why is not None and p is not None:
             ignored.append(p)
             tolerated.append((p, why))
@@ -393,7 +466,10 @@ def align_turns(
             kind = TurnKind.ACTION if isinstance(content, ActionCall) else TurnKind.RESPONSE
             turns.append(Turn(turn_no=turn_no, kind=kind, gold=None, predicted=content))
         pairs.append(AlignedPair(turn_no, g, p))
-    turns = [replace(t, depends_on=tuple(renumber[d] for d in t.depends_on if d in renumber)) for t in turns]
+    turns = [
+        replace(t, depends_on=tuple(renumber[d] for d in t.depends_on if d in renumber)) if t.depends_on else t
+        for t in turns
+    ]
     dialog = Dialog(dialog_id=dialog_id, turns=tuple(turns), metadata=dict(metadata or {}))
     left_gold = tuple(sorted(set(range(len(gold))) - set(gold_kept)))
     left_predicted = tuple(sorted(set(range(len(predicted))) - set(predicted_kept)))

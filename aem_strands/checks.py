@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
+from aem_strands.align import failed_call
 from aem_strands.compare.chain import ComparisonRequest
 from aem_strands.compare.facts import check_reply_facts
 from aem_strands.compare.values import ParseContext
@@ -224,6 +225,15 @@ def _check_action(
         return _verdict(turn, [problem], {SubMetric.STRUCTURE: 0.0}, [])
     problems: list[Problem] = []
     undecided: list[str] = []
+    if failed_call(predicted) and not failed_call(gold):
+        # The tool rejected the call: whatever its arguments, the step gold requires did not happen.
+        problems.append(
+            Problem(
+                FailureReason.CALL_FAILED, SubMetric.COMPLETENESS, "observation", gold.observation,
+                predicted.observation, 0.0, Method.STRUCTURAL,
+                "the call failed (its observation is an error) where gold's succeeded: the step did not happen",
+            )
+        )  # fmt: skip
     checks, keys = argument_checks(gold, predicted, context)
     for path, value in keys.missing:
         problems.append(
@@ -251,7 +261,11 @@ def _check_action(
     required = expected + len(keys.extra)
     scores = {
         SubMetric.STRUCTURE: 1.0,
-        SubMetric.COMPLETENESS: (expected - len(keys.missing)) / required if required else 1.0,
+        SubMetric.COMPLETENESS: 0.0
+        if problems and problems[0].reason is FailureReason.CALL_FAILED
+        else (expected - len(keys.missing)) / required
+        if required
+        else 1.0,
         SubMetric.TRUTHFULNESS: equivalent / len(checks) if checks else 1.0,
     }
     return _verdict(turn, problems, scores, undecided)

@@ -11,11 +11,14 @@ A definition named N applies to a call whose ``action`` is N or, failing that, w
 is N (tool names often live in ``action``; ``tool_id`` is then a server or ``api``).
 
 From a definition come: whether the tool is read-only (an extra call to it is tolerated under
-``allow_extra="read_only"``), and each declared argument's ``ArgKind`` from its JSON schema:
-``enum`` values, ``format`` date / date-time / email / uri, ``type`` number / integer / boolean are
-strict (only exact match and typed normalisation decide; similarity never passes them); a string
-argument described as free text (or named like one: summary, note, reason, ...) is judged like a
-reply; any other string follows the value chain (where identifiers are strict anyway).
+``allow_extra="read_only"``) or idempotent (``idempotentHint``: an extra call repeating an earlier
+identical call has no further effect and is tolerated too), and each declared argument's
+``ArgKind`` from its JSON schema: ``enum`` values, ``format`` date / date-time / email / uri,
+``type`` number / integer / boolean are strict (only exact match and typed normalisation decide;
+similarity never passes them); a string argument described as free text (or named like one:
+summary, note, reason, ...) is judged like a reply; any other string follows the value chain
+(where identifiers are strict anyway). The OpenAI form has no hints of its own: MCP-style
+``annotations`` beside ``"function"`` are read.
 """
 
 from __future__ import annotations
@@ -86,6 +89,7 @@ class ToolDefinition:
     description: str = ""
     read_only: bool = False
     destructive: bool | None = None
+    idempotent: bool = False
     properties: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     required: tuple[str, ...] = ()
 
@@ -99,7 +103,7 @@ class ToolDefinition:
         schema: dict[str, Any] = {"type": "object", "properties": {k: dict(v) for k, v in self.properties.items()}}
         if self.required:
             schema["required"] = list(self.required)
-        annotations: dict[str, Any] = {"readOnlyHint": self.read_only}
+        annotations: dict[str, Any] = {"readOnlyHint": self.read_only, "idempotentHint": self.idempotent}
         if self.destructive is not None:
             annotations["destructiveHint"] = self.destructive
         return {"name": self.name, "description": self.description, "inputSchema": schema, "annotations": annotations}
@@ -111,7 +115,8 @@ def _definition(raw: object, where: str) -> ToolDefinition:
     if raw.get("type") == "function" and isinstance(raw.get("function"), Mapping):
         body: Mapping[str, Any] = raw["function"]
         schema = body.get("parameters") or {}
-        annotations: Mapping[str, Any] = {}
+        # The OpenAI form has no hints of its own; MCP-style "annotations" beside "function" are read.
+        annotations: Mapping[str, Any] = raw.get("annotations") or {}
     else:
         body = raw
         schema = raw.get("inputSchema") or raw.get("input_schema") or raw.get("parameters") or {}
@@ -129,11 +134,14 @@ def _definition(raw: object, where: str) -> ToolDefinition:
     required = schema.get("required") or []
     read_only = annotations.get("readOnlyHint", False)
     destructive = annotations.get("destructiveHint")
-    if not isinstance(read_only, bool) or not (destructive is None or isinstance(destructive, bool)):
-        raise ConfigError(f"{where} ({name}): readOnlyHint and destructiveHint must be true or false")
+    idempotent = annotations.get("idempotentHint", False)
+    if not all(isinstance(v, bool) for v in (read_only, idempotent)) or not (
+        destructive is None or isinstance(destructive, bool)
+    ):
+        raise ConfigError(f"{where} ({name}): readOnlyHint, destructiveHint and idempotentHint must be true or false")
     description = body.get("description") or ""
     return ToolDefinition(
-        name, str(description), read_only, destructive, {k: dict(v) for k, v in properties.items()},
+        name, str(description), read_only, destructive, idempotent, {k: dict(v) for k, v in properties.items()},
         tuple(str(r) for r in required),
     )  # fmt: skip
 

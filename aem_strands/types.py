@@ -38,6 +38,7 @@ class FailureReason(str, Enum):
     MISSING_PARAMETERS = "missing_parameters"
     INCONSISTENT_PARAMETER_VALUES = "inconsistent_parameter_values"
     EXTRA_PARAMETERS = "extra_parameters"
+    CALL_FAILED = "call_failed"
     INCONSISTENT_RESPONSE = "inconsistent_response"
     INCOMPLETE_RESPONSE = "incomplete_response"
     PRIOR_ACTION_FAILED = "prior_action_failed"

@@ -98,7 +98,7 @@ def test_a_definition_applies_by_action_then_by_tool_id() -> None:
     [
         ({"tools": {}}, "expected a JSON list"),
         ([{"description": "x"}], "needs a non-empty 'name'"),
-        ([{"name": "a", "annotations": {"readOnlyHint": "yes"}}], "readOnlyHint and destructiveHint must be"),
+        ([{"name": "a", "annotations": {"readOnlyHint": "yes"}}], "readOnlyHint, destructiveHint and idempotentHint must be"),
         ([{"name": "a"}, {"name": "a"}], "'a' is defined more than once"),
     ],
 )
@@ -300,3 +300,46 @@ def test_identical_optional_gold_turns_resolve_alike_ordered_and_order_invariant
                             assert (one.score, one.test_pass) == (two.score, two.test_pass)
                         checked += 1
     assert checked == 3 * 2 * 13 + 9 * 4 * 13 + 27 * 8 * 13  # (gold sequences x flag sets) x 13 predictions
+
+
+# --- rejected calls and idempotent repeats ---
+
+
+def test_a_rejected_call_does_not_satisfy_a_required_call() -> None:
+    rejected = call("book_flight", observation={"error": "cabin must be lower case"}, flight_id="UA-100", seats=2)
+    result = evaluate_dialog(required(rejected), scorer="exact")
+    assert result.test_pass is False
+    assert result.failures[0].failure_reason is FailureReason.CALL_FAILED
+    # Gold's own call failed the same way: the prediction did what gold did.
+    gold_rejected = {**BOOK, "observation": {"error": "sold out"}}
+    assert evaluate_dialog(required(rejected, gold=[gold_rejected]), scorer="exact").test_pass is True
+
+
+def test_a_rejected_attempt_then_a_successful_retry_passes_under_read_only() -> None:
+    rejected = call("book_flight", observation={"error": "try again"}, flight_id="UA-100", seats=2)
+    result = score(required(rejected, BOOK))
+    assert result.test_pass is True  # gold pairs with the retry; the rejected attempt changed nothing
+    assert [t["predicted_index"] for t in result.metadata["alignment"]["tolerated"]] == [0]
+
+
+def test_an_idempotent_repeat_is_tolerated_and_any_other_repeat_fails() -> None:
+    tools = {"tools": [{"name": "set_address", "annotations": {"idempotentHint": True}}, {"name": "book_flight"}]}
+    address = call("set_address", city="Oslo")
+    gold = [address]
+    repeated = evaluate_dialog(
+        required(address, address, gold=gold), scorer="exact", allow_extra="read_only", tools=tools
+    )
+    assert repeated.test_pass is True
+    assert "idempotent" in repeated.metadata["alignment"]["tolerated"][0]["why"]
+    changed = evaluate_dialog(
+        required(address, call("set_address", city="Bergen"), gold=gold), scorer="exact", allow_extra="read_only",
+        tools=tools,
+    )  # fmt: skip
+    assert changed.test_pass is False  # a different address is a second write
+    twice = evaluate_dialog(required(BOOK, BOOK), scorer="exact", allow_extra="read_only", tools=tools)
+    assert twice.test_pass is False  # book_flight is not idempotent: booking twice books twice
+
+
+def test_openai_definitions_may_carry_mcp_annotations_beside_the_function() -> None:
+    annotated = [{**OPENAI[0], "annotations": {"readOnlyHint": True}}, OPENAI[1]]
+    assert as_catalog(annotated).read_only_names() == frozenset({"search_flights"})
