@@ -98,7 +98,10 @@ def test_a_definition_applies_by_action_then_by_tool_id() -> None:
     [
         ({"tools": {}}, "expected a JSON list"),
         ([{"description": "x"}], "needs a non-empty 'name'"),
-        ([{"name": "a", "annotations": {"readOnlyHint": "yes"}}], "readOnlyHint, destructiveHint and idempotentHint must be"),
+        (
+            [{"name": "a", "annotations": {"readOnlyHint": "yes"}}],
+            "readOnlyHint, destructiveHint and idempotentHint must be",
+        ),
         ([{"name": "a"}, {"name": "a"}], "'a' is defined more than once"),
     ],
 )
