@@ -145,6 +145,13 @@ def test_replies_are_not_held() -> None:
         ("2019-2020", "2020-2021", False),
         ("mph", "miles per hour", True),
         ("EU", "Europe", True),
+        ("two working days", "2 working days", True),
+        ("two working days", "3 working days", False),
+        ("2 French journalists", "Two French journalists", True),
+        ("$1,250", "$1,520", False),
+        ("May 3", "May 13", False),
+        ("10:30", "11:30", False),
+        ("7 pm", "7 am", False),
     ],
 )
 def test_typed_parsing(gold: Any, predicted: Any, same: bool) -> None:
