@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aem_strands import TableScorer, evaluate_dialog
+from tests.conftest import action, paired
 
 WORDS = ["revenue", "profit", "EU", "US", "NYC", "2024", "ds-1", "ds-2", "bar", "pie"]
 SENTENCES = ["The chart is ready.", "Which region?", "EU revenue was 42.", "Sorry, that failed.", "Done."]
@@ -108,14 +109,39 @@ def test_each_failure_chain_has_exactly_one_root_cause_the_earliest(dialog: list
     assert result["root_cause_count"] + result["cascading_count"] == result["total_failures"]
 
 
+def _repaired(dialog: list[dict[str, Any]], indexes: list[int]) -> list[dict[str, Any]]:
+    out = [dict(t) for t in dialog]
+    for index in indexes:
+        out[index]["predict_turn"] = out[index]["gold_turn"]
+    return out
+
+
+def test_repairing_one_turn_of_an_order_invariant_group_can_lower_the_score() -> None:
+    # Why the property below repairs a whole group: gold [Filter, Send] predicted [Send, Filter] in one
+    # order-invariant group re-pairs to 2 passes of 2 (score 1.0). Repairing turn 2 alone (predicted Send) leaves
+    # two Sends for one Send in gold: 1 pass of 2 (0.5). Its old prediction was the right answer for turn 1.
+    tags = {"tags": ["OrderInvariant_g"]}
+    filter_call, send_call = action("reports", "Filter", metric="revenue"), action("mail", "Send", to="bob")
+    swapped = [paired(1, filter_call, send_call, **tags), paired(2, send_call, filter_call, **tags)]
+    assert evaluate_dialog(swapped, scorer=SCORER).score == 1.0
+    assert evaluate_dialog(_repaired(swapped, [1]), scorer=SCORER).score == 0.5
+    assert evaluate_dialog(_repaired(swapped, [0, 1]), scorer=SCORER).score == 1.0
+
+
 @settings(max_examples=100, deadline=None)
 @given(dialogs(), st.data())
-def test_repairing_a_turn_never_lowers_the_mean_score(dialog: list[dict[str, Any]], data: st.DataObject) -> None:
+def test_repairing_a_turn_with_its_order_invariant_group_never_lowers_the_mean_score(
+    dialog: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    """Repairing a turn outside any order-invariant group, or a whole group at once, never lowers the mean score.
+
+    Other turns are judged on their own, and a fully repaired group passes turn by turn in written order; repairing
+    one member of a group alone can lower it (see the example test above).
+    """
     before = evaluate_dialog(dialog, scorer=SCORER)
     index = data.draw(st.integers(0, len(dialog) - 1))
-    repaired = [dict(t) for t in dialog]
-    repaired[index]["predict_turn"] = repaired[index]["gold_turn"]
-    after = evaluate_dialog(repaired, scorer=SCORER)
+    group = [i for i, turn in enumerate(dialog) if "OrderInvariant_g" in turn.get("tags", [])]
+    after = evaluate_dialog(_repaired(dialog, group if index in group else [index]), scorer=SCORER)
     assert after.score is not None
     assert before.score is not None
     assert after.score >= before.score
