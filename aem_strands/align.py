@@ -54,12 +54,52 @@ FAILED_CALL_COST = 0.5
 """Added to pairing a gold call with a predicted call of the same tool and action that failed (its
 observation is ``{"error": ...}``) where gold's did not."""
 _EPS = 1e-9
+_BAND_MARGIN = 1e-3
+"""How much cheaper than any alignment outside the band the diagonal must be (see ``_Aligner``): far above
+the DP's tie-break penalties (1e-7) and rounding (1e-6)."""
 
 
 def failed_call(call: ActionCall) -> bool:
     """Whether a call's observation records a failure (``{"error": ...}``, as the live mapping writes it)."""
     observation = call.observation
     return isinstance(observation, dict) and observation.get("error") not in (None, False, "")
+
+
+def same_json(gold: JsonValue, predicted: JsonValue) -> bool:
+    """Whether two JSON values are identical as the comparison chain's exact match sees them: same types at
+    every depth (``1`` is not ``1.0`` nor ``True``), same written floats, and no infinite or NaN number
+    (two of those are not known to be equal: the chain fails them closed)."""
+    if type(gold) is not type(predicted):
+        return False
+    if isinstance(gold, str):
+        return bool(gold == predicted)
+    if isinstance(gold, dict):
+        assert isinstance(predicted, dict)  # same type, checked above
+        return len(gold) == len(predicted) and all(
+            key in predicted and same_json(value, predicted[key]) for key, value in gold.items()
+        )
+    if isinstance(gold, list):
+        assert isinstance(predicted, list)  # same type, checked above
+        return len(gold) == len(predicted) and all(same_json(g, p) for g, p in zip(gold, predicted, strict=True))
+    if isinstance(gold, float):
+        return math.isfinite(gold) and repr(gold) == repr(predicted)
+    return bool(gold == predicted)
+
+
+def identical_turn(gold: ActionCall | Reply | None, predicted: ActionCall | Reply | None) -> bool:
+    """Whether ``predicted`` is identical to ``gold`` in everything judging reads: then the turn passes with
+    every sub-score 1.0, and no comparison, fact check or re-pairing can change that (the fast path)."""
+    if isinstance(gold, Reply) and isinstance(predicted, Reply):
+        return gold.response == predicted.response
+    if isinstance(gold, ActionCall) and isinstance(predicted, ActionCall):
+        if failed_call(predicted) and not failed_call(gold):
+            return False
+        return (
+            gold.tool_id == predicted.tool_id
+            and gold.action == predicted.action
+            and same_json(gold.args, predicted.args)
+        )
+    return False
 
 
 @dataclass(frozen=True)
@@ -196,10 +236,10 @@ class _Shape:
     words: frozenset[str]
 
 
-def _shape(content: TurnContent) -> _Shape:
+def _shape(content: TurnContent, *, gold: bool) -> _Shape:
     if isinstance(content, ActionCall):
-        args = {k: _canon(v) for k, v in content.compared_args(content.args).items()}
-        keep = None if content.compare_args is None else frozenset(content.compare_args)
+        args = {k: _canon(v) for k, v in (content.compared_args(content.args) if gold else content.args).items()}
+        keep = None if content.compare_args is None or not gold else frozenset(content.compare_args)
         return _Shape((content.tool_id, content.action), args, keep, frozenset())
     return _Shape(None, {}, None, frozenset(normalise_text(content.response).split()))
 
@@ -231,7 +271,7 @@ def match_cost(gold: TurnContent, predicted: TurnContent) -> float:
     Same tool and action: 0.8 x the share of argument keys (union of both sides) whose values differ
     after normalisation or that one side lacks. Two replies: 0.5 x (1 - word-set Jaccard overlap).
     """
-    return _shaped_cost(_shape(gold), _shape(predicted))
+    return _shaped_cost(_shape(gold, gold=True), _shape(predicted, gold=False))
 
 
 MAX_BLOCK = 12
@@ -266,8 +306,9 @@ class _Aligner:
     gold turn, no tolerated extra), the DP is restricted to a band around the diagonal: an alignment that
     passes ``d`` positions off the diagonal skips at least ``d`` gold and ``d`` predicted turns, so costs at
     least ``2d``; the diagonal itself costs ``C``, so no optimal (or tied) alignment leaves the band
-    ``d <= ceil(C / 2)``, and every state on one keeps its full-DP value: same cost, same tie-breaks. Identical
-    sequences (``C == 0``) are the diagonal without any DP. ``banded=False`` runs the full DP (the
+    ``d <= floor((C + margin) / 2)``, and every state on one keeps its full-DP value: same cost, same
+    tie-breaks. With ``C`` under 2 (identical sequences, or one differing turn) that band is the diagonal:
+    no DP at all unless an order-invariant block needs its assignment. ``banded=False`` runs the full DP (the
     differential tests compare both).
     """
 
@@ -276,8 +317,9 @@ class _Aligner:
     ) -> None:
         self.gold, self.predicted, self.options = gold, predicted, options
         self.units = _blocks(gold)
-        self._gold_shapes = [_shape(_gold_content(g)) for g in gold]
-        self._predicted_shapes = [_shape(p) for p in predicted]
+        self._gold_contents = [_gold_content(g) for g in gold]
+        self._gold_shapes: dict[int, _Shape] = {}
+        self._predicted_shapes: dict[int, _Shape] = {}
         self._costs: dict[tuple[int, int], float] = {}
         self.skip_gold = [0.0 if g.optional else MISSING_COST for g in gold]
         self.skip_pred = [0.0 if options.tolerates(p, predicted[:j]) else EXTRA_COST for j, p in enumerate(predicted)]
@@ -288,14 +330,30 @@ class _Aligner:
         key = (g, j)
         found = self._costs.get(key)
         if found is None:
-            found = self._costs[key] = _shaped_cost(self._gold_shapes[g], self._predicted_shapes[j])
+            gold, predicted = self._gold_contents[g], self.predicted[j]
+            # An identical pair normalises to identical shapes: cost 0 without normalising either.
+            found = self._costs[key] = (
+                0.0
+                if identical_turn(gold, predicted)
+                else _shaped_cost(
+                    self._shaped(self._gold_shapes, g, gold, True),
+                    self._shaped(self._predicted_shapes, j, predicted, False),
+                )
+            )
         return found
+
+    @staticmethod
+    def _shaped(shapes: dict[int, _Shape], index: int, content: TurnContent, gold: bool) -> _Shape:
+        shape = shapes.get(index)
+        if shape is None:
+            shape = shapes[index] = _shape(content, gold=gold)
+        return shape
 
     def _band(self) -> int | None:
         n = len(self.gold)
         if n != len(self.predicted) or any(s < 1.0 for s in self.skip_gold) or any(s < 1.0 for s in self.skip_pred):
             return None
-        return math.ceil(sum(self.cost(i, i) for i in range(n)) / 2)
+        return math.floor((sum(self.cost(i, i) for i in range(n)) + _BAND_MARGIN) / 2)
 
     def _block_dp(self, unit: int, start: int, stop: int | None = None) -> tuple[list[float], list[Row]]:
         """Assign a block's gold turns to predicted[start:...] in any order (subset DP over the members).
@@ -366,8 +424,12 @@ class _Aligner:
 
     def solve(self) -> tuple[float, list[Row]]:
         n_units, m = len(self.units), len(self.predicted)
-        if self.band == 0:
-            return 0.0, [(i, i) for i in range(m)]
+        if self.band == 0 and all(len(members) == 1 for members in self.units):
+            # Only the diagonal is in the band: its cost summed as the DP sums it (from the end).
+            total = 0.0
+            for i in range(m - 1, -1, -1):
+                total = self.cost(i, i) + total
+            return total, [(i, i) for i in range(m)]
         fill = 0.0 if self.band is None else math.inf
         best = [[fill] * (m + 1) for _ in range(n_units)] + [[0.0] * (m + 1)]
         for j in range(m - 1, -1, -1):

@@ -58,21 +58,19 @@ def _context(dialog: Dialog, options: EvalOptions) -> CheckContext:
     return CheckContext.from_metadata(dialog.metadata, options.tools, options.read_only_tools)
 
 
-def _requests(dialog: Dialog, options: EvalOptions) -> list[ComparisonRequest]:
-    context = _context(dialog, options)
+def _requests(dialog: Dialog, context: CheckContext) -> list[ComparisonRequest]:
     turns = list(dialog.turns) + candidate_pairings(dialog.turns)
     return [request for turn in turns for request in comparison_requests(turn, context)]
 
 
-def _evaluate(dialog: Dialog, options: EvalOptions, comparator: Comparator, composer: Composer) -> DialogResult:
-    context = _context(dialog, options)
-
+def _evaluate(dialog: Dialog, context: CheckContext, comparator: Comparator, composer: Composer) -> DialogResult:
     def check(turn: Turn) -> TurnVerdict:
         return check_turn(turn, comparator.compare_request, context)
 
     turns, moved = reorder(dialog.turns, check)
     verdicts = [check(turn) for turn in turns]
-    verdicts = [replace(v, matched_turn_no=moved.get(v.turn_no)) for v in verdicts]
+    if moved:
+        verdicts = [replace(v, matched_turn_no=moved.get(v.turn_no)) for v in verdicts]
     attributions = attribute(turns, verdicts)
     lengths = chain_lengths(turns)
     results = tuple(TurnResult(t, v, a, n) for t, v, a, n in zip(turns, verdicts, attributions, lengths, strict=True))
@@ -128,8 +126,9 @@ def evaluate_dialogs(
     parsed: Sequence[Dialog] = [apply_scope(_as_dialog(d, align), chosen.scope) for d in dialogs]
     compare = comparator or make_comparator(chosen, scorer=scorer, escalation=escalation)
     compose = composer or chosen.make_composer()
-    compare.compare_many([r for dialog in parsed for r in _requests(dialog, chosen)])
-    return [_evaluate(dialog, chosen, compare, compose) for dialog in parsed]
+    contexts = [_context(dialog, chosen) for dialog in parsed]
+    compare.compare_many([r for dialog, c in zip(parsed, contexts, strict=True) for r in _requests(dialog, c)])
+    return [_evaluate(dialog, c, compare, compose) for dialog, c in zip(parsed, contexts, strict=True)]
 
 
 def evaluate_dialog(

@@ -129,7 +129,8 @@ class Comparator:
         return self.compare_many([ComparisonRequest(gold, predicted, kind)])[0]
 
     def compare_request(self, request: ComparisonRequest) -> Comparison:
-        return self.compare_many([request])[0]
+        found = self._memo.get(request.key())  # the common case after a batch: already decided
+        return found if found is not None else self.compare_many([request])[0]
 
     def compare_many(self, requests: Sequence[ComparisonRequest]) -> list[Comparison]:
         """Compare every request, asking the scorer once per value kind for all unsettled pairs."""

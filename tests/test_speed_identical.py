@@ -1,0 +1,110 @@
+"""The identical-pair fast path: ``check_turn`` settles a turn whose prediction is identical to gold without
+comparisons or fact checks. Proven here against the full checks it skips: an identical pair can never
+produce a finding, and its verdict is the one the full path gives."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aem_strands.align import same_json
+from aem_strands.checks import NO_CONTEXT, _check_action, _check_reply, check_turn, comparison_requests
+from aem_strands.compare.chain import Comparator
+from aem_strands.compare.facts import check_reply_facts
+from aem_strands.compare.scorers import ExactScorer
+from aem_strands.types import ActionCall, Reply, Turn, TurnKind, Verdict
+from tests.conftest import EXTERNAL_DATA
+
+# Words that trigger every fact family: numbers, money, times, dates, states, negation, questions, entities.
+FACT_WORDS = [
+    "3", "42.5", "$20", "7 pm", "Monday", "March 3rd", "2024", "not", "no", "on", "off", "open", "closed",
+    "up", "down", "50%", "New York", "Paris", "Sorry,", "Which", "city?", "would", "you", "like", "the",
+    "reservation", "is", "confirmed", "4.2 million", "isn't", "don't", "two", "first", "and", "at", "?", ".",
+]  # fmt: skip
+
+texts = st.one_of(
+    st.lists(st.sampled_from(FACT_WORDS), max_size=14).map(" ".join),
+    st.text(max_size=40),
+)
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=True, allow_infinity=True), texts
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)),
+    max_leaves=8,
+)
+
+
+def _full(turn: Turn) -> Any:
+    """The verdict of the full checks (what the fast path skips), with the model-free comparator."""
+    compare = Comparator(ExactScorer()).compare_request
+    if isinstance(turn.gold, ActionCall) and isinstance(turn.predicted, ActionCall):
+        return _check_action(turn, turn.gold, turn.predicted, compare, NO_CONTEXT)
+    assert isinstance(turn.gold, Reply)
+    assert isinstance(turn.predicted, Reply)
+    return _check_reply(turn, turn.gold, turn.predicted, compare, NO_CONTEXT)
+
+
+def _fast(turn: Turn) -> Any:
+    return check_turn(turn, Comparator(ExactScorer()).compare_request)
+
+
+@settings(max_examples=300)
+@given(text=texts)
+def test_identical_reply_never_has_a_finding(text: str) -> None:
+    facts = check_reply_facts(text, text)
+    assert facts.findings == ()
+    assert facts.coverage == 1.0
+    turn = Turn(1, TurnKind.RESPONSE, Reply(text), Reply(text))
+    full = _full(turn)
+    assert full.verdict is Verdict.PASS
+    assert full.problems == ()
+    assert _fast(turn) == full
+
+
+@settings(max_examples=300)
+@given(args=st.dictionaries(st.text(max_size=8), json_values, max_size=4))
+def test_identical_call_verdict_is_the_full_one(args: dict[str, Any]) -> None:
+    copy = json.loads(json.dumps(args))  # equal values, distinct objects
+    turn = Turn(1, TurnKind.ACTION, ActionCall("t", "a", args), ActionCall("t", "a", copy))
+    full = _full(turn)
+    assert _fast(turn) == full
+    finite = same_json(args, copy)
+    # Only a non-finite number keeps an identical-looking call from passing (the chain fails it closed).
+    assert (full.verdict is Verdict.PASS) or not finite
+    if finite:
+        assert comparison_requests(turn) == []  # settled without asking the comparator anything
+
+
+@given(gold=json_values, predicted=json_values)
+def test_same_json_means_exact_match(gold: Any, predicted: Any) -> None:
+    """``same_json`` implies the chain's exact match (never the reverse claim for non-finite numbers)."""
+    if same_json(gold, predicted):
+        outcome = Comparator(ExactScorer()).compare(gold, predicted)
+        assert outcome.equivalent is True
+        assert outcome.score == 1.0
+
+
+def test_same_json_distinguishes_json_types() -> None:
+    assert not same_json(1, 1.0)  # json writes 1 and 1.0: the chain does not call them an exact match
+    assert not same_json(1, True)
+    assert not same_json(math.inf, math.inf)
+    assert same_json({"a": [1, "x"], "b": None}, {"b": None, "a": [1, "x"]})
+
+
+@pytest.mark.skipif(not (EXTERNAL_DATA / "sgd").is_dir(), reason="SGD data not present (../shared/external_data)")
+def test_identical_sgd_replies_have_no_finding() -> None:
+    from aem_bench import load_sgd_dialogs
+
+    dialogs = load_sgd_dialogs(EXTERNAL_DATA / "sgd", 300)
+    replies = sorted({t.gold.response for d in dialogs for t in d.turns if isinstance(t.gold, Reply)})
+    for text in random.Random(0).sample(replies, min(400, len(replies))):
+        facts = check_reply_facts(text, text)
+        assert (facts.findings, facts.coverage) == ((), 1.0), text
