@@ -229,7 +229,7 @@ class JudgeScorer:
             timeout=options.judge_timeout,
         )
 
-    def describe(self) -> dict[str, Any]:
+    def provenance(self) -> dict[str, Any]:
         """What judged: the prompt label and version, and the model id when known (for result records)."""
         spec = self._model_spec
         model_id: Any

@@ -183,7 +183,7 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         escalation = self._judge_scorer() if options.escalate == "judge" else None
         comparator = make_comparator(options, scorer=self._scorer(), escalation=escalation)
         result = evaluate_dialog(found.dialog, options, comparator=comparator, composer=self._composer)
-        judge = self._judge_scorer().describe() if self._uses_judge() else None
+        judge = self._judge_scorer().provenance() if self._uses_judge() else None
         return ScoredCase(found, result, judge)
 
     def _rows(self, scored: ScoredCase) -> list[EvaluationOutput]:
