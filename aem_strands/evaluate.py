@@ -28,10 +28,26 @@ def default_embedding_scorer() -> EmbeddingScorer:
     return EmbeddingScorer()
 
 
-def resolve_scorer(scorer: str | SemanticScorer) -> SemanticScorer:
-    if isinstance(scorer, str):
-        return default_embedding_scorer() if scorer == "embedding" else make_scorer(scorer)
-    return scorer
+@functools.lru_cache(maxsize=4)
+def _embedding_scorer(model_path: str | None, device: str) -> EmbeddingScorer:
+    return EmbeddingScorer(model_path, device=device)
+
+
+def resolve_scorer(scorer: str | SemanticScorer, options: EvalOptions | None = None) -> SemanticScorer:
+    """A scorer instance from its name, configured by ``options`` (embedding model and device, judge prompt
+    and timeout); an instance is returned as it is."""
+    if not isinstance(scorer, str):
+        return scorer
+    options = options or EvalOptions()
+    if scorer == "embedding":
+        if options.embedding_model is None and options.embedding_device == "cpu":
+            return default_embedding_scorer()
+        return _embedding_scorer(options.embedding_model, options.embedding_device)
+    if scorer == "judge":
+        from aem_strands.compare.judge_scorer import JudgeScorer
+
+        return JudgeScorer.from_options(options)
+    return make_scorer(scorer)
 
 
 def make_comparator(
@@ -46,8 +62,8 @@ def make_comparator(
     """
     options = options or EvalOptions()
     if escalation is None and options.escalate is not None:
-        escalation = resolve_scorer(options.escalate)
-    return Comparator(scorer or resolve_scorer(options.scorer), options.thresholds, escalation=escalation)
+        escalation = resolve_scorer(options.escalate, options)
+    return Comparator(scorer or resolve_scorer(options.scorer, options), options.thresholds, escalation=escalation)
 
 
 def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions) -> Dialog:
