@@ -5,9 +5,10 @@
 Training pairs: ``data/replies/sgd_pairs.calibration.jsonl`` and the STS-B rows of
 ``data/calibration/responses.calibration.jsonl`` (equivalent when the human score >= 4), restricted
 to the pairs the facts and acts leave open (``replies.settle_reply`` is ``None``): the combiner only
-ever sees those. Logistic regression (scikit-learn, class-balanced, L2); a gradient-boosting model
-is fitted beside it for comparison (not shipped: it is not "a few parameters"). Prints both models'
-balanced accuracy by 5-fold cross-validation on the calibration part; ``--write`` stores the
+ever sees those. Logistic regression (scikit-learn, L2), each (source, label) group weighted alike
+so that neither SGD nor STS-B, neither class, dominates; a gradient-boosting model is fitted beside
+it for comparison (not shipped: it is not "a few parameters"). Prints each model's balanced
+accuracy per source by 5-fold cross-validation on the calibration part; ``--write`` stores the
 logistic coefficients.
 """
 
@@ -17,11 +18,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import cross_val_score
+from sklearn.metrics import balanced_accuracy_score
+from sklearn.model_selection import StratifiedKFold
 
 from aem_strands.compare.combiner import FEATURES, ReplyCombiner, reply_features
 from aem_strands.compare.replies import settle_reply
@@ -45,6 +49,30 @@ def _cosines(pairs: list[tuple[str, str]]) -> list[float | None]:
     return EmbeddingScorer(replies="cosine").similarities(pairs, ValueKind.RESPONSE)
 
 
+def _source(row: dict[str, object]) -> str:
+    return "sgd" if row.get("case") in ("paraphrase", "contradiction", "other_request") else "stsb"
+
+
+def _weights(groups: list[str]) -> np.ndarray:
+    """Each (source, label) group weighs the same in all: SGD replies and STS-B sentences, equivalent
+    and different, count alike whatever their sizes."""
+    counts = {g: groups.count(g) for g in set(groups)}
+    weights = np.array([1.0 / counts[g] for g in groups])
+    return weights * len(groups) / weights.sum()  # mean 1: the regularisation keeps its usual strength
+
+
+def _cross_validated(model: Any, x: np.ndarray, y: np.ndarray, groups: list[str]) -> dict[str, float]:
+    """Balanced accuracy per source, 5-fold, stratified by (source, label)."""
+    predicted = np.zeros(len(y), dtype=bool)
+    for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(x, groups):
+        fitted = clone(model).fit(x[train], y[train], sample_weight=_weights([groups[i] for i in train]))
+        predicted[test] = fitted.predict(x[test])
+    sources = np.array([g.split(":")[0] for g in groups])
+    return {
+        s: round(float(balanced_accuracy_score(y[sources == s], predicted[sources == s])), 3) for s in ("sgd", "stsb")
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true")
@@ -54,18 +82,17 @@ def main() -> None:
     cosines = _cosines(pairs)
     x = np.array([reply_features(g, p, c or 0.0) for (g, p), c in zip(pairs, cosines, strict=True)])
     y = np.array([bool(r["label"]) for r in rows])
+    groups = [f"{_source(r)}:{bool(r['label'])}" for r in rows]
     print(f"{len(rows)} open calibration pairs, {int(y.sum())} equivalent")
-    logistic = LogisticRegression(class_weight="balanced", C=1.0, max_iter=1000)
-    boosting = HistGradientBoostingClassifier(class_weight="balanced", max_depth=3, random_state=0)
-    cosine_only = LogisticRegression(class_weight="balanced", max_iter=1000)
+    logistic = LogisticRegression(C=1.0, max_iter=1000)
+    boosting = HistGradientBoostingClassifier(max_depth=3, random_state=0)
     for name, model, data in (
-        ("cosine alone (logistic)", cosine_only, x[:, :1]),
+        ("cosine alone (logistic)", LogisticRegression(max_iter=1000), x[:, :1]),
         ("logistic regression", logistic, x),
         ("gradient boosting", boosting, x),
     ):
-        scores = cross_val_score(model, data, y, cv=5, scoring="balanced_accuracy")
-        print(f"{name}: 5-fold balanced accuracy {scores.mean():.3f} ± {scores.std():.3f}")
-    logistic.fit(x, y)
+        print(f"{name}: 5-fold balanced accuracy by source {_cross_validated(model, data, y, groups)}")
+    logistic.fit(x, y, sample_weight=_weights(groups))
     combiner = ReplyCombiner(tuple(float(c) for c in logistic.coef_[0]), float(logistic.intercept_[0]))
     print(json.dumps(dict(zip(FEATURES, combiner.coefficients, strict=True)), indent=2))
     if args.write:
