@@ -40,9 +40,9 @@ of the pairs under it are labelled different. Between it and the threshold lies 
 
 DEFAULT_RESPONSE_THRESHOLD = 0.5
 """Default score a reply needs. For replies the embedding scorer gives the learned combiner's
-probability (``compare/combiner.py``: cosine, word overlap, facts and acts), fitted (each source and class weighted alike) on
-the calibration part of ``data/replies`` and STS-B dev, so 0.5 is its decision point
-(``benchmarks/reply_combiner_fit.py``). Facts and dialog acts decide before any score
+probability (``compare/combiner.py``: cosine, word overlap, facts and acts), fitted with each source
+and class weighted alike on the calibration part of ``data/replies`` and STS-B dev, so 0.5 is its
+decision point (``benchmarks/reply_combiner_fit.py``). Facts and dialog acts decide before any score
 (``compare/replies.py``)."""
 
 DEFAULT_RESPONSE_FLOOR = 0.09
