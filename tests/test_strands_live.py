@@ -102,3 +102,18 @@ def test_cached_rerun_skips_the_agent_and_edited_gold_changes_the_score(tmp_path
     # The plain host store would score the stale cached gold.
     assert run(edited, factory, LocalFileTaskResultStore(tmp_path)) == pytest.approx(1 / 3)
     assert factory.calls == 1
+
+
+def test_a_live_session_carries_the_agent_tool_registry() -> None:
+    from aem_strands.strands.session import session_tools
+    from aem_strands.tools import ArgKind, tools_from_specs
+
+    one = case("registry", "revenue", "EU", 2024, "ds-7731")
+    trajectory = make_live_task(build_agent)(one)["trajectory"]
+    specs = session_tools(trajectory)
+    assert {spec["name"] for spec in specs} >= {"filter_data", "create_chart"}
+    catalog = tools_from_specs(specs)
+    filter_data = next(d for d in catalog.definitions if d.name == "filter_data")
+    # The schema Strands builds from the tool's signature reaches judging: year is declared an integer.
+    assert set(filter_data.properties) >= {"metric", "region", "year"}
+    assert filter_data.arg_kind("year") is ArgKind.NUMBER

@@ -35,13 +35,13 @@ from __future__ import annotations
 import asyncio
 import contextvars
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from strands.models.model import Model
 from strands_evals.evaluators import Evaluator
 from strands_evals.types import NOT_APPLICABLE, EvaluationData, EvaluationOutput
-from strands_evals.types.trace import EvaluationLevel
+from strands_evals.types.trace import EvaluationLevel, Session
 
 from aem_strands.compare.judge_scorer import JudgeScorer
 from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer
@@ -51,7 +51,8 @@ from aem_strands.evaluate import evaluate_dialog, make_comparator, resolve_score
 from aem_strands.options import EvalOptions
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.strands.cases import CaseDialog, case_dialog
-from aem_strands.strands.session import SUB_AGENT_CHOICES
+from aem_strands.strands.session import SUB_AGENT_CHOICES, session_tools
+from aem_strands.tools import tools_from_specs
 from aem_strands.types import JsonValue, Role, Verdict
 
 SCORER_CHOICES = ("embedding", "exact", "judge")
@@ -168,8 +169,15 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         return resolve_scorer(options.scorer)
 
     def score_case(self, data: EvaluationData[Any, Any]) -> ScoredCase:
-        """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored)."""
+        """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored).
+
+        Without ``tools``, a live session's own tool definitions (the agent's tool registry, recorded by
+        ``run_live``) give the argument kinds."""
         options = self._options
+        if not options.tools and isinstance(data.actual_trajectory, Session):
+            specs = session_tools(data.actual_trajectory)
+            if specs:
+                options = replace(options, tools=tools_from_specs(specs))
         found = case_dialog(
             data.metadata,
             data.actual_trajectory,

@@ -278,3 +278,45 @@ def offline_turns(session: Session) -> list[dict[str, JsonValue]] | None:
                 out.append({"turn_no": entry["turn_no"], "predict_turn": entry["predict_turn"],
                             "span_id": span.span_info.span_id, "user_turn": user_turn})  # fmt: skip
     return out if out or not session.traces else None
+
+
+def session_tools(session: Session) -> list[dict[str, JsonValue]]:
+    """The tool definitions a session's agents had, as Strands tool specs (first definition of each name).
+
+    A live run (``run_live``) records the agent's tool registry in its invocation spans' ``available_tools``
+    (name, description and JSON schema); a session mapped from other traces may carry names only.
+    """
+    seen: dict[str, dict[str, JsonValue]] = {}
+    for trace in session.traces:
+        for span in trace.spans:
+            if isinstance(span, AgentInvocationSpan):
+                for tool in span.available_tools:
+                    if tool.name not in seen:
+                        schema: JsonValue = dict(tool.parameters) if tool.parameters else {"type": "object"}
+                        seen[tool.name] = {
+                            "name": tool.name, "description": tool.description or "", "inputSchema": {"json": schema},
+                        }  # fmt: skip
+    return list(seen.values())
+
+
+def with_tool_registry(session: Session, specs: Sequence[Mapping[str, object]]) -> Session:
+    """``session`` with every agent invocation's ``available_tools`` replaced by full tool specs
+    (``agent.tool_registry.get_all_tool_specs()``: name, description and input schema)."""
+    tools = []
+    for spec in specs:
+        schema = spec.get("inputSchema")
+        parameters = schema.get("json") if isinstance(schema, Mapping) else None
+        description = spec.get("description")
+        tools.append(
+            ToolConfig(
+                name=str(spec.get("name")),
+                description=description if isinstance(description, str) else None,
+                parameters=dict(parameters) if isinstance(parameters, Mapping) else None,
+            )
+        )
+
+    def enrich(span: SpanUnion) -> SpanUnion:
+        return span.model_copy(update={"available_tools": tools}) if isinstance(span, AgentInvocationSpan) else span
+
+    traces = [trace.model_copy(update={"spans": [enrich(span) for span in trace.spans]}) for trace in session.traces]
+    return session.model_copy(update={"traces": traces})

@@ -41,7 +41,7 @@ from strands_evals.telemetry import StrandsEvalsTelemetry
 
 from aem_strands.errors import ConfigError, InputError, Location
 from aem_strands.strands.cases import aem_entry
-from aem_strands.strands.session import offline_session
+from aem_strands.strands.session import offline_session, with_tool_registry
 
 AgentFactory = Callable[..., Any]
 
@@ -166,6 +166,9 @@ def run_live(factory: AgentFactory, case: Case[Any, Any]) -> dict[str, Any]:
     finally:
         context.detach(token)
     session = StrandsInMemorySessionMapper().map_to_session(list(spans.in_memory_exporter.get_finished_spans()), run_id)
+    registry = getattr(agent, "tool_registry", None)
+    if registry is not None:  # the agent's tool definitions travel with its session (argument kinds, see tools.py)
+        session = with_tool_registry(session, registry.get_all_tool_specs())
     return {"output": output, "trajectory": session.model_copy(update={"session_id": case.session_id})}
 
 
