@@ -30,7 +30,7 @@ from rich.text import Text
 
 from aem_strands.calibrate import add_calibrate_parser, run_calibrate
 from aem_strands.compare.chain import Comparator, ComparisonRequest
-from aem_strands.decode import find_flaw, read_records, require_utf8
+from aem_strands.decode import MAX_DEPTH, MAX_NUMBER_CHARS, MAX_STRING_CHARS, find_flaw, read_records, require_utf8
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.evaluate import evaluate_dialogs, make_comparator
 from aem_strands.load import LoadedRecord, iter_records, read_lines
@@ -44,7 +44,7 @@ EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_RUNTIME, EXIT_INCONCLUSIVE = 0, 1, 
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
 CHUNK_MAX = 64
 """Most dialogs scored in one batch (batches grow 1, 2, 4, ... so the first records come out at once)."""
-EXIT_CODES_HELP = """exit codes:
+EXIT_CODES_HELP = f"""exit codes:
   0  every dialog passes (or there was nothing to judge)
   1  some dialog fails
   2  bad input: a file, record or option could not be read (the other dialogs are still scored)
@@ -53,7 +53,10 @@ EXIT_CODES_HELP = """exit codes:
   130  interrupted (Ctrl-C): the records written so far are kept
   141  the output pipe closed early (e.g. | head -1): stops quietly
 precedence when several apply: 2, then 1, then 4
-PATH may be - (stdin); .jsonl/.ndjson are JSONL, .json is JSON, any other name is read by its content"""
+PATH may be - (stdin); .jsonl/.ndjson are JSONL, .json is JSON, any other name is read by its content
+limits per record (beyond them the record is an error, the others are scored): nesting {MAX_DEPTH} levels,
+number literals {MAX_NUMBER_CHARS} characters, strings {MAX_STRING_CHARS:,} characters of valid Unicode;
+NaN and Infinity are refused"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -232,16 +235,54 @@ def _score_chunk(
 
 
 def _scored(records: Iterable[LoadedRecord], options: EvalOptions) -> Iterator[DialogResult | InputError]:
-    """Each record's result or error, in input order, as soon as its batch is scored (batches grow to CHUNK_MAX)."""
+    """Each record's result or error, in input order, as soon as its batch is scored (batches grow to
+    ``--batch-size``, default CHUNK_MAX; with ``--workers`` batches of that size go to worker processes)."""
     comparator = make_comparator(options)
+    if options.workers > 1:
+        yield from _scored_by_workers(records, options, comparator)
+        return
     chunk: list[LoadedRecord] = []
     size = 1
     for record in records:
         chunk.append(record)
         if sum(r.dialog is not None for r in chunk) >= size:
             yield from _score_chunk(chunk, options, comparator)
-            chunk, size = [], min(2 * size, CHUNK_MAX)
+            chunk, size = [], min(2 * size, options.batch_size or CHUNK_MAX)
     yield from _score_chunk(chunk, options, comparator)
+
+
+def _scored_by_workers(
+    records: Iterable[LoadedRecord], options: EvalOptions, comparator: Comparator
+) -> Iterator[DialogResult | InputError]:
+    """``_scored`` with worker processes; a batch that fails there is scored again here, dialog by dialog."""
+    from aem_strands.workers import scored_in_workers
+
+    size = options.batch_size or CHUNK_MAX
+    batches = ((chunk, [r.dialog for r in chunk if r.dialog is not None]) for chunk in _record_chunks(records, size))
+    for chunk, future in scored_in_workers(batches, options):
+        try:
+            results = iter(future.result())
+        except Exception as failure:
+            if not _isolated(failure):
+                raise
+            yield from _score_chunk(chunk, options, comparator)
+            continue
+        for record in chunk:
+            if record.error is not None:
+                yield record.error
+            elif record.dialog is not None:
+                yield next(results)
+
+
+def _record_chunks(records: Iterable[LoadedRecord], size: int) -> Iterator[list[LoadedRecord]]:
+    chunk: list[LoadedRecord] = []
+    for record in records:
+        chunk.append(record)
+        if sum(r.dialog is not None for r in chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _options(args: argparse.Namespace) -> EvalOptions:
@@ -252,7 +293,10 @@ def _options(args: argparse.Namespace) -> EvalOptions:
 
 def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
     options = _options(args)
-    results: list[DialogResult] = []
+    # What the exit code needs, not every result (memory stays flat): one failing dialog, the inconclusive ones.
+    notable: list[DialogResult] = []
+    scored = passed = 0
+    failed = False
     errors: list[InputError] = []
     inputs = [*args.paths, getattr(args, "thresholds_file", None)]
     with _Output(args.out, inputs, stdout, args.format) as output:
@@ -261,10 +305,13 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO
                 errors.append(item)
                 print(_error_line(item), file=stderr)
             else:
-                results.append(item)
+                scored, passed = scored + 1, passed + item.test_pass
+                if (item.status == "fail" and not failed) or item.status == "inconclusive":
+                    notable.append(item)
+                failed = failed or item.status == "fail"
             output.write(item)
-        output.footer(render_footer(len(results), sum(r.test_pass for r in results), len(errors)))
-    return exit_code(results, errors, stderr)
+        output.footer(render_footer(scored, passed, len(errors)))
+    return exit_code(notable, errors, stderr)
 
 
 def exit_code(results: Sequence[DialogResult], errors: Sequence[InputError], stderr: IO[str]) -> int:

@@ -4,7 +4,8 @@ attribute → compose. This is the public entry point of the core."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -136,15 +137,69 @@ def evaluate_dialogs(
     ``scorer=`` / ``escalation=`` / ``composer=`` also take instances to inject. ``comparator``
     overrides scorer and thresholds (pass one to share its memo across calls). Dialog metadata may
     give ``reference_date`` (for relative dates) and ``unordered_args`` (see ``aem_strands.checks``).
+    With ``options.batch_size`` or ``options.workers > 1`` this is ``list(iter_evaluate(...))``.
     """
     chosen, scorer, escalation, composer = split_shortcuts(options, dict(shortcuts))
-    align = chosen.align_options()
-    parsed: Sequence[Dialog] = [apply_scope(_as_dialog(d, align), chosen.scope) for d in dialogs]
+    if chosen.batch_size is not None or chosen.workers > 1:
+        return list(iter_evaluate(dialogs, chosen, comparator=comparator, **_injected(scorer, escalation, composer)))
+    compare = comparator or make_comparator(chosen, scorer=scorer, escalation=escalation)
+    return evaluate_chunk(list(dialogs), chosen, compare, composer or chosen.make_composer())
+
+
+def _injected(scorer: Any, escalation: Any, composer: Any) -> dict[str, Any]:
+    named = {"scorer": scorer, "escalation": escalation, "composer": composer}
+    return {name: value for name, value in named.items() if value is not None}
+
+
+def evaluate_chunk(
+    dialogs: Sequence[Dialog | JsonValue], options: EvalOptions, comparator: Comparator, composer: Composer
+) -> list[DialogResult]:
+    """Evaluate ``dialogs`` as one batch: parse, ask the comparator for every comparison at once, judge each."""
+    align = options.align_options()
+    parsed = [apply_scope(_as_dialog(d, align), options.scope) for d in dialogs]
+    contexts = [_context(dialog, options) for dialog in parsed]
+    comparator.compare_many([r for dialog, c in zip(parsed, contexts, strict=True) for r in _requests(dialog, c)])
+    return [_evaluate(dialog, c, comparator, composer) for dialog, c in zip(parsed, contexts, strict=True)]
+
+
+STREAM_BATCH = 256
+"""Dialogs per batch of ``iter_evaluate`` when ``options.batch_size`` is not set."""
+
+
+def iter_evaluate(
+    dialogs: Iterable[Dialog | JsonValue],
+    options: EvalOptions | None = None,
+    *,
+    comparator: Comparator | None = None,
+    batch_size: int | None = None,
+    **shortcuts: Any,
+) -> Iterator[DialogResult]:
+    """Evaluate dialogs as they come, yielding each result in input order (see ``evaluate_dialogs``).
+
+    ``dialogs`` is read lazily, ``batch_size`` (else ``options.batch_size``, else ``STREAM_BATCH``) at a time;
+    each batch's semantic comparisons go to the scorer together, so memory holds one batch, not the input.
+    With ``options.workers > 1`` batches are scored in worker processes (``aem_strands.workers``), each with
+    its own scorer; results are the same as in one process.
+    """
+    chosen, scorer, escalation, composer = split_shortcuts(options, dict(shortcuts))
+    size = batch_size or chosen.batch_size or STREAM_BATCH
+    chunks = _chunks(dialogs, size)
+    if chosen.workers > 1 and comparator is None and scorer is None and escalation is None and composer is None:
+        from aem_strands.workers import scored_in_workers
+
+        for _, future in scored_in_workers(((None, chunk) for chunk in chunks), chosen):
+            yield from future.result()
+        return
     compare = comparator or make_comparator(chosen, scorer=scorer, escalation=escalation)
     compose = composer or chosen.make_composer()
-    contexts = [_context(dialog, chosen) for dialog in parsed]
-    compare.compare_many([r for dialog, c in zip(parsed, contexts, strict=True) for r in _requests(dialog, c)])
-    return [_evaluate(dialog, c, compare, compose) for dialog, c in zip(parsed, contexts, strict=True)]
+    for chunk in chunks:
+        yield from evaluate_chunk(chunk, chosen, compare, compose)
+
+
+def _chunks(items: Iterable[Dialog | JsonValue], size: int) -> Iterator[list[Dialog | JsonValue]]:
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
 
 
 def evaluate_dialog(

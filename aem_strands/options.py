@@ -77,6 +77,16 @@ def _judge_and_embedding(options: EvalOptions) -> None:
         object.__setattr__(options, "judge_timeout", float(timeout))
 
 
+def _run_shape(options: EvalOptions) -> None:
+    """How a run is carried out (never what it finds): dialogs per scoring batch and worker processes."""
+    size = options.batch_size
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+        raise ConfigError(f"batch_size must be a whole number >= 1 or None, got {size!r}")
+    workers = options.workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
+
+
 @dataclass(frozen=True)
 class EvalOptions:
     """Every choice of how dialogs are judged (see the module docstring).
@@ -95,7 +105,11 @@ class EvalOptions:
       model folder (``None``: the packaged MiniLM) and torch device;
     - ``judge_prompt_version``, ``judge_system_prompt``, ``judge_timeout``: the LLM judge's versioned
       system prompt (or a replacement), and seconds per judge call (``None``: no limit); see
-      ``aem_strands.compare.judge_scorer``.
+      ``aem_strands.compare.judge_scorer``;
+    - ``batch_size``, ``workers``: how a run is carried out, never what it finds: dialogs scored per batch
+      (their semantic comparisons go to the scorer together; ``None``: ``evaluate_dialogs`` takes all in
+      one batch, ``iter_evaluate`` 256) and worker processes (``aem_strands.workers``; results identical
+      to one process).
     """
 
     scorer: ScorerName = "embedding"
@@ -113,6 +127,8 @@ class EvalOptions:
     judge_prompt_version: str = "v1"
     judge_system_prompt: str | None = None
     judge_timeout: float | None = 300.0
+    batch_size: int | None = None
+    workers: int = 1
 
     def __post_init__(self) -> None:
         _choice("scorer", self.scorer, SCORER_CHOICES)
@@ -134,6 +150,7 @@ class EvalOptions:
             object.__setattr__(self, "tools", as_catalog(self.tools))
         _choice("scope", self.scope, SCOPE_CHOICES)
         _judge_and_embedding(self)
+        _run_shape(self)
         # Building them validates what only they know (sub-metric names, read_only needing tools).
         self.make_composer()
         self.align_options()
@@ -262,6 +279,12 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
         "--scope", choices=SCOPE_CHOICES, default="all",
         help="judge all turns, only actions (replies left out) or only replies (tool calls left out); default all",
     )  # fmt: skip
+    parser.add_argument(
+        "--batch-size", type=int, metavar="N", help="dialogs scored per batch (memory stays flat; default 64)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="worker processes (results identical to 1; default 1)"
+    )
 
 
 def _sub_metric_thresholds(items: list[str]) -> dict[str, float]:
