@@ -7,13 +7,13 @@ import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from aem_strands.align import AlignOptions
 from aem_strands.attribution import attribute, chain_lengths
 from aem_strands.checks import CheckContext, check_turn, comparison_requests
 from aem_strands.compare.chain import Comparator, ComparisonRequest
-from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer, make_scorer
+from aem_strands.compare.scorers import EmbeddingScorer, ExactScorer, SemanticScorer, make_scorer
 from aem_strands.compose import Composer
 from aem_strands.load import parse_dialog
 from aem_strands.options import EvalOptions
@@ -21,6 +21,9 @@ from aem_strands.order import candidate_pairings, reorder
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.scope import apply_scope
 from aem_strands.types import Dialog, JsonValue, Turn, TurnVerdict
+
+if TYPE_CHECKING:
+    from aem_strands.cache import ModelCache
 
 
 @functools.lru_cache(maxsize=1)
@@ -64,7 +67,40 @@ def make_comparator(
     options = options or EvalOptions()
     if escalation is None and options.escalate is not None:
         escalation = resolve_scorer(options.escalate, options)
-    return Comparator(scorer or resolve_scorer(options.scorer, options), options.thresholds, escalation=escalation)
+    chosen = scorer or resolve_scorer(options.scorer, options)
+    if options.cache_dir is not None:
+        chosen, escalation = _cached(chosen, options.cache_dir), escalation and _cached(escalation, options.cache_dir)
+    return Comparator(chosen, options.thresholds, escalation=escalation)
+
+
+def _cached(scorer: SemanticScorer, directory: str) -> SemanticScorer:
+    """``scorer`` with the persistent cache: an embedding scorer keeps vectors, any other scorer its scores."""
+    from aem_strands.cache import CachedScorer
+
+    if isinstance(scorer, ExactScorer):
+        return scorer
+    if isinstance(scorer, EmbeddingScorer):
+        if scorer.cache is not None:
+            return scorer
+        return _cached_embedding(scorer.model_path, scorer.device, scorer.batch_size, scorer.replies, directory)
+    return CachedScorer(scorer, _model_cache(directory))
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_embedding(
+    model_path: str | None, device: str, batch_size: int, replies: Literal["combined", "cosine"], directory: str
+) -> EmbeddingScorer:
+    """One cached embedding scorer per configuration and folder, so its model loads once per process."""
+    return EmbeddingScorer(
+        model_path, device=device, batch_size=batch_size, replies=replies, cache=_model_cache(directory)
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _model_cache(directory: str) -> ModelCache:
+    from aem_strands.cache import ModelCache
+
+    return ModelCache(directory)
 
 
 def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions) -> Dialog:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -85,6 +86,8 @@ def _run_shape(options: EvalOptions) -> None:
     workers = options.workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
+    if options.cache_dir is not None and (not isinstance(options.cache_dir, str) or not options.cache_dir):
+        raise ConfigError(f"cache_dir must be a folder path or None, got {options.cache_dir!r}")
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,9 @@ class EvalOptions:
     - ``batch_size``, ``workers``: how a run is carried out, never what it finds: dialogs scored per batch
       (their semantic comparisons go to the scorer together; ``None``: ``evaluate_dialogs`` takes all in
       one batch, ``iter_evaluate`` 256) and worker processes (``aem_strands.workers``; results identical
-      to one process).
+      to one process);
+    - ``cache_dir``: a folder for the persistent embedding and judge cache (``aem_strands.cache``), or
+      ``None`` (no cache; the CLI's ``--cache-dir`` defaults to ``$AEM_CACHE_DIR``).
     """
 
     scorer: ScorerName = "embedding"
@@ -129,6 +134,7 @@ class EvalOptions:
     judge_timeout: float | None = 300.0
     batch_size: int | None = None
     workers: int = 1
+    cache_dir: str | None = None
 
     def __post_init__(self) -> None:
         _choice("scorer", self.scorer, SCORER_CHOICES)
@@ -285,6 +291,10 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
     parser.add_argument(
         "--workers", type=int, default=1, metavar="N", help="worker processes (results identical to 1; default 1)"
     )
+    parser.add_argument(
+        "--cache-dir", default=os.environ.get("AEM_CACHE_DIR") or None, metavar="DIR",
+        help="persistent embedding and judge cache: re-runs embed only new strings (default $AEM_CACHE_DIR)",
+    )  # fmt: skip
 
 
 def _sub_metric_thresholds(items: list[str]) -> dict[str, float]:

