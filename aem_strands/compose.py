@@ -53,11 +53,14 @@ class Composer(Protocol):
 
 def sub_metric_rates(verdicts: Sequence[TurnVerdict]) -> dict[SubMetric, SubMetricRate]:
     """Per sub-metric: of the judged turns it applies to, how many passed it."""
-    out = {}
-    for metric in SubMetric:
-        applicable = [v for v in verdicts if v.verdict is not Verdict.NOT_APPLICABLE and metric in v.sub_passed]
-        out[metric] = SubMetricRate(sum(v.sub_passed[metric] for v in applicable), len(applicable))
-    return out
+    passed = dict.fromkeys(SubMetric, 0)
+    applicable = dict.fromkeys(SubMetric, 0)
+    for verdict in verdicts:  # one pass over the turns, not one per sub-metric
+        if verdict.verdict is not Verdict.NOT_APPLICABLE:
+            for metric, ok in verdict.sub_passed.items():
+                applicable[metric] += 1
+                passed[metric] += ok
+    return {metric: SubMetricRate(passed[metric], applicable[metric]) for metric in SubMetric}
 
 
 def _judged(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[tuple[Turn, TurnVerdict]]:
