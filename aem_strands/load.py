@@ -17,7 +17,6 @@ and every good dialog is still returned. ``iter_records`` yields them lazily, on
 from __future__ import annotations
 
 import math
-import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -27,11 +26,11 @@ from typing import IO, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from aem_strands.align import AlignOptions
-from aem_strands.decode import Record, find_flaw, format_of, read_records
+from aem_strands.decode import Record, format_of, read_records
 from aem_strands.errors import InputError, Location, printable
 from aem_strands.metadata import check_metadata
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
-from aem_strands.unpaired import is_unpaired, parse_unpaired
+from aem_strands.unpaired import is_unpaired, limit_error, parse_unpaired
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -157,29 +156,6 @@ def parse_turn(raw: object, where: Location) -> Turn:
     )
 
 
-_TURN_PATH = re.compile(r"turns\[(\d+)\]\.?")
-
-
-def _check_limits(raw: object, file: str | None, default_id: str | None) -> None:
-    """Raise an ``InputError`` naming dialog, turn and field where ``raw`` breaks a limit of ``aem_strands.decode``."""
-    flaw = find_flaw(raw)
-    if flaw is None:
-        return
-    body = {"dialog_id": default_id, "turns": raw} if isinstance(raw, list) else raw
-    path = f"turns{flaw.path}" if isinstance(raw, list) else flaw.path
-    named = body.get("dialog_id", default_id) if isinstance(body, dict) else None
-    dialog_id = named if isinstance(named, str) and find_flaw(named) is None else None
-    turn_no, field = None, path or None
-    found = _TURN_PATH.match(path)
-    turns = body.get("turns") if isinstance(body, dict) else None
-    if found and isinstance(turns, list):
-        turn = turns[int(found.group(1))]
-        number = turn.get("turn_no") if isinstance(turn, dict) else None
-        if isinstance(number, int) and not isinstance(number, bool):
-            turn_no, field = number, path[found.end() :] or None
-    raise InputError(flaw.message, Location(file, dialog_id, turn_no, field))
-
-
 def parse_dialog(
     raw: object, *, file: str | None = None, default_id: str | None = None, align: AlignOptions | None = None
 ) -> Dialog:
@@ -188,7 +164,9 @@ def parse_dialog(
     An unpaired ``{"dialog_id", "metadata", "gold", "predicted"}`` object is validated by
     ``aem_strands.unpaired`` and aligned with ``align`` (see ``aem_strands.align``).
     """
-    _check_limits(raw, file, default_id)
+    problem = limit_error(raw, file, default_id)
+    if problem is not None:
+        raise problem
     if is_unpaired(raw):
         return parse_unpaired(raw, file=file, default_id=default_id).align(align)
     if isinstance(raw, list):

@@ -17,6 +17,7 @@ dialog id, the turn (its 1-based position in its list) and the field (``gold.arg
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
@@ -24,6 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from aem_strands.align import Alignment, AlignOptions, align_turns
+from aem_strands.decode import find_flaw
 from aem_strands.errors import InputError, Location
 from aem_strands.metadata import check_metadata
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
@@ -75,6 +77,33 @@ class UnpairedDialog:
             turns.append(turn if measured is None else replace(turn, latency_ms=measured))
         metadata = {**result.dialog.metadata, "alignment": result.to_dict()}
         return Dialog(result.dialog.dialog_id, tuple(turns), metadata)
+
+
+_TURN_PATH = re.compile(r"(turns|gold|predicted)\[(\d+)\]\.?")
+
+
+def limit_error(raw: object, file: str | None, default_id: str | None) -> InputError | None:
+    """The error for the first part of a raw dialog (paired, bare or unpaired) beyond a limit of
+    ``aem_strands.decode``, naming its dialog, turn and field; ``None`` when it is within them."""
+    flaw = find_flaw(raw)
+    if flaw is None:
+        return None
+    body = {"dialog_id": default_id, "turns": raw} if isinstance(raw, list) else raw
+    path = f"turns{flaw.path}" if isinstance(raw, list) else flaw.path
+    named = body.get("dialog_id", default_id) if isinstance(body, dict) else None
+    dialog_id = named if isinstance(named, str) and find_flaw(named) is None else None
+    message, turn_no, field = flaw.message, None, path or None
+    found = _TURN_PATH.match(path)
+    turns = body.get(found.group(1)) if found and isinstance(body, dict) else None
+    if found and isinstance(turns, list):
+        side, position = found.group(1), int(found.group(2))
+        if side == "turns":  # paired: the turn's own number, the field inside it
+            number = turns[position].get("turn_no") if isinstance(turns[position], dict) else None
+            if isinstance(number, int) and not isinstance(number, bool):
+                turn_no, field = number, path[found.end() :] or None
+        else:  # unpaired: the 1-based position in its list, the side as field (as for every unpaired error)
+            turn_no, field, message = position + 1, side, f"{message} (at {path})"
+    return InputError(message, Location(file, dialog_id, turn_no, field))
 
 
 def is_unpaired(raw: object) -> bool:
@@ -153,6 +182,9 @@ def parse_unpaired(raw: object, *, file: str | None = None, default_id: str | No
     """Validate one unpaired dialog object (see the module docstring)."""
     if not isinstance(raw, dict):
         raise InputError(f"an unpaired dialog must be a JSON object, got {type(raw).__name__}", Location(file))
+    problem = limit_error(raw, file, default_id)
+    if problem is not None:  # parse_dialog checks first; this guards direct callers
+        raise problem
     dialog_id = raw.get("dialog_id", default_id)
     if not isinstance(dialog_id, str) or not dialog_id:
         raise InputError(
