@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from aem_strands import EvalOptions, InputError, TableScorer, load_dialogs
+from aem_strands import EvalOptions, InputError, TableScorer, evaluate_dialog, load_dialogs
 from aem_strands.cli import _score_chunk, main
 from aem_strands.decode import MAX_DEPTH, MAX_NUMBER_CHARS, MAX_STRING_CHARS
 from aem_strands.evaluate import make_comparator
 from aem_strands.load import iter_records
 from aem_strands.types import ValueKind
-from tests.conftest import paired, reply
+from tests.conftest import action, paired, reply
 
 
 def good(name: str) -> dict[str, Any]:
@@ -411,3 +411,12 @@ def test_compare_out_equal_to_pairs_is_refused(tmp_path: Path) -> None:
     assert "is also an input" in err
     assert pairs.read_text(encoding="utf-8") == jsonl({"gold": "a", "predicted": "a"})
     assert code == 2
+
+
+@pytest.mark.xfail(
+    strict=True, raises=ValueError, reason="compare/settle.py puts values through str.format (found by the fuzz script)"
+)
+@pytest.mark.parametrize(("gold", "predicted"), [("open}", "closed}"), ("{a b", "{a c")])
+def test_braces_in_argument_values_do_not_crash_the_comparison(gold: str, predicted: str) -> None:
+    result = evaluate_dialog([paired(1, action("t", "A", x=gold), action("t", "A", x=predicted))], scorer="exact")
+    assert result.turns[0].verdict.success is False
