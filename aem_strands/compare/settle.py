@@ -61,6 +61,8 @@ PARSERS: Sequence[ValueParser] = (
 _DIGITS = re.compile(r"\d+")
 _JOINERS = re.compile(r"[_\-./:]+")
 _HELD = "similarity does not decide {what}"
+_VERB = "\x00"
+"""Where a detail's verb goes: ``repr`` escapes a NUL, so no value can contain it (values may hold braces)."""
 
 
 @dataclass(frozen=True)
@@ -143,11 +145,11 @@ def _settle_text(gold: str, predicted: str, shown: str) -> Settlement | None:
     relation = relate(gold, predicted)
     if relation is not None:
         verb = "is the same as" if relation.equivalent else "differs from"
-        return Settlement(relation.equivalent, shown.format(verb) + f" ({relation.rule})")
+        return Settlement(relation.equivalent, shown.replace(_VERB, verb) + f" ({relation.rule})")
     for decided in (state_relation(gold, predicted), place_relation(gold, predicted)):
         if decided is not None:
             verb = "is the same as" if decided.equivalent else "differs from"
-            return Settlement(decided.equivalent, shown.format(verb) + f" ({decided.rule})")
+            return Settlement(decided.equivalent, shown.replace(_VERB, verb) + f" ({decided.rule})")
     single = len(g.split()) == 1 and len(p.split()) == 1
     pair = (gold, predicted) if single else _words_differing(gold, predicted)
     if pair is None:
@@ -156,7 +158,7 @@ def _settle_text(gold: str, predicted: str, shown: str) -> Settlement | None:
     where = "" if single else f" in the one word that differs, {pair[1]!r} vs {pair[0]!r}"
     if words is not None:
         verb = "is the same as" if words.equivalent else "differs from"
-        return Settlement(words.equivalent, shown.format(verb) + f" ({words.rule}{where})")
+        return Settlement(words.equivalent, shown.replace(_VERB, verb) + f" ({words.rule}{where})")
     what = "single words" if single else f"values that differ in one word ({pair[1]!r} vs {pair[0]!r})"
     return Settlement(None, _HELD.format(what=what))
 
@@ -167,21 +169,20 @@ def settle(gold: JsonValue, predicted: JsonValue, kind: ValueKind, context: Pars
     g, p = typed_value(gold, context), typed_value(predicted, context)
     g, p = _unjoined(g, p, context), _unjoined(p, g, context)
     verdict = agree(g, p)
-    shown = f"{display(predicted)!r} {{}} {display(gold)!r}"
+    shown = f"{display(predicted)!r} {_VERB} {display(gold)!r}"
+    same, differs = shown.replace(_VERB, "is the same as"), shown.replace(_VERB, "differs from")
     plain = isinstance(g, (Quantity, Truth, Text, Null)) and type(g) is type(p)
     if verdict is True:
         if isinstance(g, Text) and isinstance(p, Text):
-            return Settlement(True, shown.format("is the same as") + " (ignoring case, spacing and punctuation)")
+            return Settlement(True, same + " (ignoring case, spacing and punctuation)")
         if plain:
-            return Settlement(True, shown.format("is the same as") + f" ({_type_name(g)} {g.describe()})")
+            return Settlement(True, same + f" ({_type_name(g)} {g.describe()})")
         typed = g if not isinstance(g, Text) else p
-        return Settlement(True, shown.format("is the same as") + f" ({_type_name(typed)} {typed.describe()})")
+        return Settlement(True, same + f" ({_type_name(typed)} {typed.describe()})")
     if verdict is False:
         if plain:
-            return Settlement(False, shown.format("differs from"))
-        return Settlement(
-            False, shown.format("differs from") + f" ({_type_name(p)} {p.describe()} vs {_type_name(g)} {g.describe()})"
-        )
+            return Settlement(False, differs)
+        return Settlement(False, differs + f" ({_type_name(p)} {p.describe()} vs {_type_name(g)} {g.describe()})")
     if kind is not ValueKind.ARGUMENT or not (_textual(g) and _textual(p)):
         return None
     return _settle_text(display(gold), display(predicted), shown)
