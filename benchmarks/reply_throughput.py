@@ -4,7 +4,8 @@ Takes every reply pair of ``data/replies`` (SGD calibration and held-out, hand-m
 rows of ``data/calibration/responses.*.jsonl``, writes them once as ``compare`` pairs (``"kind":
 "response"``) and once as one-turn dialogs for ``score``, and runs the real command line on each::
 
-    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/reply_throughput.py [--scorer embedding exact] [--package DIR]
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/reply_throughput.py [--scorer embedding exact] \\
+        [--package DIR] [--limit N]
 
 ``--package DIR`` puts DIR first on ``PYTHONPATH``, to time another checkout of ``aem_strands`` (e.g.
 an extracted older commit) on the same pairs. ``compare`` prints its own pairs/s (``compare_many``
@@ -53,8 +54,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scorer", nargs="+", default=["embedding", "exact"])
     parser.add_argument("--package", type=Path, help="a folder holding another aem_strands package to time")
+    parser.add_argument("--limit", type=int, help="time only the first N pairs")
     args = parser.parse_args()
-    pairs = reply_pairs()
+    pairs = reply_pairs()[: args.limit]
     with tempfile.TemporaryDirectory() as folder:
         compare_file, score_file = Path(folder) / "pairs.jsonl", Path(folder) / "dialogs.jsonl"
         compare_file.write_text(
