@@ -97,17 +97,20 @@ def test_load_pairs_rejects_bad_lines_naming_file_and_line(tmp_path: Path, line:
     assert message in str(raised.value)
 
 
+ROOMS = ("quiet room facing the garden", "calm room on the garden side")
+
+
 def small_pairs() -> list[LabelledPair]:
     return [
         LabelledPair("NYC", "New York City", True),  # settled: acronym
-        LabelledPair("EU", "Europe", True),  # table 0.80
+        LabelledPair(*ROOMS, True),  # table 0.80 (several words differ: no rule settles it)
         LabelledPair("revenue", "profit", False),  # table 0.73
         LabelledPair("2019-03-08", "March 9th", False),  # settled: different date
     ]
 
 
 def test_calibrate_measures_every_stage() -> None:
-    table = TableScorer({("EU", "Europe"): 0.80, ("revenue", "profit"): 0.73, ("NYC", "New York City"): 0.92})
+    table = TableScorer({ROOMS: 0.80, ("revenue", "profit"): 0.73, ("NYC", "New York City"): 0.92})
     report = calibrate(small_pairs(), table, Thresholds(argument=0.75))
     stages = {s.name: s for s in report.stages}
     assert list(stages) == ["exact", "normalised", "cosine@0.5", "cosine@best", "chain", "chain@best"]
@@ -115,7 +118,7 @@ def test_calibrate_measures_every_stage() -> None:
     # normalised: NYC settled equivalent, the date settled different, the others unsettled → not equivalent
     assert stages["normalised"].agreement.recall == 0.5
     assert stages["normalised"].agreement.specificity == 1.0
-    # raw scores at 0.5: NYC 0.92 and EU 0.80 pass (2 of 2 positives); revenue/profit 0.73 passes wrongly,
+    # raw scores at 0.5: NYC 0.92 and the rooms 0.80 pass (2 of 2 positives); revenue/profit 0.73 passes wrongly,
     # the date pair has token overlap 0.0 and fails: specificity 1/2 → balanced accuracy (1 + 1/2) / 2
     assert stages["cosine@0.5"].agreement.balanced_accuracy == pytest.approx(0.75)
     assert stages["chain"].agreement.balanced_accuracy == 1.0  # 0.80 >= 0.75 > 0.73, the rest settled
@@ -188,14 +191,14 @@ def test_build_script_reproduces_the_committed_files(tmp_path: Path) -> None:
 
 
 def test_calibrate_chain_uses_the_escalation_scorer_for_the_band() -> None:
-    table = TableScorer({("EU", "Europe"): 0.80, ("revenue", "profit"): 0.73})
-    judge = TableScorer({("EU", "Europe"): 1.0, ("revenue", "profit"): 0.0})
+    table = TableScorer({ROOMS: 0.80, ("revenue", "profit"): 0.73})
+    judge = TableScorer({ROOMS: 1.0, ("revenue", "profit"): 0.0})
     band = Thresholds(argument=0.85, argument_floor=0.5)  # 0.80 and 0.73 both fall in [0.50, 0.85)
     conservative = {s.name: s for s in calibrate(small_pairs(), table, band).stages}["chain"]
     escalated = {s.name: s for s in calibrate(small_pairs(), table, band, escalation=judge).stages}["chain"]
-    # conservative: EU/Europe fails → recall 1/2 (NYC settled), specificity 1 → (1/2 + 1) / 2
+    # conservative: the rooms pair fails → recall 1/2 (NYC settled), specificity 1 → (1/2 + 1) / 2
     assert conservative.agreement.balanced_accuracy == pytest.approx(0.75)
-    assert escalated.agreement.balanced_accuracy == 1.0  # the judge passes EU/Europe, fails revenue/profit
+    assert escalated.agreement.balanced_accuracy == 1.0  # the judge passes the rooms pair, fails revenue/profit
 
 
 @pytest.mark.slow
