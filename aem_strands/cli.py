@@ -37,6 +37,7 @@ from aem_strands.load import LoadedRecord, iter_records, read_lines
 from aem_strands.options import EvalOptions, add_option_flags, options_from_args
 from aem_strands.render import render_dialog, render_error, render_footer, rich_dialog
 from aem_strands.report import add_report_parser, run_report
+from aem_strands.report.words import headline
 from aem_strands.result import DialogResult
 from aem_strands.types import Comparison, ValueKind
 
@@ -134,6 +135,9 @@ class _Output:
         self.format = fmt or ("table" if self.stream.isatty() else "jsonl")
         self._console = Console(file=self.stream, markup=False, emoji=False, highlight=False)
         self._rich = self.format == "table" and self.stream.isatty()
+        # The table opens with the headline over every dialog (aem_strands.report.words.headline), so its
+        # blocks are held until the run ends (or is interrupted); JSON and JSONL records stream.
+        self._held: list[DialogResult | InputError] = []
 
     def __enter__(self) -> _Output:
         return self
@@ -141,27 +145,43 @@ class _Output:
     def write(self, item: DialogResult | InputError | dict[str, Any]) -> None:
         """Write one result, input error or (``compare``) plain record, and flush it."""
         if self.format == "table" and not isinstance(item, dict):
+            self._held.append(item)
+            self.count += 1
+            return
+        record = item if isinstance(item, dict) else _record(item)
+        if self.format == "json":
+            self.stream.write(("[\n" if self.count == 0 else ",\n") + _json_text(record, 2))
+        else:
+            self.stream.write(_json_text(record) + "\n")
+        self.count += 1
+        self.stream.flush()
+
+    def _write_table(self) -> None:
+        held, self._held = self._held, []
+        top = printable(headline([r for r in held if isinstance(r, DialogResult)]))
+        if self._rich:
+            self._console.print(Text(top, style="bold"))
+            self._console.print()
+        else:
+            self.stream.write(top + "\n\n")
+        for item in held:
             if self._rich:
                 shown = rich_dialog(item) if isinstance(item, DialogResult) else Text(render_error(item), "red")
                 self._console.print(shown)
             else:
                 self.stream.write(render_dialog(item) if isinstance(item, DialogResult) else render_error(item))
-        else:
-            record = item if isinstance(item, dict) else _record(item)
-            if self.format == "json":
-                self.stream.write(("[\n" if self.count == 0 else ",\n") + _json_text(record, 2))
-            else:
-                self.stream.write(_json_text(record) + "\n")
-        self.count += 1
         self.stream.flush()
 
     def footer(self, text: str) -> None:
         if self.format == "table":
+            self._write_table()
             self.stream.write(text)
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
+        if self._held and kind is not None and issubclass(kind, KeyboardInterrupt):
+            self._write_table()  # interrupted: what was scored so far, under its own headline
         if self.format == "json" and not (kind is not None and issubclass(kind, BrokenPipeError)):
             self.stream.write("[]\n" if self.count == 0 else "\n]\n")
         if self._temp is None:
