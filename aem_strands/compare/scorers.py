@@ -175,8 +175,11 @@ class EmbeddingScorer:
         return [combiner.probability(g, p, c) for (g, p), c in zip(pairs, cosines, strict=True)]
 
     def describe(self, pair: tuple[str, str], kind: ValueKind) -> str:
-        """What the score of ``pair`` was made of (for the reason of a decided reply)."""
+        """What the score of ``pair`` was made of (for the reason of a decided reply); ``""`` for a pair this
+        scorer never scored (settled before the model: nothing is embedded for it, and nothing is to explain)."""
         if kind is not ValueKind.RESPONSE or self.replies == "cosine":
+            return ""
+        if pair[0] not in self._vectors or pair[1] not in self._vectors:
             return ""
         return f"combiner of cosine {self.cosine(*pair):.3f}, word overlap, facts and acts"
 
