@@ -17,7 +17,7 @@ computed results (see ``comparison_requests``), so no model is called here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from aem_strands.align import failed_call, identical_turn
@@ -30,6 +30,7 @@ from aem_strands.types import (
     REASON_PRECEDENCE,
     ActionCall,
     Comparison,
+    Decision,
     FailureReason,
     JsonValue,
     Method,
@@ -190,7 +191,8 @@ def _identical_verdict(turn: Turn, gold: ActionCall | Reply) -> TurnVerdict:
         scores = {SubMetric.STRUCTURE: 1.0, SubMetric.COMPLETENESS: 1.0, SubMetric.TRUTHFULNESS: 1.0}
     else:
         scores = {SubMetric.TRUTHFULNESS: 1.0, SubMetric.COMPLETENESS: 1.0}
-    return TurnVerdict(turn.turn_no, turn.kind, Verdict.PASS, (), scores, dict.fromkeys(scores, True))
+    same = (Decision("turn", True, Method.EXACT, 1.0, "identical to gold"),)
+    return TurnVerdict(turn.turn_no, turn.kind, Verdict.PASS, (), scores, dict.fromkeys(scores, True), decisions=same)
 
 
 def comparison_requests(turn: Turn, context: CheckContext = NO_CONTEXT) -> list[ComparisonRequest]:
@@ -257,8 +259,10 @@ def _check_action(
             Problem(FailureReason.EXTRA_PARAMETERS, SubMetric.COMPLETENESS, path, None, value, method=Method.KEYS)
         )
     equivalent = 0
+    decisions: list[Decision] = []
     for check in checks:
         result = _strict(compare(check.request), check.kind)
+        decisions.append(Decision(check.field, result.equivalent, result.method, result.score, result.detail))
         if result.equivalent is True:
             equivalent += 1
         elif result.equivalent is False:
@@ -281,7 +285,7 @@ def _check_action(
         else 1.0,
         SubMetric.TRUTHFULNESS: equivalent / len(checks) if checks else 1.0,
     }
-    return _verdict(turn, problems, scores, undecided)
+    return replace(_verdict(turn, problems, scores, undecided), decisions=tuple(decisions))
 
 
 _SEMANTIC = frozenset({Method.EMBEDDING, Method.JUDGE, Method.TEST})
@@ -329,7 +333,8 @@ def _check_reply(turn: Turn, gold: Reply, predicted: Reply, compare: CompareFn, 
         SubMetric.TRUTHFULNESS: 0.0 if contradicted else result.score,
         SubMetric.COMPLETENESS: facts.coverage,
     }
-    return _verdict(turn, problems, scores, undecided)
+    decision = Decision("response", result.equivalent, result.method, result.score, result.detail)
+    return replace(_verdict(turn, problems, scores, undecided), decisions=(decision,))
 
 
 def check_turn(turn: Turn, compare: CompareFn, context: CheckContext = NO_CONTEXT) -> TurnVerdict:

@@ -43,6 +43,7 @@ class TurnResult:
             "evidence": None if a is None or not a.evidence else a.evidence,
             "problems": [p.to_dict() for p in self.verdict.problems],
             "sub_scores": {m.value: round(s, 4) for m, s in self.verdict.sub_scores.items()},
+            "decisions": [d.to_dict() for d in self.verdict.decisions],
             "chain_length": self.chain_length,
         }
         if self.verdict.matched_turn_no is not None:

@@ -190,6 +190,26 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """How one value or reply of a turn was decided, pass or fail: what a reader audits a pass by."""
+
+    field: str
+    equivalent: bool | None
+    method: Method
+    score: float
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        return {
+            "field": self.field,
+            "equivalent": self.equivalent,
+            "method": self.method.value,
+            "score": round(self.score, 4),
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
 class TurnVerdict:
     """The judgement of one turn before attribution.
 
@@ -205,6 +225,7 @@ class TurnVerdict:
     sub_passed: dict[SubMetric, bool] = field(default_factory=dict)
     matched_turn_no: int | None = None
     note: str = ""
+    decisions: tuple[Decision, ...] = ()
 
     @property
     def success(self) -> bool:
