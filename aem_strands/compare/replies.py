@@ -42,8 +42,10 @@ def explain_passes(decided: dict[Pair, Comparison], scorer: object = None) -> di
     describe = getattr(scorer, "describe", None)
     out: dict[Pair, Comparison] = {}
     for pair, comparison in decided.items():
-        made_of = describe(pair, ValueKind.RESPONSE) if callable(describe) else ""
-        if made_of and comparison.method is Method.EMBEDDING:
+        made_of = ""
+        if comparison.method is Method.EMBEDDING and callable(describe):  # only pairs the scorer embedded
+            made_of = describe(pair, ValueKind.RESPONSE)
+        if made_of:
             comparison = replace(comparison, detail=f"{comparison.detail} ({made_of})")
         out[pair] = explain_pass(pair[0], pair[1], comparison)
     return out
