@@ -5,7 +5,8 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/order_invariant_benchmark.py [--sgd-dir DIR] [--limit 200] [--group-size 4]
 
 Each SGD test dialog becomes an unpaired dialog (gold = its turns, predicted = the same contents with
-each run of ``--group-size`` adjacent turns reversed, or kept in order with ``--keep-order``). In the ordered variant nothing is tagged; in the
+each run of ``--group-size`` adjacent turns reversed, or kept in order with ``--keep-order``).
+In the ordered variant nothing is tagged; in the
 order-invariant variant each such run is tagged ``OrderInvariant_<n>``. Both are scored with the exact
 scorer (alignment, checks, attribution and composition, no model). Prints CPU seconds of each and their
 ratio, and how many dialogs pass in each (the invariant variant should pass every dialog).

@@ -44,7 +44,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from aem_bench import EXPECTED_REASON, Perturbation, load_sgd_dialogs, perturb_dialogs, perturbations_of
+from aem_bench import (
+    ACCEPTED_REASONS,
+    EXPECTED_REASON,
+    Perturbation,
+    load_sgd_dialogs,
+    perturb_dialogs,
+    perturbations_of,
+)
 from sklearn.metrics import precision_recall_fscore_support
 
 from aem_strands import (
@@ -189,7 +196,7 @@ def _perturbed_summary(run: Run) -> None:
                 false_alarms += verdict.failed
                 continue
             planted[record.kind.value] += 1
-            expected_reason = verdict.own_reason is EXPECTED_REASON[record.kind]
+            expected_reason = verdict.own_reason in ACCEPTED_REASONS[record.kind]
             if not expected_reason and len(examples.setdefault(record.kind.value, [])) < MAX_EXAMPLES:
                 found_as = "passed" if verdict.own_reason is None else verdict.own_reason.value
                 change = f"{record.field} {_short(record.gold)} -> {_short(record.predicted)}"

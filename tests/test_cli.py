@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from aem_strands.cli import main
-from tests.conftest import EXAMPLES, ROOT, paired, reply
+from tests.conftest import EXAMPLES, ROOT, action, paired, reply
 
 REFERENCE = EXAMPLES / "data" / "sales_report.json"
 TWO_ROOTS = EXAMPLES / "data" / "sales_report_two_roots.json"
@@ -128,15 +128,21 @@ def test_installed_console_script_runs() -> None:
 
 @pytest.mark.slow
 def test_thresholds_config_file_is_used(tmp_path: Path) -> None:
-    # With argument threshold and floor 0.70, revenue/profit (cosine 0.733) counts as equivalent, so
-    # turn 2 passes: 2 of 5 turns pass (0.4) and the later errors become root causes of their own.
-    config = tmp_path / "thresholds.json"
-    config.write_text(json.dumps({"thresholds": {"argument": 0.70, "argument_floor": 0.70}}), encoding="utf-8")
-    _, out, _ = run("score", str(REFERENCE), "--thresholds", str(config))
-    record = json.loads(out)
-    assert record["turns"][1]["success"] is True
-    assert record["success_rate"] == 0.4
-    assert [r["turn_no"] for r in record["root_causes"]] == [3, 4]
+    # A multi-word argument that only the embedding model can decide: the config's threshold decides it.
+    # (revenue/profit of the reference dialog is a single-word pair, which similarity never passes.)
+    gold = "quarterly revenue report for Europe"
+    predicted = "European quarterly sales summary"
+    data = tmp_path / "d.json"
+    data.write_text(json.dumps([paired(1, action("r", "Make", title=gold), action("r", "Make", title=predicted))]))
+    verdicts = {}
+    for name, value in (("strict", 0.99), ("lenient", 0.05)):
+        config = tmp_path / f"{name}.json"
+        config.write_text(json.dumps({"thresholds": {"argument": value, "argument_floor": value}}), encoding="utf-8")
+        _, out, _ = run("score", str(data), "--thresholds", str(config))
+        turn = json.loads(out)["turns"][0]
+        verdicts[name] = turn["success"]
+        assert f"{value:.2f}" in turn["decisions"][0]["detail"]  # the detail names the threshold used
+    assert verdicts == {"strict": False, "lenient": True}
 
 
 def test_bad_thresholds_config_exits_2_with_the_file_named(tmp_path: Path) -> None:

@@ -15,6 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aem_bench import (
+    ACCEPTED_REASONS,
+    Perturbation,
+    PerturbationRecord,
+    build_pool,
+    load_sgd_dialogs,
+    perturb,
+    perturb_dialogs,
+    perturbations_of,
+)
 
 from aem_strands import (
     ActionCall,
@@ -29,16 +39,6 @@ from aem_strands import (
     TurnKind,
     evaluate_dialog,
     evaluate_dialogs,
-)
-from aem_bench import (
-    EXPECTED_REASON,
-    Perturbation,
-    PerturbationRecord,
-    build_pool,
-    load_sgd_dialogs,
-    perturb,
-    perturb_dialogs,
-    perturbations_of,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,7 +224,8 @@ def test_reply_swap_takes_another_reply_of_the_dialogs_tools() -> None:
     out = perturb(dialog, random.Random(0), 1.0, pool=build_pool([dialog, other]))
     assert out.turns[0].predicted == Reply("What time should the table be for?")
     assert [r.kind for r in perturbations_of(out)] == [Perturbation.REPLY_SWAP]
-    assert failures(out) == {1: FailureReason.INCONSISTENT_RESPONSE}
+    # The swapped question asks for other information: gold's question is left unasked.
+    assert failures(out) == {1: FailureReason.INCOMPLETE_RESPONSE}
 
 
 def _arg_value_seed(dialog: Dialog, pool: Any) -> int:
@@ -279,8 +280,10 @@ def test_perturbed_sgd_dialogs_fail_exactly_at_perturbed_turns(first_dialogs: li
     records = [perturbations_of(d) for d in perturbed]
     assert sum(len(r) for r in records) > 50  # rate 0.3 over ~400 turns: about 120 planted errors
     for dialog, planted in zip(perturbed, records, strict=True):
-        expected = {r.turn_no: EXPECTED_REASON[r.kind] for r in planted}
-        assert failures(dialog) == expected, dialog.dialog_id
+        found = failures(dialog)
+        assert set(found) == {r.turn_no for r in planted}, dialog.dialog_id
+        for record in planted:
+            assert found[record.turn_no] in ACCEPTED_REASONS[record.kind], (dialog.dialog_id, record)
 
 
 @pytest.mark.slow

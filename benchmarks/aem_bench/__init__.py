@@ -6,6 +6,7 @@
 """
 
 from aem_bench.perturbation import (
+    ACCEPTED_REASONS,
     EXPECTED_REASON,
     Perturbation,
     PerturbationPool,
@@ -18,6 +19,7 @@ from aem_bench.perturbation import (
 from aem_bench.sgd import load_sgd_dialogs, sgd_files
 
 __all__ = [
+    "ACCEPTED_REASONS",
     "EXPECTED_REASON",
     "Perturbation",
     "PerturbationPool",

@@ -65,7 +65,16 @@ EXPECTED_REASON: Mapping[Perturbation, FailureReason] = {
     Perturbation.REPLY_SWAP: FailureReason.INCONSISTENT_RESPONSE,
     Perturbation.PROPAGATED: FailureReason.INCONSISTENT_RESPONSE,
 }
-"""The turn's own failure reason each perturbation must produce."""
+"""The turn's own failure reason each perturbation is meant to produce."""
+
+ACCEPTED_REASONS: Mapping[Perturbation, frozenset[FailureReason]] = {
+    kind: frozenset({reason}) for kind, reason in EXPECTED_REASON.items()
+} | {
+    # Another reply of the dialog's tools usually asks for other information: gold's question is then left
+    # unasked (incomplete) as often as contradicted; both are the failure the swap plants.
+    Perturbation.REPLY_SWAP: frozenset({FailureReason.INCONSISTENT_RESPONSE, FailureReason.INCOMPLETE_RESPONSE}),
+}
+"""The own failure reasons that count as the planted error's (every perturbation must fail its turn)."""
 
 
 @dataclass(frozen=True)
