@@ -53,3 +53,17 @@ def test_normalisation_settled_comparisons_never_import_torch() -> None:
     env = dict(os.environ, HF_HUB_OFFLINE="1")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     assert done.stdout.split() == ["True", "False", "False"]
+
+
+@pytest.mark.slow
+def test_loading_the_model_prints_no_progress_bar() -> None:
+    # The model's "Loading weights" bar would land in the output of strands-evals and aem-strands runs.
+    code = (
+        "from aem_strands.compare.scorers import EmbeddingScorer\n"
+        "from aem_strands.types import ValueKind\n"
+        "print(EmbeddingScorer().similarities([('car', 'automobile')], ValueKind.ARGUMENT)[0] > 0.5)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "HF_HUB_DISABLE_PROGRESS_BARS"} | {"HF_HUB_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    assert done.stdout.split() == ["True"]
+    assert "Loading weights" not in done.stderr

