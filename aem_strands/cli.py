@@ -14,12 +14,13 @@ place when the run ends, also when it stops early, so it never holds a torn reco
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -311,6 +312,20 @@ def _options(args: argparse.Namespace) -> EvalOptions:
     return options_from_args(args)
 
 
+@contextlib.contextmanager
+def _progress(stderr: IO[str]) -> Iterator[Callable[[], None]]:
+    """A live count of scored dialogs on a terminal (rich; gone when the run ends); nothing when piped."""
+    if not stderr.isatty():
+        yield lambda: None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn("scored {task.completed} dialogs"), TimeElapsedColumn())
+    with Progress(*columns, console=Console(file=stderr), transient=True) as progress:
+        task = progress.add_task("score", total=None)
+        yield lambda: progress.advance(task)
+
+
 def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
     options = _options(args)
     # What the exit code needs, not every result (memory stays flat): one failing dialog, the inconclusive ones.
@@ -319,8 +334,9 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO
     failed = False
     errors: list[InputError] = []
     inputs = [*args.paths, getattr(args, "thresholds_file", None)]
-    with _Output(args.out, inputs, stdout, args.format) as output:
+    with _Output(args.out, inputs, stdout, args.format) as output, _progress(stderr) as tick:
         for item in _scored(_loaded(args.paths, options, stdin), options):
+            tick()
             if isinstance(item, InputError):
                 errors.append(item)
                 print(_error_line(item), file=stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Sequence
 
 from aem_strands import ValueKind, evaluate_dialog
@@ -65,3 +66,27 @@ def test_help_lists_the_exit_codes() -> None:
     text = build_parser().format_help()
     assert "4  inconclusive" in text
     assert "2  bad input" in text
+
+
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_score_shows_progress_on_a_terminal_and_none_when_piped(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from aem_strands.cli import main
+
+    assert isinstance(tmp_path, Path)
+    data = tmp_path / "d.json"
+    data.write_text(json.dumps([paired(1, action("t", "A", x=1), action("t", "A", x=1))]), encoding="utf-8")
+    piped, terminal = io.StringIO(), _Terminal()
+    assert main(["score", str(data), "--scorer", "exact", "--format", "jsonl"], stdout=io.StringIO(), stderr=piped) == 0
+    assert (
+        main(["score", str(data), "--scorer", "exact", "--format", "jsonl"], stdout=io.StringIO(), stderr=terminal) == 0
+    )
+    assert piped.getvalue() == ""
+    assert "scored 1 dialogs" in terminal.getvalue()
