@@ -33,7 +33,8 @@ def run(cases: list[Case[Any, Any]], cache: Path) -> float:
     store = GoldRefreshingStore.local(cache, cases)
     experiment = Experiment(cases=cases, evaluators=[AemSessionEvaluator(scorer="exact")])
     report = experiment.run_evaluations(make_live_task(counting_agent), evaluation_data_store=store)
-    print(f"score {report.scores[0]:.2f}, agent runs so far {AGENT_RUNS}, cache hits {store.hits}: {report.reasons[0]}")
+    reason = report.reasons[0].splitlines()[0]  # first line: the dialog's reason
+    print(f"score {report.scores[0]:.2f}, agent runs so far {AGENT_RUNS}, cache hits {store.hits}: {reason}")
     return float(report.scores[0])
 
 

@@ -32,7 +32,7 @@ def main() -> int:
     experiment = Experiment(cases=CASES, evaluators=[AemSessionEvaluator(scorer="exact")], report_cls=AemReport)
     report = asyncio.run(experiment.run_evaluations_async(make_live_task(build_agent), max_workers=4))
     for case, score, reason in zip(report.cases, report.scores, report.reasons, strict=True):
-        print(f"{case['name']:>13}: {score:.2f}  {reason}")
+        print(f"{case['name']:>13}: {score:.2f}  {reason.splitlines()[0]}")  # first line: the dialog's reason
     print(report.summary(group_by="version"))
     return 0 if all(report.test_passes) else 1
 

@@ -44,7 +44,7 @@ def main() -> int:
     for case, score, passed, reason in zip(
         report.cases, report.scores, report.test_passes, report.reasons, strict=True
     ):
-        print(f"{case['evaluator']:>20}: score {score:.2f} pass {passed}  {reason}")
+        print(f"{case['evaluator']:>20}: score {score:.2f} pass {passed}  {reason.splitlines()[0]}")
     print(json.dumps(report.rollups(group_by="version"), indent=2))
     return 0 if all(report.test_passes) else 1
 

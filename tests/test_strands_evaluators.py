@@ -45,10 +45,10 @@ def test_session_row_carries_score_label_reason_and_breakdown() -> None:
     assert row.score == 0.75  # 3 of 4 turns pass
     assert row.test_pass is False
     assert row.label == "inconsistent_parameter_values"
-    assert (
-        row.reason
-        == "root cause turn 2: inconsistent_parameter_values (args.metric 'profit' vs 'revenue'); 0 cascading"
-    )
+    assert row.reason.splitlines() == [
+        "root cause turn 2: inconsistent_parameter_values (args.metric 'profit' vs 'revenue'); 0 cascading",
+        "turn 2: args.metric 'profit' vs 'revenue' normalised 0.00 → inconsistent_parameter_values (root cause)",
+    ]
     assert row.metadata is not None
     assert row.metadata["root_cause_turn"] == 2
     assert row.metadata["mode"] == "offline"

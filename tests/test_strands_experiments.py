@@ -52,9 +52,14 @@ def test_reference_experiment_scores_0_2_and_fails(tmp_path: Path, capsys: pytes
     assert report["test_passes"] == [False]
     output = report["detailed_results"][0][0]
     assert output["label"] == "inconsistent_parameter_values"
-    assert output["reason"] == (
-        "root cause turn 2: inconsistent_parameter_values (args.metric 'profit' vs 'revenue'); 3 cascading"
+    headline, *turn_lines = output["reason"].splitlines()
+    assert (
+        headline == "root cause turn 2: inconsistent_parameter_values (args.metric 'profit' vs 'revenue'); 3 cascading"
     )
+    # One line per failing turn, so `strands-evals report` shows the per-turn verdicts.
+    assert [line.split(":")[0] for line in turn_lines] == ["turn 2", "turn 3", "turn 4", "turn 5"]
+    assert turn_lines[0].endswith("(root cause)")
+    assert all(line.endswith("cascade of turn 2 → prior_action_failed") for line in turn_lines[1:])
     meta = output["metadata"]
     assert {k: meta[k] for k in ("success_rate", "test_pass", "first_failure_turn", "root_cause",
                                  "root_cause_count", "cascading_count")} == {

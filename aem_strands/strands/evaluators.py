@@ -263,9 +263,20 @@ class AemSessionEvaluator(_AemEvaluator):
         passed = self._passes(result)
         return [
             EvaluationOutput(
-                score=result.score, test_pass=passed, reason=result.reason(), label=_label(result), metadata=metadata
+                score=result.score,
+                test_pass=passed,
+                reason=session_reason(result),
+                label=_label(result),
+                metadata=metadata,
             )
         ]
+
+
+def session_reason(result: DialogResult) -> str:
+    """The dialog's one-line reason, then one line per failing turn (``turn_reason``), so the host's
+    ``strands-evals report`` shows which turns failed and what each inherited."""
+    lines = [result.reason(), *(turn_reason(t) for t in result.failures)]
+    return "\n".join(lines)
 
 
 def turn_reason(turn: TurnResult) -> str:
