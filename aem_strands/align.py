@@ -132,10 +132,7 @@ class AlignOptions:
         object.__setattr__(self, "read_only_tools", frozenset(self.read_only_tools))
 
     def is_read_only(self, call: ActionCall) -> bool:
-        if call.action in self.read_only_tools or call.tool_id in self.read_only_tools:
-            return True
-        definition = self.tools.find(call)
-        return definition is not None and definition.read_only
+        return self.tools.is_read_only(call, self.read_only_tools)
 
     def tolerance(self, content: TurnContent, earlier: Sequence[TurnContent] = ()) -> str | None:
         """Why an unmatched predicted turn is tolerated (not a failure), or ``None`` when it is not.

@@ -100,10 +100,7 @@ class CheckContext:
         return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date)
 
     def is_read_only(self, call: ActionCall) -> bool:
-        if call.action in self.read_only_tools or call.tool_id in self.read_only_tools:
-            return True
-        definition = self.tools.find(call)
-        return definition is not None and definition.read_only
+        return self.tools.is_read_only(call, self.read_only_tools)
 
 
 NO_CONTEXT = CheckContext()

@@ -165,6 +165,14 @@ class ToolCatalog:
         by_name = {d.name: d for d in self.definitions}
         return by_name.get(call.action) or by_name.get(call.tool_id)
 
+    def is_read_only(self, call: ActionCall, names: frozenset[str] = frozenset()) -> bool:
+        """Whether ``call`` goes to a read-only tool: one named in ``names`` (by ``action`` or ``tool_id``) or
+        one whose definition says ``readOnlyHint``."""
+        if call.action in names or call.tool_id in names:
+            return True
+        definition = self.find(call)
+        return definition is not None and definition.read_only
+
     def read_only_names(self) -> frozenset[str]:
         return frozenset(d.name for d in self.definitions if d.read_only)
 

@@ -35,7 +35,7 @@ from aem_strands.compare.values import (
     Weekday,
 )
 
-_MONTHS = {
+MONTHS = {
     name: number
     for number, names in enumerate(
         [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
@@ -53,7 +53,7 @@ _WEEKDAYS = {
     )
     for name in names
 }  # fmt: skip
-_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = "(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _WEEKDAY = "(" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True)) + ")"
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _PM_PARTS = ("afternoon", "evening", "night", "tonight")
@@ -184,9 +184,9 @@ def parse_date(text: str, context: ParseContext) -> CalendarDate | None:
         a, b, year = int(match[1]), int(match[2]), _year(match[3])
         return _date((year, b, a), (year, a, b))
     if match := _MONTH_DAY.fullmatch(text):
-        return _date((_year(match[4]) or _infer_year(today), _MONTHS[match[2]], int(match[3])))
+        return _date((_year(match[4]) or _infer_year(today), MONTHS[match[2]], int(match[3])))
     if match := _DAY_MONTH.fullmatch(text):
-        return _date((_year(match[4]) or _infer_year(today), _MONTHS[match[3]], int(match[2])))
+        return _date((_year(match[4]) or _infer_year(today), MONTHS[match[3]], int(match[2])))
     if match := _DAY_ONLY.fullmatch(text):
         day = int(match[1] or match[2])
         if match[3] is None and today is None:
@@ -198,7 +198,7 @@ def parse_date(text: str, context: ParseContext) -> CalendarDate | None:
         return _date((year, month, day))
     if today is not None and (relative := _relative(text, today)) is not None:
         return relative
-    if any(name in text.split() for name in _MONTHS) and len(text) <= 40:
+    if any(name in text.split() for name in MONTHS) and len(text) <= 40:
         return _dateutil(text)
     return None
 

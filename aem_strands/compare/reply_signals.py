@@ -30,12 +30,11 @@ from dataclasses import dataclass
 import phonenumbers
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
 
-from aem_strands.compare.parse_time import TimeParser
+from aem_strands.compare.parse_time import MONTHS, TimeParser
 from aem_strands.compare.reply_words import (
     COMMON_STARTERS,
     DIRECTIONS,
     GOVERNED_SKIP,
-    MONTHS,
     NEGATION_CUES,
     PARTICLES,
     STATE_WORDS,

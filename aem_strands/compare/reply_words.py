@@ -62,16 +62,6 @@ GOVERNED_SKIP = frozenset(
 )  # fmt: skip
 """Words a negation reaches past, and words too generic to be a negated fact on their own."""
 
-MONTHS: dict[str, int] = {
-    name: number
-    for number, names in enumerate(
-        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
-         ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
-         ("november", "nov"), ("december", "dec")],
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
 
 WEEKDAYS: dict[str, str] = {
     name: name[:3] for name in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -44,7 +44,7 @@ from strands_evals.types import NOT_APPLICABLE, EvaluationData, EvaluationOutput
 from strands_evals.types.trace import EvaluationLevel, Session
 
 from aem_strands.compare.judge_scorer import JudgeScorer
-from aem_strands.compare.scorers import EmbeddingScorer, SemanticScorer
+from aem_strands.compare.scorers import SemanticScorer
 from aem_strands.compose import Composer
 from aem_strands.errors import AemError, ConfigError
 from aem_strands.evaluate import evaluate_dialog, make_comparator, resolve_scorer
@@ -114,7 +114,6 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         self._composer: Composer = self._options.make_composer()
         self._semantic_scorer = semantic_scorer
         self._judge: JudgeScorer | None = None
-        self._embedding: EmbeddingScorer | None = None
         self.aggregator = self._aggregate_rows
 
     @property
@@ -162,11 +161,7 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
             return self._semantic_scorer
         if options.scorer == "judge":
             return self._judge_scorer()
-        if options.scorer == "embedding" and (options.embedding_model is not None or options.embedding_device != "cpu"):
-            if self._embedding is None:  # this evaluator's own model; the default one is shared per process
-                self._embedding = EmbeddingScorer(options.embedding_model, device=options.embedding_device)
-            return self._embedding
-        return resolve_scorer(options.scorer)
+        return resolve_scorer(options.scorer, options)  # an embedding model is shared per process by path and device
 
     def score_case(self, data: EvaluationData[Any, Any]) -> ScoredCase:
         """The dialog of one case and its AEM result (raises ``AemError`` when it cannot be scored).
