@@ -2,52 +2,62 @@
 
 Public API: ``load_dialogs``, ``evaluate_dialog``, ``evaluate_dialogs`` and the value types they
 take and return.
+
+Names are imported on first use (PEP 562), so ``import aem_strands`` is cheap: the command starts
+quickly and a Ctrl-C while it starts is handled by ``aem_strands.__main__`` like any other.
 """
 
-from aem_strands.compare import (
-    Comparator,
-    ComparisonRequest,
-    EmbeddingScorer,
-    ExactScorer,
-    SemanticScorer,
-    TableScorer,
-    Thresholds,
-    make_scorer,
-)
-from aem_strands.compose import make_composer
-from aem_strands.errors import AemError, ConfigError, InputError, Location
-from aem_strands.evaluate import evaluate_dialog, evaluate_dialogs, make_comparator
-from aem_strands.load import DialogSet, load_dialogs, parse_dialog
-from aem_strands.options import EvalOptions
-from aem_strands.result import DialogResult, TurnResult
-from aem_strands.types import (
-    ActionCall,
-    Attribution,
-    Comparison,
-    Dialog,
-    FailureReason,
-    Method,
-    Problem,
-    Reply,
-    Role,
-    SubMetric,
-    Turn,
-    TurnKind,
-    TurnVerdict,
-    ValueKind,
-    Verdict,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
+
+_HOMES: dict[str, str] = {
+    # the core: values, loading, judging, composing
+    **dict.fromkeys(
+        ["Comparator", "ComparisonRequest", "EmbeddingScorer", "ExactScorer", "SemanticScorer", "TableScorer",
+         "Thresholds", "make_scorer"],
+        "aem_strands.compare",
+    ),
+    "make_composer": "aem_strands.compose",
+    **dict.fromkeys(["AemError", "ConfigError", "InputError", "Location"], "aem_strands.errors"),
+    **dict.fromkeys(["evaluate_dialog", "evaluate_dialogs", "make_comparator"], "aem_strands.evaluate"),
+    **dict.fromkeys(["DialogSet", "load_dialogs", "parse_dialog"], "aem_strands.load"),
+    "EvalOptions": "aem_strands.options",
+    **dict.fromkeys(["DialogResult", "TurnResult"], "aem_strands.result"),
+    **dict.fromkeys(
+        ["ActionCall", "Attribution", "Comparison", "Dialog", "FailureReason", "Method", "Problem", "Reply", "Role",
+         "SubMetric", "Turn", "TurnKind", "TurnVerdict", "ValueKind", "Verdict"],
+        "aem_strands.types",
+    ),
+    **dict.fromkeys(["AlignOptions", "Alignment", "align_turns"], "aem_strands.align"),
+    "parse_unpaired": "aem_strands.unpaired",
+    # Strands Evals adapters, importable as ``aem_strands:NAME`` (e.g. ``--custom-evaluator
+    # aem_strands:AemSessionEvaluator``) without importing strands_evals for core-only users.
+    **dict.fromkeys(
+        ["AemReport", "AemSessionEvaluator", "AemTurnEvaluator", "CorrectnessCustomEvaluator", "GoldRefreshingStore",
+         "live_task", "make_live_task", "offline_task"],
+        "aem_strands.strands",
+    ),
+}  # fmt: skip
+"""Where each public name lives."""
 
 __all__ = [
     "ActionCall",
     "AemError",
+    "AemReport",
+    "AemSessionEvaluator",
+    "AemTurnEvaluator",
+    "AlignOptions",
+    "Alignment",
     "Attribution",
     "Comparator",
     "Comparison",
     "ComparisonRequest",
     "ConfigError",
+    "CorrectnessCustomEvaluator",
     "Dialog",
     "DialogResult",
     "DialogSet",
@@ -55,6 +65,7 @@ __all__ = [
     "EvalOptions",
     "ExactScorer",
     "FailureReason",
+    "GoldRefreshingStore",
     "InputError",
     "Location",
     "Method",
@@ -72,31 +83,76 @@ __all__ = [
     "ValueKind",
     "Verdict",
     "__version__",
+    "align_turns",
     "evaluate_dialog",
     "evaluate_dialogs",
+    "live_task",
     "load_dialogs",
     "make_comparator",
     "make_composer",
+    "make_live_task",
     "make_scorer",
+    "offline_task",
     "parse_dialog",
+    "parse_unpaired",
 ]
-
-# Strands Evals adapters, importable as ``aem_strands:NAME`` (e.g. ``--custom-evaluator
-# aem_strands:AemSessionEvaluator``) without importing strands_evals for core-only users.
-_STRANDS_NAMES = frozenset(
-    {"AemReport", "AemSessionEvaluator", "AemTurnEvaluator", "CorrectnessCustomEvaluator", "GoldRefreshingStore",
-     "live_task", "make_live_task", "offline_task"}
-)  # fmt: skip
-__all__ += sorted(_STRANDS_NAMES)
-__all__ += ["AlignOptions", "Alignment", "align_turns", "parse_unpaired"]
-
-from aem_strands.align import Alignment, AlignOptions, align_turns  # noqa: E402
-from aem_strands.unpaired import parse_unpaired  # noqa: E402
 
 
 def __getattr__(name: str) -> object:
-    if name in _STRANDS_NAMES:
-        import aem_strands.strands
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'aem_strands' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
 
-        return getattr(aem_strands.strands, name)
-    raise AttributeError(f"module 'aem_strands' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
+
+if TYPE_CHECKING:  # what type checkers and editors see; at run time ``__getattr__`` does this lazily
+    from aem_strands.align import Alignment, AlignOptions, align_turns
+    from aem_strands.compare import (
+        Comparator,
+        ComparisonRequest,
+        EmbeddingScorer,
+        ExactScorer,
+        SemanticScorer,
+        TableScorer,
+        Thresholds,
+        make_scorer,
+    )
+    from aem_strands.compose import make_composer
+    from aem_strands.errors import AemError, ConfigError, InputError, Location
+    from aem_strands.evaluate import evaluate_dialog, evaluate_dialogs, make_comparator
+    from aem_strands.load import DialogSet, load_dialogs, parse_dialog
+    from aem_strands.options import EvalOptions
+    from aem_strands.result import DialogResult, TurnResult
+    from aem_strands.strands import (
+        AemReport,
+        AemSessionEvaluator,
+        AemTurnEvaluator,
+        CorrectnessCustomEvaluator,
+        GoldRefreshingStore,
+        live_task,
+        make_live_task,
+        offline_task,
+    )
+    from aem_strands.types import (
+        ActionCall,
+        Attribution,
+        Comparison,
+        Dialog,
+        FailureReason,
+        Method,
+        Problem,
+        Reply,
+        Role,
+        SubMetric,
+        Turn,
+        TurnKind,
+        TurnVerdict,
+        ValueKind,
+        Verdict,
+    )

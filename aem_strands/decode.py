@@ -82,8 +82,38 @@ def _string_flaw(text: str) -> str | None:
     return None
 
 
+def _within_limits(value: object, depth: int = 0) -> bool:
+    """Whether ``value`` certainly breaks no limit (the fast path of ``find_flaw``); ``False`` means "look closer":
+    a flaw, or a part of a type other than the plain JSON ones (the walk then decides)."""
+    if type(value) is str:
+        return _plain_string(value)
+    if type(value) is dict:
+        if depth >= MAX_DEPTH:
+            return False
+        for key, child in value.items():
+            if type(key) is not str or not _plain_string(key) or not _within_limits(child, depth + 1):
+                return False
+        return True
+    if type(value) is list:
+        if depth >= MAX_DEPTH:
+            return False
+        return all(_within_limits(child, depth + 1) for child in value)
+    if type(value) is float:
+        return math.isfinite(value)
+    return type(value) is int or type(value) is bool or value is None
+
+
+def _plain_string(text: str) -> bool:
+    return len(text) <= MAX_STRING_CHARS and (text.isascii() or _SURROGATE.search(text) is None)
+
+
 def find_flaw(value: object) -> Flaw | None:
     """The first part of ``value`` (in document order) that breaks a limit, or ``None``."""
+    return None if _within_limits(value) else flaw_in(value)
+
+
+def flaw_in(value: object) -> Flaw | None:
+    """``find_flaw`` by a walk over every part of ``value`` (the slow path, which names the part)."""
     stack: list[tuple[object, str, int]] = [(value, "", 0)]
     while stack:
         item, path, depth = stack.pop()

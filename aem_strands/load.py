@@ -164,11 +164,11 @@ def parse_dialog(
     An unpaired ``{"dialog_id", "metadata", "gold", "predicted"}`` object is validated by
     ``aem_strands.unpaired`` and aligned with ``align`` (see ``aem_strands.align``).
     """
+    if is_unpaired(raw):  # parse_unpaired checks the limits first, as below
+        return parse_unpaired(raw, file=file, default_id=default_id).align(align)
     problem = limit_error(raw, file, default_id)
     if problem is not None:
         raise problem
-    if is_unpaired(raw):
-        return parse_unpaired(raw, file=file, default_id=default_id).align(align)
     if isinstance(raw, list):
         raw = {"dialog_id": default_id or "dialog", "turns": raw}
     if not isinstance(raw, dict):

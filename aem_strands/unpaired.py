@@ -16,7 +16,6 @@ dialog id, the turn (its 1-based position in its list) and the field (``gold.arg
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -111,16 +110,6 @@ def is_unpaired(raw: object) -> bool:
     return isinstance(raw, Mapping) and ("gold" in raw or "predicted" in raw)
 
 
-def _non_finite(value: JsonValue) -> bool:
-    if isinstance(value, float):
-        return not math.isfinite(value)
-    if isinstance(value, dict):
-        return any(_non_finite(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_non_finite(v) for v in value)
-    return False
-
-
 def _content(model: UnpairedTurnModel, where: Location, side: str) -> TurnContent:
     def error(message: str, name: str) -> InputError:
         return InputError(message, Location(where.file, where.dialog_id, where.turn_no, f"{side}.{name}"))
@@ -156,10 +145,6 @@ def _parse_side(raw: object, side: str, where: Location) -> list[tuple[UnpairedT
             raise InputError(
                 f"a turn must be a JSON object, got {type(item).__name__}",
                 Location(here.file, here.dialog_id, position, side),
-            )
-        if _non_finite(item):
-            raise InputError(
-                "NaN or infinite number is not allowed", Location(here.file, here.dialog_id, position, side)
             )
         try:
             model = UnpairedTurnModel.model_validate(item)

@@ -78,7 +78,7 @@ def _parse_line(row: Any, kind: ValueKind, cutoff: float, where: Location) -> La
 def load_pairs(path: Path, kind: ValueKind = ValueKind.ARGUMENT, cutoff: float = 4.0) -> list[LabelledPair]:
     """Read labelled pairs from JSONL (``label`` true/false, or an STS-style ``score`` >= ``cutoff``)."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").split("\n")  # JSONL: "\n" ends a record, not U+2028
     except OSError as error:
         raise InputError(f"cannot read: {error.strerror}", Location(file=str(path))) from None
     out = []

@@ -85,7 +85,7 @@ def _read(path: Path, errors: list[InputError]) -> list[dict[str, Any]]:
     if isinstance(data, dict):
         return _records_of(data, Location(str(path), _id(data)), errors)
     out = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):  # JSONL lines end at "\n" only
         if not line.strip():
             continue
         try:
@@ -136,7 +136,7 @@ def _label_value(raw: Any) -> tuple[float, bool] | None:
 def load_labels(path: Path) -> list[Label]:
     """The labels of a JSONL file; a bad line raises ``InputError`` naming the line and field."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").split("\n")  # JSONL: "\n" ends a record, not U+2028
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read file: {error}", Location(str(path))) from None
     out = []
