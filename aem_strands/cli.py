@@ -257,7 +257,13 @@ def _score_chunk(
 
 def _scored(records: Iterable[LoadedRecord], options: EvalOptions) -> Iterator[DialogResult | InputError]:
     """Each record's result or error, in input order, as soon as its batch is scored (batches grow to
-    ``--batch-size``, default CHUNK_MAX; with ``--workers`` batches of that size go to worker processes)."""
+    ``--batch-size``, default CHUNK_MAX; with ``--workers`` batches of that size go to worker processes, with
+    ``--engine ray`` to Ray actors)."""
+    if options.engine == "ray":
+        from aem_strands.distributed import scored_on_ray
+
+        yield from scored_on_ray(records, options)
+        return
     comparator = make_comparator(options)
     if options.workers > 1:
         yield from _scored_by_workers(records, options, comparator)

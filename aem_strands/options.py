@@ -22,6 +22,7 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
+from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -37,6 +38,16 @@ ScorerName = Literal["exact", "embedding", "judge"]
 SCORER_CHOICES: tuple[str, ...] = get_args(ScorerName)
 EscalationName = Literal["judge"]
 ESCALATION_CHOICES: tuple[str, ...] = get_args(EscalationName)
+
+
+class Engine(str, Enum):
+    """Where a run is carried out (never what it finds): here, or on a Ray cluster (``aem_strands.distributed``)."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+ENGINE_CHOICES: tuple[str, ...] = tuple(e.value for e in Engine)
 
 SHORTCUTS = ("threshold_args", "threshold_response", "thresholds_file")
 """Keyword shortcuts ``EvalOptions.build`` accepts besides the field names."""
@@ -88,6 +99,10 @@ def _run_shape(options: EvalOptions) -> None:
         raise ConfigError(f"workers must be a whole number >= 1, got {workers!r}")
     if options.cache_dir is not None and (not isinstance(options.cache_dir, str) or not options.cache_dir):
         raise ConfigError(f"cache_dir must be a folder path or None, got {options.cache_dir!r}")
+    try:
+        object.__setattr__(options, "engine", Engine(options.engine))
+    except ValueError:
+        raise ConfigError(f"engine must be one of {', '.join(ENGINE_CHOICES)}, got {options.engine!r}") from None
 
 
 @dataclass(frozen=True)
@@ -113,6 +128,8 @@ class EvalOptions:
       (their semantic comparisons go to the scorer together; ``None``: ``evaluate_dialogs`` takes all in
       one batch, ``iter_evaluate`` 256) and worker processes (``aem_strands.workers``; results identical
       to one process);
+    - ``engine``: ``local`` (this machine: one process or ``workers`` processes) or ``ray`` (Ray Data actors,
+      ``aem_strands.distributed``; ``workers`` > 1 fixes the number of actors); results identical either way;
     - ``cache_dir``: a folder for the persistent embedding and judge cache (``aem_strands.cache``), or
       ``None`` (no cache; the CLI's ``--cache-dir`` defaults to ``$AEM_CACHE_DIR``).
     """
@@ -135,6 +152,7 @@ class EvalOptions:
     batch_size: int | None = None
     workers: int = 1
     cache_dir: str | None = None
+    engine: Engine = Engine.LOCAL
 
     def __post_init__(self) -> None:
         _choice("scorer", self.scorer, SCORER_CHOICES)
@@ -205,6 +223,7 @@ class EvalOptions:
         out["sub_metric_thresholds"] = dict(self.sub_metric_thresholds)
         out["read_only_tools"] = sorted(self.read_only_tools)
         out["tools"] = self.tools.to_list()
+        out["engine"] = self.engine.value
         return out
 
     @classmethod
@@ -294,6 +313,10 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
     parser.add_argument(
         "--cache-dir", default=os.environ.get("AEM_CACHE_DIR") or None, metavar="DIR",
         help="persistent embedding and judge cache: re-runs embed only new strings (default $AEM_CACHE_DIR)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--engine", choices=ENGINE_CHOICES, default="local",
+        help="local, or ray: score on a Ray cluster ($RAY_ADDRESS, else a local one; needs aem-strands[ray])",
     )  # fmt: skip
 
 

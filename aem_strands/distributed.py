@@ -1,0 +1,314 @@
+"""Scoring a dataset on a Ray cluster with Ray Data (the optional extra ``aem-strands[ray]``; ``--engine ray``).
+
+Dialogs go through ``map_batches`` to a pool of Ray actors; each actor builds its comparator (and so loads
+its embedding model) once, in its constructor, and keeps it for every batch it scores. A batch is scored as
+the CLI scores one locally: all its semantic comparisons go to the scorer together, and when that fails the
+batch is scored dialog by dialog, so only the dialog that fails gets an error record. Judging is a pure
+function of the dialog and the options, so a Ray run gives exactly what a local run gives.
+
+- ``evaluate_dataset(dataset, options)``: a ``ray.data.Dataset`` whose ``dialog`` column holds one dialog per
+  row as JSON text (any form ``evaluate_dialogs`` takes) gives a dataset of result rows: the input's other
+  columns, plus ``dialog_id``, ``status`` (``pass``, ``fail``, ``inconclusive`` or ``error``) and ``record``
+  (the JSON text of the line ``aem-strands score --format jsonl`` writes). ``dialogs_dataset`` builds the input
+  with a ``position`` column, ``results_in_order`` reads the records back in that order.
+- ``scored_on_ray(records, options)``: the CLI's path; the records are loaded (and bad ones reported) on the
+  driver exactly as locally, and the results come back in input order as they are ready.
+
+Ray is imported only here, and only when used; without it a ``ConfigError`` names the extra to install.
+Where Ray runs (``RAY_ADDRESS``, a local instance otherwise) is Ray's own choice when it is initialised;
+docs/DISTRIBUTED.md has the cluster recipe.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
+from aem_strands.load import LoadedRecord, parse_dialog
+from aem_strands.options import Engine, EvalOptions
+from aem_strands.result import DialogResult
+from aem_strands.types import JsonValue
+
+if TYPE_CHECKING:
+    import ray.data
+
+    from aem_strands.compare.chain import Comparator
+
+DIALOG_COLUMN = "dialog"
+"""The input column: one dialog per row, as JSON text."""
+POSITION_COLUMN = "position"
+"""The column ``dialogs_dataset`` adds (a row's place in the input) and ``results_in_order`` sorts by."""
+RESULT_COLUMNS = ("dialog_id", "status", "record")
+"""The columns ``evaluate_dataset`` adds to each row."""
+BATCH_SIZE = 64
+"""Dialogs per ``map_batches`` batch when ``options.batch_size`` is not set (the CLI's largest local batch)."""
+
+
+def require_ray() -> ModuleType:
+    """The ``ray`` module (with Ray Data), or a ``ConfigError`` naming the extra that provides it."""
+    try:
+        import ray
+        import ray.data
+    except ImportError as error:
+        raise ConfigError(
+            f"engine 'ray' needs the optional extra: pip install 'aem-strands[ray]' (import failed: {error})"
+        ) from None
+    return ray
+
+
+def _connect(ray: ModuleType) -> None:
+    """Join the cluster Ray finds (``RAY_ADDRESS``, else a new local instance) unless already joined, with Ray's
+    own logging at errors only and Ray Data's progress output off (stderr is the command's)."""
+    import logging
+
+    if not ray.is_initialized():
+        ray.init(include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    for name in ("ray", "ray.data"):  # Ray Data sets its own level
+        logging.getLogger(name).setLevel(logging.ERROR)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+    context.enable_auto_log_stats = False
+
+
+def _pool(ray: ModuleType, workers: int) -> Any:
+    """``workers`` actors when more than one is asked for; else from one up to the cluster's CPUs."""
+    if workers > 1:
+        return ray.data.ActorPoolStrategy(size=workers)
+    return ray.data.ActorPoolStrategy(min_size=1, max_size=max(1, int(ray.cluster_resources().get("CPU", 1))))
+
+
+class _Scorer:
+    """State of one Ray actor: the options and the comparator, built once (an embedding model loads once)."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        from aem_strands.evaluate import make_comparator
+
+        # Inside an actor the run is one local process; the pool is the parallelism.
+        self._options = replace(EvalOptions.from_dict(options), workers=1, engine=Engine.LOCAL)
+        self._comparator: Comparator = make_comparator(self._options)
+
+    def _score(self, records: list[LoadedRecord]) -> list[DialogResult | InputError]:
+        # The CLI's batch step, so a dialog that cannot be scored gets the same error record as locally.
+        from aem_strands.cli import _score_chunk
+
+        return list(_score_chunk(records, self._options, self._comparator))
+
+
+class _ScoreRows(_Scorer):
+    """``map_batches`` over rows holding dialogs as JSON text (``evaluate_dataset``)."""
+
+    def __init__(self, options: Mapping[str, Any], column: str) -> None:
+        super().__init__(options)
+        self._column = column
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        texts = list(batch[self._column])
+        positions = list(batch[POSITION_COLUMN]) if POSITION_COLUMN in batch else [None] * len(texts)
+        align = self._options.align_options()
+        items = iter(self._score([_loaded_row(t, p, align) for t, p in zip(texts, positions, strict=True)]))
+        records = [_record(next(items)) for _ in texts]
+        out = {name: values for name, values in batch.items() if name != self._column}
+        out["dialog_id"] = [r["dialog_id"] for r in records]
+        out["status"] = [_status(r) for r in records]
+        out["record"] = [json.dumps(r) for r in records]
+        return out
+
+
+class _ScoreLoaded(_Scorer):
+    """``map_batches`` over records the driver loaded, pickled (``scored_on_ray``)."""
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        records = [pickle.loads(payload) for payload in batch["payload"]]
+        return {POSITION_COLUMN: batch[POSITION_COLUMN], "item": [_pack(i) for i in self._score(records)]}
+
+
+def _loaded_row(text: object, position: int | None, align: Any) -> LoadedRecord:
+    """One row's dialog, or the error that keeps it from loading (as ``aem_strands.load`` reports a record)."""
+    from aem_strands.decode import read_records
+
+    where = Location(index=None if position is None else int(position))
+    if not isinstance(text, str) or not text.strip():
+        got = "empty text" if isinstance(text, str) else type(text).__name__
+        return LoadedRecord(where, error=InputError(f"a row must hold one dialog as JSON text, got {got}", where))
+    # Outside strings a newline in JSON is only whitespace, so the text reads as one JSONL line.
+    line = text.replace("\n", " ").encode("utf-8", "surrogatepass")
+    record = next(read_records([line], "dataset", "jsonl"))
+    if record.error is not None:
+        return LoadedRecord(where, error=InputError(record.error, where))
+    try:
+        dialog = parse_dialog(record.value, default_id="dialog", align=align)
+    except InputError as error:
+        return LoadedRecord(where, error=InputError(error.message, replace(error.location, index=where.index)))
+    except Exception as error:  # any crash on one dialog is that dialog's error, never the run's
+        detail = printable(f"{type(error).__name__}: {error}")
+        return LoadedRecord(where, error=InputError(f"could not be loaded: {detail}", where))
+    return LoadedRecord(replace(where, dialog_id=dialog.dialog_id), dialog=dialog)
+
+
+def _record(item: DialogResult | InputError) -> dict[str, Any]:
+    """The JSON line of ``aem-strands score --format jsonl`` for one result or error."""
+    if isinstance(item, DialogResult):
+        return item.to_dict()
+    return {"dialog_id": item.location.dialog_id, "error": item.to_dict()}
+
+
+def _status(record: Mapping[str, Any]) -> str:
+    return "error" if "error" in record else str(record["status"])
+
+
+def _pack(item: DialogResult | InputError) -> bytes:
+    # An InputError pickles as its formatted text alone, so its message and location travel apart.
+    if isinstance(item, InputError):
+        return pickle.dumps(("error", item.message, item.location))
+    return pickle.dumps(("result", item))
+
+
+def _unpack(payload: bytes) -> DialogResult | InputError:
+    shipped = pickle.loads(payload)
+    return InputError(shipped[1], shipped[2]) if shipped[0] == "error" else shipped[1]
+
+
+def _batch_size(options: EvalOptions) -> int:
+    return options.batch_size or BATCH_SIZE
+
+
+def evaluate_dataset(
+    dataset: ray.data.Dataset, options: EvalOptions | None = None, *, column: str = DIALOG_COLUMN
+) -> ray.data.Dataset:
+    """Score every dialog of ``dataset`` on Ray actors; a lazy dataset of one result row per input row.
+
+    ``column`` holds one dialog per row as JSON text (any form ``evaluate_dialogs`` takes; a dialog without
+    an id is ``dialog``, as there). The result rows keep the input's other columns and add ``dialog_id``,
+    ``status`` and ``record`` (the JSON text of the line ``aem-strands score --format jsonl`` writes: the
+    result's ``to_dict()``, or ``{"dialog_id", "error"}`` for a row that could not be loaded or scored, its
+    location's ``index`` being the row's ``position`` when there is one). Rows come in no set order: keep a
+    ``position`` column (``dialogs_dataset`` adds one) and read them with ``results_in_order``.
+
+    ``options.batch_size`` is the rows per batch (default ``BATCH_SIZE``); ``options.workers`` > 1 fixes the
+    number of actors, else the pool grows from one to the cluster's CPUs. Each actor takes one CPU.
+    """
+    module = require_ray()
+    options = options or EvalOptions()
+    if column not in dataset.columns():
+        raise ConfigError(f"the dataset has no column {column!r} (columns: {', '.join(dataset.columns())})")
+    if not module.is_initialized():
+        _connect(module)
+    result: ray.data.Dataset = dataset.map_batches(
+        _ScoreRows,
+        fn_constructor_args=(options.to_dict(), column),
+        batch_size=_batch_size(options),
+        batch_format="numpy",
+        compute=_pool(module, options.workers),
+        num_cpus=1,
+    )
+    return result
+
+
+def dialogs_dataset(dialogs: Iterable[JsonValue | str]) -> ray.data.Dataset:
+    """A dataset for ``evaluate_dataset``: one row per dialog (its JSON form, or JSON text), with ``position``
+    (0, 1, ...) beside ``dialog``. The dialogs are held by the driver until Ray stores them."""
+    module = require_ray()
+    rows = [
+        {POSITION_COLUMN: i, DIALOG_COLUMN: d if isinstance(d, str) else json.dumps(d)} for i, d in enumerate(dialogs)
+    ]
+    dataset: ray.data.Dataset = module.data.from_items(rows)
+    return dataset
+
+
+def results_in_order(results: ray.data.Dataset) -> Iterator[dict[str, Any]]:
+    """The records of ``evaluate_dataset`` rows (decoded JSON), in the order of their ``position`` column.
+
+    Positions are distinct whole numbers >= 0. A record is handed out as soon as every position before it has
+    been, so with the positions of ``dialogs_dataset`` (0, 1, ...) only the rows that arrive early are held;
+    rows after a gap in the positions wait until the end.
+    """
+    if POSITION_COLUMN not in results.columns():
+        raise ConfigError(
+            f"results_in_order needs a {POSITION_COLUMN!r} column to sort by; build the input with dialogs_dataset"
+        )
+    early: dict[int, str] = {}
+    expected = 0
+    row: dict[str, Any]
+    for row in results.iter_rows():
+        position = row[POSITION_COLUMN]
+        if isinstance(position, (bool, np.bool_)) or not isinstance(position, (int, np.integer)) or position < 0:
+            raise ConfigError(f"{POSITION_COLUMN} must be a whole number >= 0, got {position!r}")
+        early[int(position)] = row["record"]
+        while expected in early:
+            yield json.loads(early.pop(expected))
+            expected += 1
+    for position in sorted(early):
+        yield json.loads(early[position])
+
+
+def scored_on_ray(records: Iterable[LoadedRecord], options: EvalOptions) -> Iterator[DialogResult | InputError]:
+    """Each record's result or error, in input order, scored on Ray actors (the CLI's ``--engine ray``).
+
+    Records that did not load are reported here, in their place, as locally; the loaded ones are pickled
+    into Ray's object store (the driver keeps only their place) and each result is handed out as soon as
+    every record before it has been.
+    """
+    ray = require_ray()
+    _connect(ray)
+    places: list[InputError | None] = []
+    rows = []
+    for record in records:
+        places.append(record.error)
+        if record.error is None and record.dialog is not None:
+            rows.append({POSITION_COLUMN: len(places) - 1, "payload": pickle.dumps(record)})
+    done: dict[int, bytes] = {}
+    arriving: Iterator[dict[str, Any]] = iter(())
+    if rows:
+        dataset = ray.data.from_items(rows)
+        # Results in input order, so only the few that finish early wait here.
+        dataset.context.execution_options.preserve_order = True
+        scored = dataset.map_batches(
+            _ScoreLoaded,
+            fn_constructor_args=(options.to_dict(),),
+            batch_size=_batch_size(options),
+            batch_format="numpy",
+            compute=_pool(ray, options.workers),
+            num_cpus=1,
+        )
+        arriving = _rows(scored)
+    for position, error in enumerate(places):
+        if error is not None:
+            yield error
+            continue
+        while position not in done:
+            row = next(arriving)
+            done[int(row[POSITION_COLUMN])] = row["item"]
+        yield _unpack(done.pop(position))
+
+
+def _rows(dataset: ray.data.Dataset) -> Iterator[dict[str, Any]]:
+    """``dataset``'s rows; a failure inside an actor that is one of ours is raised as itself."""
+    try:
+        yield from dataset.iter_rows()
+    except AemError:
+        raise
+    except Exception as failure:
+        ours = _aem_cause(failure)
+        if ours is None:
+            raise
+        raise ours from failure
+
+
+def _aem_cause(failure: BaseException) -> AemError | None:
+    seen: set[int] = set()
+    current: BaseException | None = failure
+    while current is not None and id(current) not in seen:
+        if isinstance(current, AemError):
+            return current
+        seen.add(id(current))
+        cause = getattr(current, "cause", None)
+        current = cause if isinstance(cause, BaseException) else current.__cause__
+    return None

@@ -1,0 +1,176 @@
+"""``--engine ray`` and ``aem_strands.distributed``: a local Ray instance scores exactly what the local path scores.
+
+The Ray tests share one local instance (two CPUs, no dashboard) for the module and run few Ray jobs, since each
+job starts its actors afresh; the per-batch logic is tested first without Ray.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from aem_strands import EvalOptions, evaluate_dialogs
+from aem_strands.cli import main
+from aem_strands.distributed import (
+    _pack,
+    _ScoreLoaded,
+    _ScoreRows,
+    _unpack,
+    dialogs_dataset,
+    evaluate_dataset,
+    require_ray,
+    results_in_order,
+)
+from aem_strands.errors import ConfigError, InputError, Location
+from aem_strands.load import iter_records
+from aem_strands.options import Engine
+from tests.conftest import EXAMPLES, action, paired
+
+DATA = EXAMPLES / "data"
+# Ray Data warns about its own deprecated settings whenever it copies its context; none of them is ours.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.*")
+
+
+def _example_dialogs() -> list[Any]:
+    """Every example dialog in its JSON form (paired, bare list and unpaired), 2 copies each under new ids:
+    a few dozen dialogs, some passing and some failing."""
+    raw: list[Any] = []
+    for line in (DATA / "travel_dataset.jsonl").read_text(encoding="utf-8").splitlines():
+        if '"trip-bad"' not in line:  # its bad record has a test of its own
+            raw.append(json.loads(line))
+    raw.extend(json.loads((DATA / "strands_unpaired.json").read_text(encoding="utf-8")))
+    for name in ("sales_report", "sales_report_two_roots", "sales_report_wrong_recipient", "sales_report_wrong_tool"):
+        raw.append({"dialog_id": name, "turns": json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))})
+    return [{**d, "dialog_id": f"{d['dialog_id']}-{copy}"} for copy in range(2) for d in raw]
+
+
+BAD_TEXT = '{"dialog_id": "broken", "turns": ['
+BAD_DIALOG = {"dialog_id": "no-action", "turns": [paired(1, action("t", "a"), {"tool_id": "t"})]}
+
+
+# --- without Ray: options, the missing extra, one batch --------------------------------------------------------------
+
+
+def test_engine_is_an_enum_option_that_round_trips() -> None:
+    options = EvalOptions(engine="ray")  # type: ignore[arg-type]  # a name, as from_dict and the CLI give it
+    assert options.engine is Engine.RAY
+    assert options.to_dict()["engine"] == "ray"
+    assert EvalOptions.from_dict(json.loads(options.to_json())) == options
+    with pytest.raises(ConfigError, match="engine must be one of local, ray, got 'spark'"):
+        EvalOptions(engine="spark")  # type: ignore[arg-type]
+
+
+def test_without_ray_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # what an environment without the extra gives: ImportError
+    with pytest.raises(ConfigError, match=r"pip install 'aem-strands\[ray\]'"):
+        require_ray()
+    err = io.StringIO()
+    code = main(["score", str(DATA / "sales_report.json"), "--scorer", "exact", "--engine", "ray"], stderr=err)
+    assert code == 2  # a ConfigError: bad option
+    assert "aem-strands[ray]" in err.getvalue()
+
+
+def test_one_batch_of_rows_gives_the_local_records_and_error_rows() -> None:
+    dialogs = _example_dialogs()[:6]
+    texts = [json.dumps(dialogs[0]), BAD_TEXT, json.dumps(BAD_DIALOG), *(json.dumps(d) for d in dialogs[1:]), "  "]
+    options = EvalOptions(scorer="exact")
+    batch = {"position": np.arange(len(texts)), "dialog": np.array(texts, dtype=object), "tag": np.arange(len(texts))}
+    out = _ScoreRows(options.to_dict(), "dialog")(batch)
+    assert list(out["tag"]) == list(range(len(texts)))  # other columns pass through
+    assert "dialog" not in out
+    records = [json.loads(text) for text in out["record"]]
+    local = [r.to_dict() for r in evaluate_dialogs(dialogs, options)]
+    assert [records[0], *records[3:-1]] == local
+    assert [out["status"][i] for i in (1, 2, 8)] == ["error"] * 3
+    assert records[1]["error"]["index"] == 1
+    assert records[1]["error"]["message"].startswith("malformed JSON")
+    assert records[2] == {"dialog_id": "no-action", "error": records[2]["error"]}
+    assert records[2]["error"]["field"] == "predict_turn.action"
+    assert records[2]["error"]["index"] == 2
+    assert records[8]["error"]["message"] == "a row must hold one dialog as JSON text, got empty text"
+    assert out["dialog_id"][0] == local[0]["dialog_id"]
+    assert out["status"][0] == local[0]["status"]
+
+
+def test_loaded_records_keep_their_errors_and_order_through_a_batch() -> None:
+    path = DATA / "travel_dataset.jsonl"
+    records = list(iter_records(path))
+    options = EvalOptions(scorer="exact")
+    loaded = [r for r in records if r.dialog is not None]
+    import pickle
+
+    batch = {"position": np.arange(len(loaded)), "payload": np.array([pickle.dumps(r) for r in loaded], dtype=object)}
+    out = _ScoreLoaded(options.to_dict())(batch)
+    got = [_unpack(item) for item in out["item"]]
+    local = evaluate_dialogs([r.dialog for r in loaded], options)
+    assert [g.to_dict() for g in got] == [r.to_dict() for r in local]
+
+
+def test_an_error_crosses_the_wire_with_its_message_and_location() -> None:
+    error = InputError("could not be scored: ValueError: x", Location("f.jsonl", "d", None, None, 3))
+    back = _unpack(_pack(error))
+    assert isinstance(back, InputError)
+    assert (back.message, back.location) == (error.message, error.location)
+
+
+# --- a local Ray instance --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[Any]:
+    ray = require_ray()
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="warning")
+    except Exception as error:  # no shared memory, no free ports, a sandbox that forbids the raylet...
+        pytest.skip(f"a local Ray instance could not start here: {type(error).__name__}: {error}")
+    yield ray
+    ray.shutdown()
+
+
+def test_evaluate_dataset_gives_evaluate_dialogs_records_in_input_order(local_ray: Any) -> None:
+    dialogs = _example_dialogs()
+    inputs: list[Any] = [*dialogs[:5], BAD_TEXT, *dialogs[5:]]
+    options = EvalOptions(scorer="exact", workers=2, batch_size=3)  # several batches on two actors
+    results = evaluate_dataset(dialogs_dataset(inputs), options).materialize()
+    assert set(results.columns()) == {"position", "dialog_id", "status", "record"}
+    records = list(results_in_order(results))
+    local = [r.to_dict() for r in evaluate_dialogs(dialogs, EvalOptions(scorer="exact"))]
+    assert [*records[:5], *records[6:]] == local
+    assert records[5]["error"]["index"] == 5
+    assert {r["status"] for r in local} == {"pass", "fail"}  # the set holds both outcomes
+
+
+def test_results_in_order_needs_a_position_column(local_ray: Any) -> None:
+    dataset = local_ray.data.from_items([{"dialog": json.dumps(d)} for d in _example_dialogs()[:2]])
+    with pytest.raises(ConfigError, match="needs a 'position' column"):
+        next(results_in_order(dataset))
+    with pytest.raises(ConfigError, match="no column 'text'"):
+        evaluate_dataset(dataset, column="text")
+
+
+def _score(path: Path, *extra: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["score", str(path), "--format", "jsonl", *extra], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_engine_ray_writes_the_local_records_errors_and_exit_code(local_ray: Any, tmp_path: Path) -> None:
+    lines = [json.dumps(d) for d in _example_dialogs()]
+    lines[3:3] = [BAD_TEXT, json.dumps(BAD_DIALOG), lines[0]]  # malformed, invalid, a duplicate id
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    local = _score(path, "--scorer", "exact")
+    ray = _score(path, "--scorer", "exact", "--engine", "ray", "--workers", "2", "--batch-size", "4")
+    assert local[0] == 2  # bad records: exit 2, the others scored
+    assert ray[1] == local[1]
+    assert ray[0] == local[0]
+    errors = [line for line in ray[2].splitlines() if line.startswith("aem-strands: file")]
+    assert errors == [line for line in local[2].splitlines() if line.startswith("aem-strands: file")]
+    assert len(errors) == 3
