@@ -110,6 +110,8 @@ class _ScoreRows(_Scorer):
         self._column = column
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        if self._column not in batch:
+            raise ConfigError(f"the dataset has no column {self._column!r} (columns: {', '.join(batch)})")
         texts = list(batch[self._column])
         positions = list(batch[POSITION_COLUMN]) if POSITION_COLUMN in batch else [None] * len(texts)
         align = self._options.align_options()
@@ -197,8 +199,9 @@ def evaluate_dataset(
     """
     module = require_ray()
     options = options or EvalOptions()
-    if column not in dataset.columns():
-        raise ConfigError(f"the dataset has no column {column!r} (columns: {', '.join(dataset.columns())})")
+    known = dataset.columns(fetch_if_missing=False)  # a lazy dataset's columns may only be known by running it
+    if known is not None and column not in known:
+        raise ConfigError(f"the dataset has no column {column!r} (columns: {', '.join(known)})")
     if not module.is_initialized():
         _connect(module)
     result: ray.data.Dataset = dataset.map_batches(
@@ -230,14 +233,15 @@ def results_in_order(results: ray.data.Dataset) -> Iterator[dict[str, Any]]:
     been, so with the positions of ``dialogs_dataset`` (0, 1, ...) only the rows that arrive early are held;
     rows after a gap in the positions wait until the end.
     """
-    if POSITION_COLUMN not in results.columns():
-        raise ConfigError(
-            f"results_in_order needs a {POSITION_COLUMN!r} column to sort by; build the input with dialogs_dataset"
-        )
     early: dict[int, str] = {}
     expected = 0
     row: dict[str, Any]
     for row in results.iter_rows():
+        if POSITION_COLUMN not in row or "record" not in row:
+            raise ConfigError(
+                f"results_in_order reads rows of evaluate_dataset with a {POSITION_COLUMN!r} column, got columns "
+                f"{', '.join(row)}; build the input with dialogs_dataset"
+            )
         position = row[POSITION_COLUMN]
         if isinstance(position, (bool, np.bool_)) or not isinstance(position, (int, np.integer)) or position < 0:
             raise ConfigError(f"{POSITION_COLUMN} must be a whole number >= 0, got {position!r}")

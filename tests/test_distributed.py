@@ -149,7 +149,7 @@ def test_evaluate_dataset_gives_evaluate_dialogs_records_in_input_order(local_ra
 
 def test_results_in_order_needs_a_position_column(local_ray: Any) -> None:
     dataset = local_ray.data.from_items([{"dialog": json.dumps(d)} for d in _example_dialogs()[:2]])
-    with pytest.raises(ConfigError, match="needs a 'position' column"):
+    with pytest.raises(ConfigError, match="with a 'position' column, got columns dialog;"):
         next(results_in_order(dataset))
     with pytest.raises(ConfigError, match="no column 'text'"):
         evaluate_dataset(dataset, column="text")
