@@ -327,7 +327,11 @@ class _Aligner:
         self._predicted_shapes: dict[int, _Shape] = {}
         self._costs: dict[tuple[int, int], float] = {}
         self.skip_gold = [0.0 if g.optional else MISSING_COST for g in gold]
-        self.skip_pred = [0.0 if options.tolerates(p, predicted[:j]) else EXTRA_COST for j, p in enumerate(predicted)]
+        self.skip_pred = (
+            [EXTRA_COST] * len(predicted)
+            if options.allow_extra == "none"  # nothing is tolerated: no need to ask turn by turn
+            else [0.0 if options.tolerates(p, predicted[:j]) else EXTRA_COST for j, p in enumerate(predicted)]
+        )
         self._block_memo: dict[tuple[int, int], list[float]] = {}
         self.band = self._band() if banded else None
 
@@ -503,10 +507,15 @@ def align_turns(
     See the module docstring for the cost model, tie-breaking and the shape of the result.
     """
     options = options or AlignOptions()
-    gold_kept = [i for i, g in enumerate(gold) if content_in_scope(g.gold, options.scope)]
-    predicted_kept = [i for i, p in enumerate(predicted) if content_in_scope(p, options.scope)]
-    total, scoped_rows = _Aligner([gold[i] for i in gold_kept], [predicted[i] for i in predicted_kept], options).solve()
-    rows = [(None if g is None else gold_kept[g], None if p is None else predicted_kept[p]) for g, p in scoped_rows]
+    if options.scope == "all":
+        gold_kept, predicted_kept = list(range(len(gold))), list(range(len(predicted)))
+        total, rows = _Aligner(gold, predicted, options).solve()
+    else:
+        gold_kept = [i for i, g in enumerate(gold) if content_in_scope(g.gold, options.scope)]
+        predicted_kept = [i for i, p in enumerate(predicted) if content_in_scope(p, options.scope)]
+        aligner = _Aligner([gold[i] for i in gold_kept], [predicted[i] for i in predicted_kept], options)
+        total, scoped_rows = aligner.solve()
+        rows = [(None if g is None else gold_kept[g], None if p is None else predicted_kept[p]) for g, p in scoped_rows]
     turns: list[Turn] = []
     pairs: list[AlignedPair] = []
     ignored: list[int] = []
@@ -535,13 +544,17 @@ def align_turns(
             kind = TurnKind.ACTION if isinstance(content, ActionCall) else TurnKind.RESPONSE
             turns.append(Turn(turn_no=turn_no, kind=kind, gold=None, predicted=content))
         pairs.append(AlignedPair(turn_no, g, p))
-    turns = [
-        replace(t, depends_on=tuple(renumber[d] for d in t.depends_on if d in renumber)) if t.depends_on else t
-        for t in turns
-    ]
+    if any(t.depends_on for t in turns):
+        turns = [
+            replace(t, depends_on=tuple(renumber[d] for d in t.depends_on if d in renumber)) if t.depends_on else t
+            for t in turns
+        ]
     dialog = Dialog(dialog_id=dialog_id, turns=tuple(turns), metadata=dict(metadata or {}))
-    left_gold = tuple(sorted(set(range(len(gold))) - set(gold_kept)))
-    left_predicted = tuple(sorted(set(range(len(predicted))) - set(predicted_kept)))
+    left_gold: tuple[int, ...] = ()
+    left_predicted: tuple[int, ...] = ()
+    if options.scope != "all":
+        left_gold = tuple(sorted(set(range(len(gold))) - set(gold_kept)))
+        left_predicted = tuple(sorted(set(range(len(predicted))) - set(predicted_kept)))
     return Alignment(
         dialog, tuple(pairs), total, tuple(sorted(ignored)), tuple(sorted(skipped)), tuple(sorted(tolerated)),
         left_gold, left_predicted, options.scope,

@@ -95,6 +95,8 @@ _CONTROLS = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), 0x2028, 0x2029)}
 def _json_text(record: Any, indent: int | None = None) -> str:
     """JSON with no raw line separator or C1 control (a reader splitting lines, or a terminal, cannot trip)."""
     text = json.dumps(record, ensure_ascii=False, indent=indent)
+    if text.isascii():  # the usual case: no surrogate, separator or C1 control to take care of
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate in a message: let json escape it
