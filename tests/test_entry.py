@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -71,6 +72,7 @@ def test_a_ctrl_c_during_the_imports_exits_130_without_a_traceback() -> None:
     assert (out, err) == ("", "aem-strands: interrupted while starting; nothing was read or written\n")
 
 
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc to see when the command has started")
 @pytest.mark.parametrize("module", ["aem_strands", "aem_strands.__main__"])
 def test_a_real_sigint_soon_after_start_exits_130_without_a_traceback(module: str) -> None:
     # Whether the signal lands while the modules import or while the command waits on stdin, the
@@ -83,7 +85,12 @@ def test_a_real_sigint_soon_after_start_exits_130_without_a_traceback(module: st
         text=True,
         env=ENV,
     )
-    time.sleep(0.5)
+    # Wait until the command is past the interpreter's own start-up (which no program can guard): numpy,
+    # imported by the command's modules, is mapped into the process.
+    maps = Path(f"/proc/{probe.pid}/maps")
+    deadline = time.monotonic() + 60
+    while "numpy" not in maps.read_text() and time.monotonic() < deadline:
+        time.sleep(0.01)
     probe.send_signal(signal.SIGINT)
     out, err = probe.communicate(timeout=120)
     assert probe.returncode == 130, err
