@@ -271,7 +271,8 @@ def scored_on_ray(records: Iterable[LoadedRecord], options: EvalOptions) -> Iter
     done: dict[int, bytes] = {}
     arriving: Iterator[dict[str, Any]] = iter(())
     if rows:
-        dataset = ray.data.from_items(rows)
+        dataset = ray.data.from_items(rows)  # eager: the rows are in the object store now
+        rows.clear()
         # Results in input order, so only the few that finish early wait here.
         dataset.context.execution_options.preserve_order = True
         scored = dataset.map_batches(
@@ -297,22 +298,25 @@ def _rows(dataset: ray.data.Dataset) -> Iterator[dict[str, Any]]:
     """``dataset``'s rows; a failure inside an actor that is one of ours is raised as itself."""
     try:
         yield from dataset.iter_rows()
-    except AemError:
-        raise
     except Exception as failure:
         ours = _aem_cause(failure)
         if ours is None:
             raise
-        raise ours from failure
+        raise ours from None
 
 
 def _aem_cause(failure: BaseException) -> AemError | None:
+    """The ``AemError`` behind ``failure``: Ray hands an actor's exception back wrapped, the original as ``cause``
+    (the wrapper may also subclass the original's class, with Ray's traceback as its text)."""
     seen: set[int] = set()
     current: BaseException | None = failure
     while current is not None and id(current) not in seen:
-        if isinstance(current, AemError):
-            return current
         seen.add(id(current))
         cause = getattr(current, "cause", None)
-        current = cause if isinstance(cause, BaseException) else current.__cause__
+        if isinstance(cause, BaseException):
+            current = cause
+            continue
+        if isinstance(current, AemError):
+            return current
+        current = current.__cause__
     return None

@@ -19,6 +19,7 @@ import pytest
 from aem_strands import EvalOptions, evaluate_dialogs
 from aem_strands.cli import main
 from aem_strands.distributed import (
+    _aem_cause,
     _pack,
     _ScoreLoaded,
     _ScoreRows,
@@ -118,6 +119,20 @@ def test_an_error_crosses_the_wire_with_its_message_and_location() -> None:
     back = _unpack(_pack(error))
     assert isinstance(back, InputError)
     assert (back.message, back.location) == (error.message, error.location)
+
+
+def test_our_error_inside_an_actor_is_raised_as_itself() -> None:
+    class TaskError(Exception):  # how Ray hands back an actor's exception: the original as ``cause``
+        def __init__(self, cause: BaseException) -> None:
+            super().__init__("task failed")
+            self.cause = cause
+
+    ours = ConfigError("embedding_model: no model folder at /nowhere")
+    assert _aem_cause(RuntimeError("outer")) is None
+    assert _aem_cause(TaskError(ours)) is ours
+    chained = RuntimeError("outer")
+    chained.__cause__ = TaskError(ours)
+    assert _aem_cause(chained) is ours
 
 
 # --- a local Ray instance --------------------------------------------------------------------------------------------
