@@ -30,6 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from aem_strands.align import AlignOptions
+
+# The CLI's own steps (its module imports this one only when --engine ray is chosen): one batch scored with
+# failures isolated per dialog, a result's record and its JSON text, so the records are the CLI's.
+from aem_strands.cli import _json_text, _record, _score_chunk
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.load import LoadedRecord, parse_dialog
 from aem_strands.options import Engine, EvalOptions
@@ -97,8 +102,6 @@ class _Scorer:
 
     def _score(self, records: list[LoadedRecord]) -> list[DialogResult | InputError]:
         # The CLI's batch step, so a dialog that cannot be scored gets the same error record as locally.
-        from aem_strands.cli import _score_chunk
-
         return list(_score_chunk(records, self._options, self._comparator))
 
 
@@ -120,7 +123,7 @@ class _ScoreRows(_Scorer):
         out = {name: values for name, values in batch.items() if name != self._column}
         out["dialog_id"] = [r["dialog_id"] for r in records]
         out["status"] = [_status(r) for r in records]
-        out["record"] = [json.dumps(r) for r in records]
+        out["record"] = [_json_text(r) for r in records]
         return out
 
 
@@ -132,7 +135,7 @@ class _ScoreLoaded(_Scorer):
         return {POSITION_COLUMN: batch[POSITION_COLUMN], "item": [_pack(i) for i in self._score(records)]}
 
 
-def _loaded_row(text: object, position: int | None, align: Any) -> LoadedRecord:
+def _loaded_row(text: object, position: int | None, align: AlignOptions) -> LoadedRecord:
     """One row's dialog, or the error that keeps it from loading (as ``aem_strands.load`` reports a record)."""
     from aem_strands.decode import read_records
 
@@ -153,13 +156,6 @@ def _loaded_row(text: object, position: int | None, align: Any) -> LoadedRecord:
         detail = printable(f"{type(error).__name__}: {error}")
         return LoadedRecord(where, error=InputError(f"could not be loaded: {detail}", where))
     return LoadedRecord(replace(where, dialog_id=dialog.dialog_id), dialog=dialog)
-
-
-def _record(item: DialogResult | InputError) -> dict[str, Any]:
-    """The JSON line of ``aem-strands score --format jsonl`` for one result or error."""
-    if isinstance(item, DialogResult):
-        return item.to_dict()
-    return {"dialog_id": item.location.dialog_id, "error": item.to_dict()}
 
 
 def _status(record: Mapping[str, Any]) -> str:

@@ -19,6 +19,7 @@ import pytest
 from aem_strands import EvalOptions, evaluate_dialogs
 from aem_strands.cli import main
 from aem_strands.distributed import (
+    RESULT_COLUMNS,
     _aem_cause,
     _pack,
     _ScoreLoaded,
@@ -154,7 +155,7 @@ def test_evaluate_dataset_gives_evaluate_dialogs_records_in_input_order(local_ra
     inputs: list[Any] = [*dialogs[:5], BAD_TEXT, *dialogs[5:]]
     options = EvalOptions(scorer="exact", workers=2, batch_size=3)  # several batches on two actors
     results = evaluate_dataset(dialogs_dataset(inputs), options).materialize()
-    assert set(results.columns()) == {"position", "dialog_id", "status", "record"}
+    assert set(results.columns()) == {"position", *RESULT_COLUMNS}
     records = list(results_in_order(results))
     local = [r.to_dict() for r in evaluate_dialogs(dialogs, EvalOptions(scorer="exact"))]
     assert [*records[:5], *records[6:]] == local
@@ -182,7 +183,7 @@ def test_cli_engine_ray_writes_the_local_records_errors_and_exit_code(local_ray:
     path = tmp_path / "set.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     local = _score(path, "--scorer", "exact")
-    ray = _score(path, "--scorer", "exact", "--engine", "ray", "--workers", "2", "--batch-size", "4")
+    ray = _score(path, "--scorer", "exact", "--engine", "ray", "--batch-size", "4")  # a pool of 1 to 2 actors
     assert local[0] == 2  # bad records: exit 2, the others scored
     assert ray[1] == local[1]
     assert ray[0] == local[0]
