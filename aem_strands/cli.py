@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 import tempfile
@@ -33,14 +32,18 @@ from aem_strands.calibrate import add_calibrate_parser, run_calibrate
 from aem_strands.compare.chain import Comparator, ComparisonRequest
 from aem_strands.decode import MAX_DEPTH, MAX_NUMBER_CHARS, MAX_STRING_CHARS, find_flaw, read_records, require_utf8
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
-from aem_strands.evaluate import evaluate_dialogs, make_comparator
+from aem_strands.evaluate import make_comparator
 from aem_strands.load import LoadedRecord, iter_records, read_lines
 from aem_strands.options import EvalOptions, add_option_flags, options_from_args
 from aem_strands.render import render_dialog, render_error, render_footer, rich_dialog
 from aem_strands.report import add_report_parser, run_report
 from aem_strands.report.words import headline
-from aem_strands.result import DialogResult
+from aem_strands.result import DialogResult, json_text, record_of
 from aem_strands.types import Comparison, ValueKind
+from aem_strands.workers import ScoredText, isolated, score_chunk, scored_texts
+
+# Their names from before they moved to the modules the worker processes import (aem_strands.distributed uses them).
+_json_text, _record, _isolated, _score_chunk = json_text, record_of, isolated, score_chunk
 
 EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_RUNTIME, EXIT_INCONCLUSIVE = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
@@ -89,21 +92,6 @@ def _error_line(error: InputError) -> str:
     return f"aem-strands: {printable(str(error))}"
 
 
-_CONTROLS = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), 0x2028, 0x2029)}
-
-
-def _json_text(record: Any, indent: int | None = None) -> str:
-    """JSON with no raw line separator or C1 control (a reader splitting lines, or a terminal, cannot trip)."""
-    text = json.dumps(record, ensure_ascii=False, indent=indent)
-    if text.isascii():  # the usual case: no surrogate, separator or C1 control to take care of
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate in a message: let json escape it
-        text = json.dumps(record, indent=indent)
-    return text.translate(_CONTROLS)
-
-
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
@@ -145,17 +133,20 @@ class _Output:
     def __enter__(self) -> _Output:
         return self
 
-    def write(self, item: DialogResult | InputError | dict[str, Any]) -> None:
-        """Write one result, input error or (``compare``) plain record, and flush it."""
-        if self.format == "table" and not isinstance(item, dict):
+    def write(self, item: DialogResult | InputError | ScoredText | dict[str, Any]) -> None:
+        """Write one result, input error, result a worker wrote or (``compare``) plain record, and flush it."""
+        if self.format == "table" and isinstance(item, (DialogResult, InputError)):
             self._held.append(item)
             self.count += 1
             return
-        record = item if isinstance(item, dict) else _record(item)
-        if self.format == "json":
-            self.stream.write(("[\n" if self.count == 0 else ",\n") + _json_text(record, 2))
+        if isinstance(item, ScoredText):
+            text = item.text
         else:
-            self.stream.write(_json_text(record) + "\n")
+            text = _json_text(item if isinstance(item, dict) else _record(item), 2 if self.format == "json" else None)
+        if self.format == "json":
+            self.stream.write(("[\n" if self.count == 0 else ",\n") + text)
+        else:
+            self.stream.write(text + "\n")
         self.count += 1
         self.stream.flush()
 
@@ -206,12 +197,6 @@ class _Output:
         os.replace(self._temp, self.target)
 
 
-def _record(item: DialogResult | InputError) -> dict[str, Any]:
-    if isinstance(item, DialogResult):
-        return item.to_dict()
-    return {"dialog_id": item.location.dialog_id, "error": item.to_dict()}
-
-
 def _loaded(paths: Sequence[Path], options: EvalOptions, stdin: IO[Any] | None) -> Iterator[LoadedRecord]:
     align = options.align_options()
     for path in paths:
@@ -219,42 +204,6 @@ def _loaded(paths: Sequence[Path], options: EvalOptions, stdin: IO[Any] | None) 
             yield from iter_records(path, align=align, stdin=stdin)
         except InputError as error:
             yield LoadedRecord(error.location, error=error)
-
-
-def _isolated(failure: BaseException) -> bool:
-    """Whether an exception belongs to one dialog (its error record) rather than to the whole run."""
-    return isinstance(failure, InputError) or not isinstance(failure, AemError)
-
-
-def _score_chunk(
-    chunk: list[LoadedRecord], options: EvalOptions, comparator: Comparator
-) -> Iterator[DialogResult | InputError]:
-    dialogs = [r.dialog for r in chunk if r.dialog is not None]
-    try:
-        results: list[DialogResult | InputError] = (
-            [*evaluate_dialogs(dialogs, options, comparator=comparator)] if dialogs else []
-        )
-    except Exception as failure:
-        if not _isolated(failure):
-            raise
-        results = []
-        for record in chunk:  # score one by one: the dialog that fails gets the error, the others their result
-            if record.dialog is None:
-                continue
-            try:
-                results.extend(evaluate_dialogs([record.dialog], options, comparator=comparator))
-            except Exception as single:
-                if not _isolated(single):
-                    raise
-                detail = printable(f"{type(single).__name__}: {single}")
-                where = replace(record.where, dialog_id=record.dialog.dialog_id)
-                results.append(InputError(f"could not be scored: {detail}", where))
-    scored = iter(results)
-    for record in chunk:
-        if record.error is not None:
-            yield record.error
-        elif record.dialog is not None:
-            yield next(scored)
 
 
 def _scored(records: Iterable[LoadedRecord], options: EvalOptions) -> Iterator[DialogResult | InputError]:
@@ -337,13 +286,13 @@ def _progress(stderr: IO[str]) -> Iterator[Callable[[], None]]:
 def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
     options = _options(args)
     # What the exit code needs, not every result (memory stays flat): one failing dialog, the inconclusive ones.
-    notable: list[DialogResult] = []
+    notable: list[DialogResult | ScoredText] = []
     scored = passed = 0
     failed = False
     errors: list[InputError] = []
     inputs = [*args.paths, getattr(args, "thresholds_file", None)]
     with _Output(args.out, inputs, stdout, args.format) as output, _progress(stderr) as tick:
-        for item in _scored(_loaded(args.paths, options, stdin), options):
+        for item in _results(args.paths, options, output.format, stdin):
             tick()
             if isinstance(item, InputError):
                 errors.append(item)
@@ -358,7 +307,17 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO
     return exit_code(notable, errors, stderr)
 
 
-def exit_code(results: Sequence[DialogResult], errors: Sequence[InputError], stderr: IO[str]) -> int:
+def _results(
+    paths: Sequence[Path], options: EvalOptions, fmt: str, stdin: IO[Any] | None
+) -> Iterator[DialogResult | InputError | ScoredText]:
+    """Each record's result or error, in input order. With ``--workers`` and JSON or JSONL output the workers read,
+    score and write their share of the input (``aem_strands.workers.scored_texts``)."""
+    if options.workers > 1 and options.engine == "local" and fmt in ("json", "jsonl"):
+        return scored_texts(paths, options, 2 if fmt == "json" else None, options.batch_size or CHUNK_MAX, stdin)
+    return _scored(_loaded(paths, options, stdin), options)
+
+
+def exit_code(results: Sequence[DialogResult | ScoredText], errors: Sequence[InputError], stderr: IO[str]) -> int:
     """The exit code of a scoring run (see ``EXIT_CODES_HELP``); names the inconclusive dialogs on stderr."""
     inconclusive = [r.dialog_id for r in results if r.status == "inconclusive"]
     if inconclusive:

@@ -208,12 +208,9 @@ def _is_complete(first: bytes) -> bool:
     return _decode_line(text)[1] is None
 
 
-def read_records(lines: Iterable[bytes], file: str, fmt: Format | None = None) -> Iterator[Record]:
-    """The records of an input given as binary lines (each ending with ``\\n``, but maybe the last).
-
-    Raises ``InputError`` for problems that spoil the whole input: empty, not UTF-8 (JSON), or a JSON
-    document that is malformed before its first array element.
-    """
+def split_format(lines: Iterable[bytes], file: str, fmt: Format | None = None) -> tuple[Format, Iterator[bytes]]:
+    """The format of an input given as binary lines (``fmt``, else chosen by its first non-blank line) and all its
+    lines, a UTF-8 byte-order mark dropped. Raises ``InputError`` when the input is empty."""
     source = iter(lines)
     head: list[bytes] = []
     for raw in source:
@@ -224,11 +221,20 @@ def read_records(lines: Iterable[bytes], file: str, fmt: Format | None = None) -
             break
     else:
         raise InputError("the file is empty", Location(file))
-    chosen = fmt or ("jsonl" if _is_complete(head[-1]) else "json")
+    return fmt or ("jsonl" if _is_complete(head[-1]) else "json"), itertools.chain(head, source)
+
+
+def read_records(lines: Iterable[bytes], file: str, fmt: Format | None = None) -> Iterator[Record]:
+    """The records of an input given as binary lines (each ending with ``\\n``, but maybe the last).
+
+    Raises ``InputError`` for problems that spoil the whole input: empty, not UTF-8 (JSON), or a JSON
+    document that is malformed before its first array element.
+    """
+    chosen, source = split_format(lines, file, fmt)
     if chosen == "jsonl":
-        yield from _jsonl(itertools.chain(head, source))
+        yield from jsonl_records(source)
         return
-    data = b"".join(itertools.chain(head, source))
+    data = b"".join(source)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -240,8 +246,9 @@ def read_records(lines: Iterable[bytes], file: str, fmt: Format | None = None) -
     yield from _json(text, file)
 
 
-def _jsonl(lines: Iterable[bytes]) -> Iterator[Record]:
-    for number, raw in enumerate(lines, start=1):
+def jsonl_records(lines: Iterable[bytes], start: int = 1) -> Iterator[Record]:
+    """The records of JSONL lines, the first of which is line ``start`` of its file (blank lines are skipped)."""
+    for number, raw in enumerate(lines, start=start):
         if not raw.strip():
             continue
         try:

@@ -279,11 +279,21 @@ def iter_records(
     when the file itself cannot be read (see the module docstring); records read before that were yielded.
     """
     file = str(path)
-    stem = "stdin" if file == "-" else Path(path).stem
-    seen: set[str] = set()
-    empty = True
-    for default_id, place, value, problem in _units(read_records(read_lines(path, stdin), file, format_of(path)), stem):
-        empty = False
+    records = read_records(read_lines(path, stdin), file, format_of(path))
+    yield from checked_ids(loaded_records(records, file, align=align), file)
+
+
+def file_stem(file: str) -> str:
+    """What default dialog ids of a file start with: its stem (``stdin`` for ``-``)."""
+    return "stdin" if file == "-" else Path(file).stem
+
+
+def loaded_records(
+    records: Iterable[Record], file: str, *, align: AlignOptions | None = None
+) -> Iterator[LoadedRecord]:
+    """Each dialog of decoded ``records`` of ``file``, or its error, in order; ids are not checked across records
+    (``checked_ids`` does that), so a file's records can be loaded in parts."""
+    for default_id, place, value, problem in _units(records, file_stem(file)):
         where = Location(file, line=place.line, index=place.index)
         if problem is not None:
             yield LoadedRecord(where, error=InputError(problem, where))
@@ -297,15 +307,35 @@ def iter_records(
             detail = printable(f"{type(error).__name__}: {error}")
             yield LoadedRecord(where, error=InputError(f"could not be loaded: {detail}", where))
             continue
-        where = replace(where, dialog_id=dialog.dialog_id)
-        if dialog.dialog_id in seen:
-            problem = "dialog_id is used by an earlier dialog"
-            yield LoadedRecord(where, error=InputError(problem, replace(where, field="dialog_id")))
-            continue
-        seen.add(dialog.dialog_id)
-        yield LoadedRecord(where, dialog=dialog)
+        yield LoadedRecord(replace(where, dialog_id=dialog.dialog_id), dialog=dialog)
+
+
+def checked_ids(records: Iterable[LoadedRecord], file: str) -> Iterator[LoadedRecord]:
+    """``records`` of one file, a dialog whose id an earlier dialog has turned into an error; raises ``InputError``
+    when there is no record at all."""
+    seen: set[str] = set()
+    empty = True
+    for record in records:
+        empty = False
+        if record.dialog is not None:
+            repeated = repeated_id(record.where, seen)
+            if repeated is not None:
+                yield LoadedRecord(record.where, error=repeated)
+                continue
+        yield record
     if empty:
         raise InputError("the file holds no dialogs (an empty list)", Location(file))
+
+
+def repeated_id(where: Location, seen: set[str]) -> InputError | None:
+    """The error for a loaded dialog (``where`` names its id) whose id is in ``seen``; else ``None``, and ``seen``
+    gains the id."""
+    dialog_id = where.dialog_id
+    assert dialog_id is not None  # a loaded dialog's place names it
+    if dialog_id in seen:
+        return InputError("dialog_id is used by an earlier dialog", replace(where, field="dialog_id"))
+    seen.add(dialog_id)
+    return None
 
 
 def load_dialogs(path: str | Path, *, align: AlignOptions | None = None) -> DialogSet:

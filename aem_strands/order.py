@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from aem_strands.types import Turn, TurnVerdict
 
@@ -54,6 +53,8 @@ def _cost(verdict: TurnVerdict, moved: bool) -> float:
 
 def assign(cost: Sequence[Sequence[float]]) -> list[int]:
     """Minimum-cost perfect assignment of a square matrix: ``result[row] = column`` (scipy's solver)."""
+    from scipy.optimize import linear_sum_assignment  # imported on first use: most runs never need it (seconds)
+
     rows, columns = linear_sum_assignment(np.asarray(cost, dtype=float))
     result = [0] * len(cost)
     for row, column in zip(rows.tolist(), columns.tolist(), strict=True):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from aem_strands.compose import Composition
+from aem_strands.errors import InputError
 from aem_strands.types import (
     Attribution,
     Decision,
@@ -254,3 +257,25 @@ def _chain_buckets(judged: list[TurnResult]) -> dict[str, dict[str, JsonValue]]:
         name: {**b, "pass_rate": round(b["passed"] / b["turns"], 4) if b["turns"] else None}
         for name, b in buckets.items()
     }
+
+
+def record_of(item: DialogResult | InputError) -> dict[str, Any]:
+    """The JSON record of a result, or of an input error (``{"dialog_id", "error"}``), as the CLI writes it."""
+    if isinstance(item, DialogResult):
+        return item.to_dict()
+    return {"dialog_id": item.location.dialog_id, "error": item.to_dict()}
+
+
+_CONTROLS = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), 0x2028, 0x2029)}
+
+
+def json_text(record: Any, indent: int | None = None) -> str:
+    """JSON with no raw line separator or C1 control (a reader splitting lines, or a terminal, cannot trip)."""
+    text = json.dumps(record, ensure_ascii=False, indent=indent)
+    if text.isascii():  # the usual case: no surrogate, separator or C1 control to take care of
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate in a message: let json escape it
+        text = json.dumps(record, indent=indent)
+    return text.translate(_CONTROLS)
