@@ -115,3 +115,54 @@ def test_identical_sgd_replies_have_no_finding() -> None:
     for text in random.Random(0).sample(replies, min(400, len(replies))):
         facts = check_reply_facts(text, text)
         assert (facts.findings, facts.coverage) == ((), 1.0), text
+
+
+finite_values = st.recursive(
+    st.one_of(
+        st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=False, allow_infinity=False), texts
+    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)),
+    max_leaves=8,
+)
+turn_objects = st.one_of(
+    st.builds(lambda text: {"turn": "Agent", "response": text}, texts),
+    st.builds(
+        lambda tool, args: {"turn": "Tool", "tool_id": tool, "action": "run", "args": args},
+        st.sampled_from(["search", "book"]),
+        st.dictionaries(st.text(max_size=6), finite_values, max_size=4),
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(gold=st.lists(turn_objects, max_size=8))
+def test_an_identical_unpaired_dialog_never_has_a_finding(gold: list[dict[str, Any]]) -> None:
+    # The whole path (load, align, judge, attribute, compose): a copy of gold aligns turn for turn and every turn
+    # is settled as identical, with no problem, whatever the replies and arguments hold.
+    from aem_strands import evaluate_dialog
+
+    predicted = json.loads(json.dumps(gold))
+    result = evaluate_dialog({"dialog_id": "d", "gold": gold, "predicted": predicted}, scorer="exact")
+    assert result.status == "pass"
+    assert [t.verdict.problems for t in result.turns] == [()] * len(gold)
+    assert all(t.verdict.decisions[0].detail == "identical to gold" for t in result.turns)
+    assert [(p.gold_index, p.predicted_index) for p in _pairs(result)] == [(i, i) for i in range(len(gold))]
+
+
+def _pairs(result: Any) -> list[Any]:
+    from aem_strands.align import AlignedPair
+
+    return [AlignedPair(**p) for p in result.metadata["alignment"]["pairs"]]
+
+
+@given(
+    values=st.dictionaries(st.text(max_size=4), st.one_of(texts, st.integers(0, 2), st.booleans()), max_size=4),
+    data=st.data(),
+)
+def test_same_json_of_flat_maps_matches_its_definition(values: dict[str, Any], data: st.DataObject) -> None:
+    # The flat string map shortcut (compared in C) must agree with comparing value by value, types included.
+    other = {k: data.draw(st.sampled_from([v, str(v), 1 if v is True else v])) for k, v in values.items()}
+    expected = values.keys() == other.keys() and all(
+        type(v) is type(other[k]) and v == other[k] for k, v in values.items()
+    )
+    assert same_json(values, other) == expected
