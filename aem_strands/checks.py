@@ -181,10 +181,11 @@ def argument_checks(
     return checks, KeyDiff(tuple(missing), tuple(extra), len(missing) - top_missing)
 
 
-def _identical_verdict(turn: Turn, gold: ActionCall | Reply) -> TurnVerdict:
+def identical_verdict(turn: Turn) -> TurnVerdict:
+    """The verdict ``check_turn`` gives a turn whose prediction is identical to gold (``align.identical_turn``)."""
     # The scores the full checks give an identical pair: exact match decides every value (score 1.0), every
     # key is shared, and a reply's facts are all covered by themselves (tests/test_speed_identical.py).
-    if isinstance(gold, ActionCall):
+    if isinstance(turn.gold, ActionCall):
         scores = {SubMetric.STRUCTURE: 1.0, SubMetric.COMPLETENESS: 1.0, SubMetric.TRUTHFULNESS: 1.0}
     else:
         scores = {SubMetric.TRUTHFULNESS: 1.0, SubMetric.COMPLETENESS: 1.0}
@@ -338,7 +339,7 @@ def check_turn(turn: Turn, compare: CompareFn, context: CheckContext = NO_CONTEX
     """Judge ``turn.predicted`` against ``turn.gold`` (``context``: from the dialog's metadata)."""
     gold, predicted = turn.gold, turn.predicted
     if gold is not None and identical_turn(gold, predicted):
-        return _identical_verdict(turn, gold)
+        return identical_verdict(turn)
     if predicted is None and gold is not None:
         problem = Problem(
             FailureReason.MISSING_TURN, SubMetric.COMPLETENESS, "turn", _describe(gold), None, 0.0, Method.ALIGNMENT

@@ -85,19 +85,26 @@ def _string_flaw(text: str) -> str | None:
 def _within_limits(value: object, depth: int = 0) -> bool:
     """Whether ``value`` certainly breaks no limit (the fast path of ``find_flaw``); ``False`` means "look closer":
     a flaw, or a part of a type other than the plain JSON ones (the walk then decides)."""
-    if type(value) is str:
-        return _plain_string(value)
     if type(value) is dict:
         if depth >= MAX_DEPTH:
             return False
         for key, child in value.items():
-            if type(key) is not str or not _plain_string(key) or not _within_limits(child, depth + 1):
+            if type(key) is not str or not _plain_string(key) or not _plain_leaf(child, depth + 1):
                 return False
         return True
     if type(value) is list:
         if depth >= MAX_DEPTH:
             return False
-        return all(_within_limits(child, depth + 1) for child in value)
+        return all(_plain_leaf(child, depth + 1) for child in value)
+    return _plain_leaf(value, depth)
+
+
+def _plain_leaf(value: object, depth: int) -> bool:
+    # Strings, the most common part, are checked here without a further call.
+    if type(value) is str:
+        return len(value) <= MAX_STRING_CHARS and (value.isascii() or _SURROGATE.search(value) is None)
+    if type(value) is dict or type(value) is list:
+        return _within_limits(value, depth)
     if type(value) is float:
         return math.isfinite(value)
     return type(value) is int or type(value) is bool or value is None

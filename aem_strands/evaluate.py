@@ -9,9 +9,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from aem_strands.align import AlignOptions
+from aem_strands.align import AlignOptions, identical_turn
 from aem_strands.attribution import attribute, chain_lengths
-from aem_strands.checks import CheckContext, check_turn, comparison_requests
+from aem_strands.checks import CheckContext, check_turn, comparison_requests, identical_verdict
 from aem_strands.compare.chain import Comparator, ComparisonRequest
 from aem_strands.compare.scorers import EmbeddingScorer, ExactScorer, SemanticScorer, make_scorer
 from aem_strands.compose import Composer
@@ -111,19 +111,29 @@ def _context(dialog: Dialog, options: EvalOptions) -> CheckContext:
     return CheckContext.from_metadata(dialog.metadata, options.tools, options.read_only_tools)
 
 
-def _requests(dialog: Dialog, context: CheckContext) -> list[ComparisonRequest]:
-    turns = list(dialog.turns) + candidate_pairings(dialog.turns)
-    return [request for turn in turns for request in comparison_requests(turn, context)]
+def _identical(dialog: Dialog) -> list[bool]:
+    """Which turns' predictions are identical to gold: settled once per dialog, with no comparison to ask for."""
+    return [turn.gold is not None and identical_turn(turn.gold, turn.predicted) for turn in dialog.turns]
 
 
-def _evaluate(dialog: Dialog, context: CheckContext, comparator: Comparator, composer: Composer) -> DialogResult:
+def _requests(dialog: Dialog, context: CheckContext, identical: list[bool]) -> list[ComparisonRequest]:
+    turns = [turn for turn, same in zip(dialog.turns, identical, strict=True) if not same]
+    return [
+        request for turn in turns + candidate_pairings(dialog.turns) for request in comparison_requests(turn, context)
+    ]
+
+
+def _evaluate(
+    dialog: Dialog, context: CheckContext, comparator: Comparator, composer: Composer, identical: list[bool]
+) -> DialogResult:
     def check(turn: Turn) -> TurnVerdict:
         return check_turn(turn, comparator.compare_request, context)
 
     turns, moved = reorder(dialog.turns, check)
-    verdicts = [check(turn) for turn in turns]
     if moved:
-        verdicts = [replace(v, matched_turn_no=moved.get(v.turn_no)) for v in verdicts]
+        verdicts = [replace(check(turn), matched_turn_no=moved.get(turn.turn_no)) for turn in turns]
+    else:  # the turns as written: an identical one gets check_turn's verdict for it without asking again
+        verdicts = [identical_verdict(t) if same else check(t) for t, same in zip(turns, identical, strict=True)]
     attributions = attribute(turns, verdicts)
     lengths = chain_lengths(turns)
     results = tuple(TurnResult(t, v, a, n) for t, v, a, n in zip(turns, verdicts, attributions, lengths, strict=True))
@@ -194,8 +204,11 @@ def evaluate_chunk(
     align = options.align_options()
     parsed = [apply_scope(_as_dialog(d, align), options.scope) for d in dialogs]
     contexts = [_context(dialog, options) for dialog in parsed]
-    comparator.compare_many([r for dialog, c in zip(parsed, contexts, strict=True) for r in _requests(dialog, c)])
-    return [_evaluate(dialog, c, comparator, composer) for dialog, c in zip(parsed, contexts, strict=True)]
+    identical = [_identical(dialog) for dialog in parsed]
+    comparator.compare_many(
+        [r for d, c, same in zip(parsed, contexts, identical, strict=True) for r in _requests(d, c, same)]
+    )
+    return [_evaluate(d, c, comparator, composer, same) for d, c, same in zip(parsed, contexts, identical, strict=True)]
 
 
 STREAM_BATCH = 256
