@@ -3,18 +3,22 @@
 Usage (from the repository root)::
 
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/speed_benchmark.py [--sgd-dir DIR] [--limit N]
-        [--repeat R] [--scorer exact|embedding] [--no-cli]
+        [--repeat R] [--scorer exact|embedding] [--no-cli] [--workers N ...] [--baseline DIR ...]
 
 Each perturbed dialog is written in the unpaired form (``{"dialog_id", "metadata", "gold", "predicted"}``),
 so both paths align it first. Figures, each the best of ``--repeat`` runs, in µs per gold turn:
 
 - **API, align + evaluate**: ``evaluate_dialogs`` on the unpaired JSON objects (validation, alignment,
   judging, attribution, composition);
-- **API, pre-aligned**: ``evaluate_dialogs`` on the already paired ``Dialog`` objects;
+- **API, pre-aligned**: ``evaluate_dialogs`` on the same dialogs loaded and aligned beforehand (``Dialog`` objects);
 - **CLI end to end**: ``aem-strands score FILE --format jsonl --out OUT`` as a subprocess (reading,
-  scoring, writing), with and without the start-up of a process that scores one dialog.
+  scoring, writing), with and without the start-up of a process that scores one dialog; once per
+  ``--workers`` count (default 1 and 2), with the speedup over one process.
 
-The machine is shared: the load average is printed before and after; compare figures taken side by side.
+``--baseline DIR`` (a checkout of another commit, e.g. ``git worktree add /tmp/old <commit>``) measures that
+code too, in the same run and on the same data, interleaved with this checkout's, so the two are compared side
+by side under the same load. API figures run in a child process per checkout (the package it imports is the
+checkout's). The machine is shared: the load average is printed before and after.
 """
 
 from __future__ import annotations
@@ -22,18 +26,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aem_bench import load_sgd_dialogs, perturb_dialogs
 
-from aem_strands import Dialog, evaluate_dialogs
+from aem_strands import Dialog
 from aem_strands.types import ActionCall, JsonValue, TurnContent
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -64,26 +69,86 @@ def unpaired(dialog: Dialog) -> dict[str, Any]:
     }
 
 
-def best_of(repeat: int, run: Callable[[], object]) -> float:
+@dataclass(frozen=True, order=True)
+class Seconds:
+    """One run's wall-clock seconds and the CPU seconds it used (its child processes' included)."""
+
+    wall: float
+    cpu: float
+
+    def __sub__(self, other: Seconds) -> Seconds:
+        return Seconds(self.wall - other.wall, self.cpu - other.cpu)
+
+
+def _cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def best_of(repeat: int, run: Callable[[], object]) -> Seconds:
+    """The fastest of ``repeat`` runs (by wall clock)."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         run()
-        times.append(time.perf_counter() - start)
+        times.append(Seconds(time.perf_counter() - start, _cpu() - cpu))
     return min(times)
 
 
-def cli_seconds(path: Path, scorer: str, repeat: int) -> float:
+def _env(root: Path) -> dict[str, str]:
+    path = os.pathsep.join([str(root), str(root / "benchmarks"), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+
+
+def cli_seconds(root: Path, path: Path, scorer: str, repeat: int, workers: int = 1) -> Seconds:
     command = [sys.executable, "-m", "aem_strands.cli", "score", str(path), "--scorer", scorer, "--format", "jsonl"]
+    if workers > 1:
+        command += ["--workers", str(workers)]
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "out.jsonl"
 
         def run() -> None:
-            done = subprocess.run([*command, "--out", str(out)], capture_output=True, text=True, check=False)
+            done = subprocess.run(
+                [*command, "--out", str(out)], capture_output=True, text=True, check=False, cwd=root, env=_env(root)
+            )
             if done.returncode not in (0, 1):
                 raise SystemExit(f"aem-strands score failed ({done.returncode}): {done.stderr[-2000:]}")
 
         return best_of(repeat, run)
+
+
+_API_CHILD = """
+import json, sys, time
+from dataclasses import replace
+from aem_strands import evaluate_dialogs
+from aem_strands.load import iter_records
+path, scorer, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with open(path, encoding="utf-8") as handle:
+    objects = [json.loads(line) for line in handle]
+paired = [replace(r.dialog, metadata={}) for r in iter_records(path) if r.dialog is not None]
+def best(run):
+    times = []
+    for _ in range(repeat):
+        start, cpu = time.perf_counter(), time.process_time(); run()
+        times.append((time.perf_counter() - start, time.process_time() - cpu))
+    return min(times)
+evaluate_dialogs(objects, scorer=scorer)  # warm-up: lazily loaded tables (places, units) are not per-turn cost
+aligned = best(lambda: evaluate_dialogs(objects, scorer=scorer))
+print(json.dumps([aligned, best(lambda: evaluate_dialogs(paired, scorer=scorer))]))
+"""
+
+
+def api_seconds(root: Path, path: Path, scorer: str, repeat: int) -> tuple[Seconds, Seconds]:
+    """Seconds of ``evaluate_dialogs`` (align + evaluate, then pre-aligned) in a child process importing ``root``'s
+    code."""
+    done = subprocess.run(
+        [sys.executable, "-c", _API_CHILD, str(path), scorer, str(repeat)],
+        capture_output=True, text=True, check=False, cwd=root, env=_env(root),
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise SystemExit(f"API run failed under {root} ({done.returncode}): {done.stderr[-2000:]}")
+    aligned, pre_aligned = json.loads(done.stdout.splitlines()[-1])
+    return Seconds(*aligned), Seconds(*pre_aligned)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -93,6 +158,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the best is kept (default 3)")
     parser.add_argument("--scorer", choices=("exact", "embedding"), default="exact")
     parser.add_argument("--no-cli", action="store_true", help="API figures only")
+    parser.add_argument(
+        "--workers", type=int, nargs="+", default=[1, 2], help="CLI worker counts to measure (default 1 2)"
+    )
+    parser.add_argument(
+        "--baseline", type=Path, nargs="*", default=[], help="other checkouts to measure side by side with this one"
+    )
     return parser.parse_args(argv)
 
 
@@ -102,26 +173,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     gold = load_sgd_dialogs(args.sgd_dir, args.limit)
     perturbed = perturb_dialogs(gold, seed=0, rate=0.1)
     objects = [unpaired(d) for d in perturbed]
-    paired = [replace(d, metadata={}) for d in perturbed]
     turns = sum(len(d.turns) for d in perturbed)
+    roots = [REPO_ROOT, *(b.resolve() for b in args.baseline)]
+    names = {root: "this checkout" if root == REPO_ROOT else str(root) for root in roots}
     print(f"{len(perturbed)} dialogs, {turns} gold turns, scorer {args.scorer}, best of {args.repeat}")
 
-    def per_turn(seconds: float) -> str:
-        return f"{seconds / turns * 1e6:8.1f} µs per gold turn ({seconds:.2f} s)"
+    def per_turn(seconds: Seconds) -> str:
+        wall, cpu = seconds.wall / turns * 1e6, seconds.cpu / turns * 1e6
+        return f"{wall:8.1f} µs per gold turn ({seconds.wall:.2f} s; CPU {cpu:.1f} µs per gold turn)"
 
-    aligned = best_of(args.repeat, lambda: evaluate_dialogs(objects, scorer=args.scorer))
-    print(f"API align + evaluate   {per_turn(aligned)}")
-    pre_aligned = best_of(args.repeat, lambda: evaluate_dialogs(paired, scorer=args.scorer))
-    print(f"API pre-aligned        {per_turn(pre_aligned)}")
-    if not args.no_cli:
-        with tempfile.TemporaryDirectory() as folder:
-            data, one = Path(folder) / "sgd.jsonl", Path(folder) / "one.jsonl"
-            data.write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf-8")
-            one.write_text(json.dumps(objects[0]) + "\n", encoding="utf-8")
-            whole = cli_seconds(data, args.scorer, args.repeat)
-            start_up = cli_seconds(one, args.scorer, args.repeat)
-        print(f"CLI end to end         {per_turn(whole)}")
-        print(f"CLI minus start-up     {per_turn(whole - start_up)} (start-up + one dialog {start_up:.2f} s)")
+    figures: dict[tuple[Path, str], Seconds] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        data, one = Path(folder) / "sgd.jsonl", Path(folder) / "one.jsonl"
+        data.write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf-8")
+        one.write_text(json.dumps(objects[0]) + "\n", encoding="utf-8")
+        for root in roots:  # API, then CLI, each checkout in turn: side by side under the same load
+            figures[root, "aligned"], figures[root, "pre_aligned"] = api_seconds(root, data, args.scorer, args.repeat)
+        if not args.no_cli:
+            for root in roots:
+                figures[root, "start_up"] = cli_seconds(root, one, args.scorer, args.repeat)
+            for workers in args.workers:
+                for root in roots:
+                    figures[root, f"cli_{workers}"] = cli_seconds(root, data, args.scorer, args.repeat, workers)
+    for root in roots:
+        print(f"== {names[root]}")
+        print(f"API align + evaluate   {per_turn(figures[root, 'aligned'])}")
+        print(f"API pre-aligned        {per_turn(figures[root, 'pre_aligned'])}")
+        if args.no_cli:
+            continue
+        start_up = figures[root, "start_up"]
+        for workers in args.workers:
+            whole = figures[root, f"cli_{workers}"]
+            speedup = figures[root, f"cli_{args.workers[0]}"].wall / whole.wall
+            print(
+                f"CLI end to end, --workers {workers}: {per_turn(whole)}, {speedup:.2f}x of --workers {args.workers[0]}"
+            )
+            print(f"  minus start-up       {per_turn(whole - start_up)} (start-up + one dialog {start_up.wall:.2f} s)")
     print(f"load average at end (1/5/15 min): {load_average()}")
     return 0
 
