@@ -124,7 +124,7 @@ def _match(gold: list[Fact], predicted: list[Fact]) -> tuple[list[Fact], list[Fa
     return matched, missing, free
 
 
-def _mentioned(name: str, words: set[str]) -> bool:
+def _mentioned(name: str, words: frozenset[str]) -> bool:
     """Whether each word of ``name`` is among ``words``, inflected or derived (``Syria``/``Syrian``,
     ``Greece``/``Greek``: the same first four letters)."""
     prefixes = {w[:4] for w in words if len(w) >= 4}

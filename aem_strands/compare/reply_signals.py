@@ -142,6 +142,11 @@ _TIME = re.compile(
 _SPOKEN_TIME = re.compile(r"\b(\d{1,2}) (\d{2})(\s*[ap]\.?\s?m\b)", re.IGNORECASE)
 _SCALED_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
 _SHIELDED = re.compile(r"(\d[\d.,]*)\s+\u00a7(\d+)\u00a7")
+_DIGIT = re.compile(r"\d")
+_NOON = re.compile(r"noon|midnight", re.IGNORECASE)  # the only times _TIME reads without a digit
+_CALENDAR_WORD = re.compile("|".join([*WEEKDAYS, *(m for m in MONTHS if len(m) > 3)]), re.IGNORECASE)
+"""In any text with a weekday or a (long) month name as a word; a cheap test before reading word by word."""
+_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _TOKEN = re.compile(r"[\w][\w'\u2019&.-]*[\w]|[\w]")
 _BOUNDARY = re.compile(r"[.!?:;\n]")
 _CONNECTORS = frozenset(["of", "de", "la", "le", "du", "del", "&", "and", "the", "on", "at"])
@@ -160,6 +165,7 @@ def _amount(match: re.Match[str]) -> float:
     return number * _SCALES.get(scale, 1.0)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _prepare(text: str) -> str:
     """Number words as digits (``Two`` → ``2``); a scale word after digits stays as written
     (``4.2 million``), shielded from the number-word reader, which would read it as a second number."""
@@ -170,9 +176,13 @@ def _prepare(text: str) -> str:
         scales.append(match[2])
         return f"{match[1]} \u00a7{len(scales) - 1}\u00a7"
 
-    text = alpha2digit(_SCALED_WORDS.sub(shield, text), "en", threshold=1)  # "one" is as often a pronoun
-    text = _SHIELDED.sub(lambda m: f"{m[1]} {scales[int(m[2])]}", text)
-    return _SPOKEN_TIME.sub(lambda m: f"{m[1]}:{m[2]}{m[3]}", text)
+    # Each substitution below is skipped where its pattern cannot match (no digit, no shield mark).
+    if _DIGIT.search(text):
+        text = _SCALED_WORDS.sub(shield, text)
+    text = alpha2digit(text, "en", threshold=1)  # "one" is as often a pronoun
+    if "\u00a7" in text:
+        text = _SHIELDED.sub(lambda m: f"{m[1]} {scales[int(m[2])]}", text)
+    return _SPOKEN_TIME.sub(lambda m: f"{m[1]}:{m[2]}{m[3]}", text) if _DIGIT.search(text) else text
 
 
 class _Reader:
@@ -285,44 +295,55 @@ def _entities(reader: _Reader) -> None:
     """Runs of capitalised words, joined by connectors (``Bank of America``); see the module docstring."""
     text = reader.text
     tokens = list(_TOKEN.finditer(text))
-    if len(tokens) >= 5 and sum(1 for t in tokens if t.group()[0].isupper()) >= len(tokens) * 0.8:
+    words = [t.group() for t in tokens]
+    if len(words) >= 5 and sum(1 for w in words if w[0].isupper()) >= len(words) * 0.8:
         return  # a title-cased headline: capitals carry no signal
-    run: list[re.Match[str]] = []
+    spans = [t.span() for t in tokens]
+    last = len(words) - 1
+    run: list[int] = []  # indices of the run's tokens
 
     def close() -> None:
-        while run and run[-1].group().casefold() in _CONNECTORS:
+        while run and words[run[-1]].casefold() in _CONNECTORS:
             run.pop()
-        if run and reader.free(run[0].start(), run[-1].end()):
-            words = " ".join(t.group().casefold() for t in run)
-            reader.add(run[0].start(), run[-1].end(), Fact("entity", words, text[run[0].start() : run[-1].end()]))
+        if run and reader.free(spans[run[0]][0], spans[run[-1]][1]):
+            start, end = spans[run[0]][0], spans[run[-1]][1]
+            reader.add(start, end, Fact("entity", " ".join(words[i].casefold() for i in run), text[start:end]))
         run.clear()
 
+    def titled(index: int) -> bool:  # the next token is capitalised and follows with no space
+        return (
+            index < last and words[index + 1][0].isupper() and not text[spans[index][1] : spans[index + 1][0]].strip()
+        )
+
     previous_end = 0
-    for index, token in enumerate(tokens):
-        word = token.group()
-        gap = text[previous_end : token.start()]
-        previous_end = token.end()
-        sentence_start = index == 0 or bool(_BOUNDARY.search(gap))
-        capital = word[0].isupper() and reader.free(token.start(), token.end())
-        if sentence_start:
-            close()
-            following = tokens[index + 1].group() if index + 1 < len(tokens) else ""
-            starts_name = following[:1].isupper() and following.casefold() not in _CONNECTORS
-            acts_as_subject = following.casefold() in NAME_FOLLOWERS or word.isupper()
-            if capital and word.casefold() not in COMMON_STARTERS and (starts_name or acts_as_subject):
-                run.append(token)
-            continue
-        following = tokens[index + 1].group() if index + 1 < len(tokens) else ""
-        titled = following[:1].isupper() and not text[token.end() : tokens[index + 1].start()].strip()
-        if capital and word not in _PRONOUNS and (run or titled or word.casefold() not in COMMON_STARTERS):
-            if run and gap.strip():
+    for index, word in enumerate(words):
+        if not word[0].isupper() and word.casefold() not in _CONNECTORS:
+            previous_end = spans[index][1]
+            if run:  # what a lower-case word other than a connector does, at a sentence start or not
                 close()
-            run.append(token)
-        elif run and word.casefold() in _CONNECTORS and not gap.strip():
-            run.append(token)
-        else:
+            continue
+        start, end = spans[index]
+        gap_start, previous_end = previous_end, end
+        capital = word[0].isupper() and reader.free(start, end)
+        if index == 0 or _BOUNDARY.search(text, gap_start, start):  # a sentence starts here
+            if run:
+                close()
+            if capital and word.casefold() not in COMMON_STARTERS:
+                following = words[index + 1] if index < last else ""
+                starts_name = following[:1].isupper() and following.casefold() not in _CONNECTORS
+                if starts_name or following.casefold() in NAME_FOLLOWERS or word.isupper():
+                    run.append(index)
+            continue
+        if capital and word not in _PRONOUNS and (run or titled(index) or word.casefold() not in COMMON_STARTERS):
+            if run and text[gap_start:start].strip():
+                close()
+            run.append(index)
+        elif run and word.casefold() in _CONNECTORS and not text[gap_start:start].strip():
+            run.append(index)
+        elif run:
             close()
-    close()
+    if run:
+        close()
 
 
 _PRONOUNS = frozenset(["I", "I'm", "I'll", "I'd", "I've", "OK"])
@@ -333,8 +354,10 @@ NAME_FOLLOWERS = frozenset(
 """Words after a capitalised first word that make it read as a subject's name (``John will join``)."""
 
 
-def _words(text: str) -> list[tuple[int, str]]:
-    return [(m.start(), m.group().casefold()) for m in re.finditer(r"[A-Za-z]+(?:'[a-z]+)?", text)]
+@functools.lru_cache(maxsize=1 << 14)
+def _words(text: str) -> tuple[tuple[int, str], ...]:
+    """Each word of ``text`` with its position, case-folded (read three times per text: cached)."""
+    return tuple([(m.start(), m.group().casefold()) for m in _WORD.finditer(text)])
 
 
 def _states_and_negations(reader: _Reader) -> None:
@@ -347,6 +370,8 @@ def _states_and_negations(reader: _Reader) -> None:
             continue
         token_stem = stem(word)
         state = STATE_WORDS.get(word) or STATE_WORDS.get(token_stem)
+        if state is None and index > negated_until and word not in PARTICLES:
+            continue  # most words: no state word, nothing negates them, so no fact
         if word in PARTICLES:
             before = stem(words[index - 1][1]) if index else ""
             after = words[index + 1][1] if index + 1 < len(words) else ""
@@ -373,7 +398,7 @@ def _states_and_negations(reader: _Reader) -> None:
 _BE = frozenset(["is", "are", "was", "were", "be", "been", "now", "still"])
 
 
-def _idiom(words: list[tuple[int, str]], index: int, text: str) -> bool:
+def _idiom(words: tuple[tuple[int, str], ...], index: int, text: str) -> bool:
     """``no problem``, ``not only``, ``no worries``, ``why not``, a bare answer ``No,`` (it negates no word)."""
     following = words[index + 1][1] if index + 1 < len(words) else ""
     previous = words[index - 1][1] if index else ""
@@ -385,30 +410,40 @@ def _idiom(words: list[tuple[int, str]], index: int, text: str) -> bool:
 def facts_in(text: str) -> tuple[Fact, ...]:
     """The facts a text states, in reading order (see the module docstring)."""
     reader = _Reader(_prepare(text))
-    reader.scan(_EMAIL, lambda m: Fact("email", m.group().casefold(), m.group()))
-    reader.scan(_DATE, _date)
-    reader.scan(_TIME, _time)
-    reader.scan(_PHONE, _phone)
-    reader.scan(_MONEY_BEFORE, _money)
-    reader.scan(_MONEY_AFTER, _money)
-    reader.scan(_OUT_OF, _out_of)
-    reader.scan(_PERCENT, _percent(reader.text))
-    reader.scan(_DURATION, _duration)
-    reader.scan(_MEASURE, _measure)
-    reader.scan(_IDENTIFIER, _identifier)
-    for position, word in _words(reader.text):
+    # Every reader below but e-mail, noon/midnight and identifiers with "_" needs a digit to match: a text
+    # without one skips them (most replies), which changes nothing but the time spent.
+    digit = _DIGIT.search(reader.text) is not None
+    if "@" in reader.text:
+        reader.scan(_EMAIL, lambda m: Fact("email", m.group().casefold(), m.group()))
+    if digit:
+        reader.scan(_DATE, _date)
+    if digit or _NOON.search(reader.text):
+        reader.scan(_TIME, _time)
+    if digit:
+        reader.scan(_PHONE, _phone)
+        reader.scan(_MONEY_BEFORE, _money)
+        reader.scan(_MONEY_AFTER, _money)
+        reader.scan(_OUT_OF, _out_of)
+        reader.scan(_PERCENT, _percent(reader.text))
+        reader.scan(_DURATION, _duration)
+        reader.scan(_MEASURE, _measure)
+    if digit or "_" in reader.text:
+        reader.scan(_IDENTIFIER, _identifier)
+    for position, word in _words(reader.text) if _CALENDAR_WORD.search(reader.text) else ():
         if word in WEEKDAYS and reader.free(position, position + len(word)):
             shown = reader.text[position : position + len(word)]
             reader.add(position, position + len(word), Fact("weekday", WEEKDAYS[word], shown))
         elif word in MONTHS and len(word) > 3 and reader.free(position, position + len(word)):
             shown = reader.text[position : position + len(word)]
             reader.add(position, position + len(word), Fact("month", str(MONTHS[word]), shown))
-    reader.scan(_NUMBER, _number)
+    if digit:
+        reader.scan(_NUMBER, _number)
     _entities(reader)
     _states_and_negations(reader)
     return tuple(fact for _, fact in sorted(reader.facts, key=lambda item: item[0]))
 
 
-def words_in(text: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 14)
+def words_in(text: str) -> frozenset[str]:
     """The word stems of a text, case-folded (number words as digits)."""
-    return {stem(w) for _, w in _words(_prepare(text))}
+    return frozenset(stem(w) for _, w in _words(_prepare(text)))
