@@ -31,15 +31,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from aem_strands.align import AlignOptions
-
-# The CLI's own steps (its module imports this one only when --engine ray is chosen): one batch scored with
-# failures isolated per dialog, a result's record and its JSON text, so the records are the CLI's.
-from aem_strands.cli import _json_text, _record, _score_chunk
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.load import LoadedRecord, parse_dialog
 from aem_strands.options import Engine, EvalOptions
-from aem_strands.result import DialogResult
+from aem_strands.result import DialogResult, json_text, record_of
 from aem_strands.types import JsonValue
+from aem_strands.workers import score_chunk
 
 if TYPE_CHECKING:
     import ray.data
@@ -102,7 +99,7 @@ class _Scorer:
 
     def _score(self, records: list[LoadedRecord]) -> list[DialogResult | InputError]:
         # The CLI's batch step, so a dialog that cannot be scored gets the same error record as locally.
-        return list(_score_chunk(records, self._options, self._comparator))
+        return list(score_chunk(records, self._options, self._comparator))
 
 
 class _ScoreRows(_Scorer):
@@ -119,11 +116,11 @@ class _ScoreRows(_Scorer):
         positions = list(batch[POSITION_COLUMN]) if POSITION_COLUMN in batch else [None] * len(texts)
         align = self._options.align_options()
         items = iter(self._score([_loaded_row(t, p, align) for t, p in zip(texts, positions, strict=True)]))
-        records = [_record(next(items)) for _ in texts]
+        records = [record_of(next(items)) for _ in texts]
         out = {name: values for name, values in batch.items() if name != self._column}
         out["dialog_id"] = [r["dialog_id"] for r in records]
         out["status"] = [_status(r) for r in records]
-        out["record"] = [_json_text(r) for r in records]
+        out["record"] = [json_text(r) for r in records]
         return out
 
 
