@@ -42,9 +42,6 @@ from aem_strands.result import DialogResult, json_text, record_of
 from aem_strands.types import Comparison, ValueKind
 from aem_strands.workers import ScoredText, isolated, score_chunk, scored_texts
 
-# Their names from before they moved to the modules the worker processes import (aem_strands.distributed uses them).
-_json_text, _record, _isolated, _score_chunk = json_text, record_of, isolated, score_chunk
-
 EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_RUNTIME, EXIT_INCONCLUSIVE = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
 CHUNK_MAX = 64
@@ -142,7 +139,7 @@ class _Output:
         if isinstance(item, ScoredText):
             text = item.text
         else:
-            text = _json_text(item if isinstance(item, dict) else _record(item), 2 if self.format == "json" else None)
+            text = json_text(item if isinstance(item, dict) else record_of(item), 2 if self.format == "json" else None)
         if self.format == "json":
             self.stream.write(("[\n" if self.count == 0 else ",\n") + text)
         else:
@@ -224,9 +221,9 @@ def _scored(records: Iterable[LoadedRecord], options: EvalOptions) -> Iterator[D
     for record in records:
         chunk.append(record)
         if sum(r.dialog is not None for r in chunk) >= size:
-            yield from _score_chunk(chunk, options, comparator)
+            yield from score_chunk(chunk, options, comparator)
             chunk, size = [], min(2 * size, options.batch_size or CHUNK_MAX)
-    yield from _score_chunk(chunk, options, comparator)
+    yield from score_chunk(chunk, options, comparator)
 
 
 def _scored_by_workers(
@@ -241,9 +238,9 @@ def _scored_by_workers(
         try:
             results = iter(future.result())
         except Exception as failure:
-            if not _isolated(failure):
+            if not isolated(failure):
                 raise
-            yield from _score_chunk(chunk, options, comparator)
+            yield from score_chunk(chunk, options, comparator)
             continue
         for record in chunk:
             if record.error is not None:
@@ -355,14 +352,14 @@ def _compare_chunk(comparator: Comparator, requests: list[ComparisonRequest]) ->
     try:
         return list(comparator.compare_many(requests))
     except Exception as failure:
-        if not _isolated(failure):
+        if not isolated(failure):
             raise
     out: list[Comparison | InputError] = []
     for request in requests:
         try:
             out.append(comparator.compare_request(request))
         except Exception as single:
-            if not _isolated(single):
+            if not isolated(single):
                 raise
             out.append(InputError(f"could not be compared: {printable(f'{type(single).__name__}: {single}')}"))
     return out
