@@ -32,6 +32,7 @@ _CURRENCY_WORDS = {
     "rupees": "INR", "cad": "CAD", "aud": "AUD", "chf": "CHF", "cny": "CNY", "rmb": "CNY", "krw": "KRW",
 }  # fmt: skip
 _CURRENCY_TOKEN = re.compile(r"us\$|[$€£¥₹₩]|[a-z]+")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 _WORDS = re.compile(r"[a-z]+(?:[\s-]+[a-z]+)*")
 
 
@@ -41,8 +42,13 @@ def currency_code(text: str) -> str | None:
     return _CURRENCY_SYMBOLS.get(word) or _CURRENCY_WORDS.get(word)
 
 
+def _has_digit(text: str) -> bool:
+    """``any(c.isdigit() for c in text)``, searched in C for ASCII text (where only 0-9 are digits)."""
+    return _ASCII_DIGIT.search(text) is not None if text.isascii() else any(c.isdigit() for c in text)
+
+
 def _plain_number(text: str) -> float | None:
-    if not text or not any(c.isdigit() for c in text) or not _NUMERIC.fullmatch(text):
+    if not text or not _NUMERIC.fullmatch(text) or not _has_digit(text):
         return None
     number = float(text.replace(",", ""))
     return number if math.isfinite(number) else None
@@ -114,7 +120,7 @@ class QuantityParser:
         if percent:
             amount = parse_amount(percent.group(1))
             return None if amount is None else Quantity(amount, "%")
-        if not any(c.isdigit() for c in folded):
+        if not _has_digit(folded):
             if not any(word in _CURRENCY_WORDS for word in folded.split()):
                 return None
             folded = alpha2digit(folded, "en", threshold=0)

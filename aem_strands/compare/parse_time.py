@@ -45,6 +45,7 @@ MONTHS = {
     )
     for name in names
 }  # fmt: skip
+_MONTH_NAMES = frozenset(MONTHS)
 _WEEKDAYS = {
     name: number
     for number, names in enumerate(
@@ -198,7 +199,7 @@ def parse_date(text: str, context: ParseContext) -> CalendarDate | None:
         return _date((year, month, day))
     if today is not None and (relative := _relative(text, today)) is not None:
         return relative
-    if any(name in text.split() for name in MONTHS) and len(text) <= 40:
+    if len(text) <= 40 and not _MONTH_NAMES.isdisjoint(text.split()):
         return _dateutil(text)
     return None
 
