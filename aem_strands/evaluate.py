@@ -3,8 +3,11 @@ attribute → compose. This is the public entry point of the core."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import itertools
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -197,10 +200,50 @@ def _injected(scorer: Any, escalation: Any, composer: Any) -> dict[str, Any]:
     return {name: value for name, value in named.items() if value is not None}
 
 
+class _CollectorPause:
+    """Pauses Python's cyclic garbage collector while batches are judged, and resumes it (if it was on) when the
+    last batch in flight, in any thread, is done.
+
+    Judging allocates many small objects that live until the batch's results are written; each automatic
+    collection walks all of them again, which on the SGD set took about half of the run's CPU time. Judging
+    makes no reference cycles, so pausing frees nothing later than it would have been freed.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._active = 0
+        self._resume = False
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._active == 0:
+                self._resume = gc.isenabled()
+                gc.disable()
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active -= 1
+                if self._active == 0 and self._resume:
+                    gc.enable()
+
+
+_collector_paused = _CollectorPause()
+
+
 def evaluate_chunk(
     dialogs: Sequence[Dialog | JsonValue], options: EvalOptions, comparator: Comparator, composer: Composer
 ) -> list[DialogResult]:
     """Evaluate ``dialogs`` as one batch: parse, ask the comparator for every comparison at once, judge each."""
+    with _collector_paused():
+        return _evaluate_chunk(dialogs, options, comparator, composer)
+
+
+def _evaluate_chunk(
+    dialogs: Sequence[Dialog | JsonValue], options: EvalOptions, comparator: Comparator, composer: Composer
+) -> list[DialogResult]:
     align = options.align_options()
     parsed = [apply_scope(_as_dialog(d, align), options.scope) for d in dialogs]
     contexts = [_context(dialog, options) for dialog in parsed]
