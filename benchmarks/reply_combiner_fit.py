@@ -5,8 +5,11 @@
 Training pairs: ``data/replies/sgd_pairs.calibration.jsonl`` and the STS-B rows of
 ``data/calibration/responses.calibration.jsonl`` (equivalent when the human score >= 4), restricted
 to the pairs the facts and acts leave open (``replies.settle_reply`` is ``None``): the combiner only
-ever sees those. Logistic regression (scikit-learn, L2), each (source, label) group weighted alike
-so that neither SGD nor STS-B, neither class, dominates; a gradient-boosting model is fitted beside
+ever sees those. Logistic regression (scikit-learn, L2), each (source, label) group of the open
+pairs weighted alike so that neither SGD nor STS-B, neither class, dominates. ``--case-weights``
+fits the candidate that was tried and not kept (docs/EQUIVALENCE.md): SGD and STS-B weigh half each
+and within a source every case weighs by its size in the *whole* calibration part, open or settled
+(more SGD paraphrases pass; STS-B and other requests lose). A gradient-boosting model is fitted beside
 it for comparison (not shipped: it is not "a few parameters"). Prints each model's balanced
 accuracy per source by 5-fold cross-validation on the calibration part; ``--write`` stores the
 logistic coefficients.
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +43,15 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "aem_strands" / "compare" / "reply_combiner.json"
 
 
-def training_rows() -> list[dict[str, object]]:
+def calibration_rows() -> list[dict[str, object]]:
     sets = load_sets()
-    rows = sets["sgd calibration"] + sets["sts-b calibration"]
-    return [r for r in rows if settle_reply(str(r["gold"]), str(r["predicted"])) is None]
+    return sets["sgd calibration"] + sets["sts-b calibration"]
+
+
+def training_rows(rows: list[dict[str, object]] | None = None) -> list[dict[str, object]]:
+    """The pairs of ``rows`` (default: the calibration part) that the facts and acts leave open."""
+    every = calibration_rows() if rows is None else rows
+    return [r for r in every if settle_reply(str(r["gold"]), str(r["predicted"])) is None]
 
 
 def _cosines(pairs: list[tuple[str, str]]) -> list[float | None]:
@@ -56,16 +65,31 @@ def _source(row: dict[str, object]) -> str:
 def _weights(groups: list[str]) -> np.ndarray:
     """Each (source, label) group weighs the same in all: SGD replies and STS-B sentences, equivalent
     and different, count alike whatever their sizes."""
-    counts = {g: groups.count(g) for g in set(groups)}
+    counts = Counter(groups)
     weights = np.array([1.0 / counts[g] for g in groups])
     return weights * len(groups) / weights.sum()  # mean 1: the regularisation keeps its usual strength
 
 
-def _cross_validated(model: Any, x: np.ndarray, y: np.ndarray, groups: list[str]) -> dict[str, float]:
-    """Balanced accuracy per source, 5-fold, stratified by (source, label)."""
+def _case(row: dict[str, object]) -> tuple[str, str]:
+    return _source(row), str(row.get("case"))
+
+
+def case_weights(rows: list[dict[str, object]], every: list[dict[str, object]]) -> np.ndarray:
+    """Per row of ``rows`` (the open pairs): 1 / (pairs of its case in ``every``, the whole calibration
+    part), scaled so that each source weighs half and its cases alike (see the module docstring)."""
+    sizes = Counter(_case(r) for r in every)
+    cases = Counter(source for source, _ in sizes)  # cases per source
+    weights = np.array([0.5 / cases[_case(r)[0]] / sizes[_case(r)] for r in rows])
+    return weights * len(rows) / weights.sum()  # mean 1: the regularisation keeps its usual strength
+
+
+def _cross_validated(
+    model: Any, x: np.ndarray, y: np.ndarray, groups: list[str], weights: np.ndarray
+) -> dict[str, float]:
+    """Balanced accuracy per source over the open pairs, 5-fold, stratified by (source, label)."""
     predicted = np.zeros(len(y), dtype=bool)
     for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(x, groups):
-        fitted = clone(model).fit(x[train], y[train], sample_weight=_weights([groups[i] for i in train]))
+        fitted = clone(model).fit(x[train], y[train], sample_weight=weights[train])
         predicted[test] = fitted.predict(x[test])
     sources = np.array([g.split(":")[0] for g in groups])
     return {
@@ -76,13 +100,16 @@ def _cross_validated(model: Any, x: np.ndarray, y: np.ndarray, groups: list[str]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--case-weights", action="store_true", help="the candidate weighting not kept")
     args = parser.parse_args()
-    rows = training_rows()
+    every = calibration_rows()
+    rows = training_rows(every)
     pairs = [(str(r["gold"]), str(r["predicted"])) for r in rows]
     cosines = _cosines(pairs)
     x = np.array([reply_features(g, p, c or 0.0) for (g, p), c in zip(pairs, cosines, strict=True)])
     y = np.array([bool(r["label"]) for r in rows])
     groups = [f"{_source(r)}:{bool(r['label'])}" for r in rows]
+    weights = case_weights(rows, every) if args.case_weights else _weights(groups)
     print(f"{len(rows)} open calibration pairs, {int(y.sum())} equivalent")
     logistic = LogisticRegression(C=1.0, max_iter=1000)
     boosting = HistGradientBoostingClassifier(max_depth=3, random_state=0)
@@ -91,8 +118,8 @@ def main() -> None:
         ("logistic regression", logistic, x),
         ("gradient boosting", boosting, x),
     ):
-        print(f"{name}: 5-fold balanced accuracy by source {_cross_validated(model, data, y, groups)}")
-    logistic.fit(x, y, sample_weight=_weights(groups))
+        print(f"{name}: 5-fold balanced accuracy by source {_cross_validated(model, data, y, groups, weights)}")
+    logistic.fit(x, y, sample_weight=weights)
     combiner = ReplyCombiner(tuple(float(c) for c in logistic.coef_[0]), float(logistic.intercept_[0]))
     print(json.dumps(dict(zip(FEATURES, combiner.coefficients, strict=True)), indent=2))
     if args.write:

@@ -38,7 +38,7 @@ def test_identical_action_passes_with_perfect_sub_scores() -> None:
         ),
         (action("t", "A"), action("t", "A", limit=5), FailureReason.EXTRA_PARAMETERS, "args.limit"),
         (reply("The total is 42 EUR."), reply("The total is 41 EUR."), FailureReason.INCONSISTENT_RESPONSE, "response"),
-        (reply("Which region?"), reply("Which region."), FailureReason.INCOMPLETE_RESPONSE, "response"),
+        (reply("Which region?"), reply("The region is noted."), FailureReason.INCOMPLETE_RESPONSE, "response"),
         (
             reply("Report ready."),
             reply("Completely unrelated words here."),

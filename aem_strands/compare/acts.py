@@ -13,6 +13,13 @@ statement (``please tell me``, ``let me know``) and sorts it into:
 
 Topics come from a table of cue words (``TOPICS``); a request none of whose words is a cue has the
 topic ``?`` (unknown), and comparisons involving it are left to the semantic stage.
+
+Each sentence also gets one act *kind* (``ActKind``), named as the SGD corpus annotates system
+turns: a question or request is ``request``, ``confirm``, ``offer``, ``offer_intent`` (``Shall I book
+it?``, with the action it offers) or ``req_more``; a statement is ``notify_success`` (``It's
+reserved for you.``), ``notify_failure`` (``I couldn't book it.``), ``inform_count`` (``I found 5
+restaurants.``), ``goodbye`` or ``req_more`` by the first row of ``STATEMENT_CUES`` whose cue it
+contains, and ``inform`` otherwise; a sentence of fillers only (``Sure.``) has no kind.
 """
 
 from __future__ import annotations
@@ -20,22 +27,24 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from enum import Enum
 
-from aem_strands.compare.reply_signals import facts_in
+from aem_strands.compare.reply_signals import Fact, facts_in
 
 TOPICS: tuple[tuple[str, str], ...] = (
     # (regular expression on the folded sentence, topic), every match counts; "root:role" topics
     # agree with their bare root ("date:departure" with "date")
     (
-        r"\b(what|which) (date|day)s?\b|\bdates?\b|\bdays?\b|\bwhich day\b|\buntil when\b|\btill when\b"
+        r"\b(what|which) (date|day)s?\b|\bdates?\b|(?<!time of )(?<!of the )\bdays?\b|\bwhich day\b|\buntil when\b"
+        r"|\btill when\b"
         r"|\bwhen\b(?!.*\btime\b)",
         "date",
     ),
     (r"\btimes?\b|\bwhat hour\b|\bhow early\b|\bhow late\b", "time"),
     (r"\bhow long\b|\bhow many (days|nights|weeks)\b|\bduration\b", "duration"),
     (
-        r"\bhow many\b(?! (days|nights|weeks))|\bnumber of\b|\bparty size\b|\bhow big\b|\bhow large\b|\bgroup\b"
-        r"|\bseats\b|\bpeople\b|\btickets\b|\bpassengers\b",
+        r"\bhow many\b(?! (days|nights|weeks))|\bnumber (of )?(tickets|seats|people|persons|guests|passengers)\b"
+        r"|\bnumber of\b|\bparty size\b|\bhow big\b|\bhow large\b|\bgroup\b|\bfor how many\b",
         "count",
     ),
     (
@@ -66,9 +75,10 @@ TOPICS: tuple[tuple[str, str], ...] = (
     (r"\b(car|vehicle|ride)s?\b", "car"),
     (r"\b(doctor|dentist|stylist|salon|therapist|physician)s?\b", "provider"),
     (r"\baccounts?\b|\bchecking account\b|\bsavings\b", "account"),
-    (r"\b(recipient|receiver|send (it|the money) to|to whom|who)\b", "recipient"),
+    (r"\b(recipient|receiver|receiving|send (it|the money) to|to whom|who)\b", "recipient"),
     (r"\bpayment method\b|\bpay with\b|\bcard\b|\bcredit\b|\bdebit\b", "payment"),
-    (r"\b(bedrooms?|bed rooms?|beds?|bathrooms?|baths?)\b", "rooms"),
+    (r"\b(bedrooms?|bed rooms?|beds?)\b", "rooms:bed"),
+    (r"\b(bathrooms?|bath rooms?|baths?|restrooms?)\b", "rooms:bath"),
     (r"\b(device|speaker|tv|television|room)\b", "device"),
     (r"\bevents?\b|\bconcerts?\b|\bgames?\b|\bmatch\b", "event"),
     (r"\battractions?\b|\bsights?\b|\bplaces to (see|visit)\b", "attraction"),
@@ -81,7 +91,7 @@ OBJECTS = frozenset(["movie", "music", "restaurant", "hotel", "car", "provider",
 
 _ROLES: tuple[tuple[str, str], ...] = (
     (r"\b(return|returning|come back|coming back|get back|back|until when|till when|until which)\b", "return"),
-    (r"\bcheck[- ]?out\b|\bleave the hotel\b", "checkout"),
+    (r"\bcheck[- ]?out\b|\bleave the hotel\b|\bcheck[- ]?in and out\b", "checkout"),
     (r"\bcheck[- ]?in\b", "checkin"),
     (r"\bpick[- ]?(it |the car |the vehicle )?up\b|\bcollect\b", "pickup"),
     (r"\bdrop[- ]?off\b|\breturn the car\b", "dropoff"),
@@ -92,8 +102,15 @@ _ROLE_PATTERNS = tuple((re.compile(pattern), role) for pattern, role in _ROLES)
 _SENTENCE = re.compile(r"[^.!?]*[.!?]?")
 _STATED_REQUEST = re.compile(
     r"\b(please (tell|let|provide|specify|give|choose|select|say|enter|share|send|confirm)|let me know|tell me|"
-    r"can you confirm|confirm (that|this|the|your))\b"
+    r"can you confirm|confirm (that|this|the|your)|(can|could|would) you (give|provide|share|specify) me|"
+    r"i (just |will |'ll )?need (the|your|to know)|(would|will) help to know|i need more (details|information))\b"
 )
+_YES_NO = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|sure|great|alright|and|so|also|well|then)[,!]?\s+)*"
+    r"(would|do|does|did|shall|should|can|could|may|will|are|have) (you|i|we)\b|^\W*is there\b"
+)
+_ALTERNATIVES = re.compile(r"\bor (some |any )?(other|another|something else|anything else|else)\b")
+_EXCLAMATION = re.compile(r"^\W*(what|how) (a|an)\b")
 _WH = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|sure|great|alright|and|so|also|well|then|of course|certainly|no problem|perfect)[,!.]?\s+)*"
     r"(what|which|where|when|who|whom|whose|how|why|until|till|from where|for how|for when|in what|in which|at what|"
@@ -109,22 +126,103 @@ _CONFIRM = re.compile(
 _OFFER = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|sure|great|alright|and|so|also|well|then)[,!]?\s+)*"
     r"(how about|what about|would you like|do you want|would you prefer|shall i|should i|can i|may i|"
-    r"do you wish|are you interested|would you be interested|is there|there is)\b"
+    r"do you wish|are you interested|would you be interested|is there|there is|how does (that|this|it) sound|"
+    r"what do you think|what is your opinion)\b"
 )
 _MORE = re.compile(
-    r"\b(anything else|something else|any other|anything more|anything i can|else i can|help you with anything|"
-    r"further (help|assistance)|other (help|request|questions?)|what else|help (you )?further|"
-    r"some other way|more help|help with anything|anything further)\b"
+    r"(?<!or )\b(anything else|something else|any other|anything more|something more|anything i can|else i can|"
+    r"help you with anything|further (help|assistance)|other (help|request|questions?)|what else|"
+    r"(help|assist) (you )?(any )?further|further assist|some other way|more help|help with anything|"
+    r"anything further|(that|this) be all|is that all|that's all|all for (now|today))\b"
 )
 _GOODBYE = re.compile(
     r"\b(good ?bye|bye|have a (good|nice|great|wonderful|pleasant|lovely)|enjoy|take care|see you|you'?re welcome|"
-    r"welcome|glad (to|i could)|happy to help|my pleasure|anytime|thanks?|thank you)\b"
+    r"welcome|glad (to|i could)|happy to (help|have|be of)|of help|my pleasure|anytime|thanks?|thank you)\b"
+)
+
+
+class ActKind(str, Enum):
+    """What one sentence of a reply does, named as the SGD corpus annotates system turns."""
+
+    REQUEST = "request"
+    CONFIRM = "confirm"
+    OFFER = "offer"
+    OFFER_INTENT = "offer_intent"
+    REQ_MORE = "req_more"
+    INFORM = "inform"
+    INFORM_COUNT = "inform_count"
+    NOTIFY_SUCCESS = "notify_success"
+    NOTIFY_FAILURE = "notify_failure"
+    GOODBYE = "goodbye"
+
+
+STATEMENT_CUES: tuple[tuple[ActKind, tuple[str, ...]], ...] = (
+    # (kind, cue phrases): a statement takes the kind of the first row with a cue in it; a cue is a
+    # regular expression matched on whole words of the folded sentence. Failure comes before
+    # success ("I couldn't book it" has "book"), both before a count ("I booked 2 tickets"); an
+    # apology alone comes after success ("Sorry for the wait, it's booked").
+    (
+        ActKind.NOTIFY_FAILURE,
+        ("unable", "couldn't", "could not", "cannot", "can't", r"(wasn't|weren't|was not|were not|not) able",
+         "failed", "unsuccessful", r"(didn't|did not) go through", r"(was|is) not successful", "no luck",
+         "went wrong"),
+    ),
+    (
+        ActKind.NOTIFY_SUCCESS,
+        ("success", "successful", "successfully", "all set", r"(you're|you are) set", "done", "booked", "reserved",
+         "confirmed", "scheduled", "placed", "completed", "processed", "purchased", "bought", "planned",
+         r"(been|is|was|are|were) (made|set|added|shared|sent|transferred|started|arranged|created|ordered)",
+         r"(on (its|the|their) way)", r"(now|started) playing", r"have (made|set|added|sent|shared|paid)"),
+    ),
+    (ActKind.NOTIFY_FAILURE, ("sorry", "regret", "unfortunately", r"apologi[sz]e")),
+    (
+        ActKind.INFORM_COUNT,
+        (r"(found|got|have|are|were|is|see) (\d+|a total of \d+)", r"\d+ (results|options|matches|choices)",
+         "(one|a|an) (result|option|match|suggestion)"),
+    ),
+    (ActKind.REQ_MORE, (_MORE.pattern,)),
+    (ActKind.GOODBYE, (_GOODBYE.pattern,)),
+)  # fmt: skip
+"""How a statement (not a question) is sorted into a kind; none of the rows: ``inform``."""
+
+INTENT_VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # (action, verb phrases): what an ``offer_intent`` ("Shall I book it now?") offers to do
+    ("book", ("book", "reserve", "reservation", "appointment", "schedule", "buy", "purchase", "order", "rent",
+              "get (you |the )?tickets?", "visit", "make (it|one)", "get (it|one|this|that)")),
+    ("play", ("play", "listen", "hear", "watch", "stream", "cast")),
+    ("add", ("add", "set (up )?(an|a|another|the)? ?(alarm|reminder)", "create")),
+    ("pay", ("pay", "payment", "transfer", "send (the )?money", "request")),
+    ("ride", ("ride", "cab", "taxi")),
+    ("search", ("search", "look for", "find")),
+)  # fmt: skip
+"""Which action an offered intent names; the first row with a verb in the sentence wins."""
+
+CONTENT_FREE = frozenset(
+    [ActKind.NOTIFY_SUCCESS, ActKind.NOTIFY_FAILURE, ActKind.REQ_MORE, ActKind.GOODBYE, ActKind.OFFER_INTENT]
+)
+"""Kinds whose sentences carry no slot value of their own: two replies made only of the same ones
+say the same thing once their facts agree."""
+
+PLEASANTRIES = frozenset([ActKind.REQ_MORE, ActKind.GOODBYE])
+"""Kinds a reply may add to, or leave out of, its main act without changing what it says."""
+
+
+def _cue_pattern(cues: tuple[str, ...], suffix: str = "") -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(f"(?:{c})" for c in cues) + f"){suffix}\\b")
+
+
+_STATEMENT_KINDS = tuple((kind, _cue_pattern(cues)) for kind, cues in STATEMENT_CUES)
+_INTENTS = tuple((action, _cue_pattern(verbs, "(?:s|es|ed|d|ing)?")) for action, verbs in INTENT_VERBS)
+_FILLER = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|sure(?: thing)?|great|alright|all right|of course|no problem|certainly|perfect|got it|"
+    r"absolutely|fine|cool|awesome|no worries|i see|understood|wonderful|excellent|good|right|well)\W*)*$"
 )
 
 
 @dataclass(frozen=True)
 class DialogAct:
-    """What a reply does: the topics it asks for, and whether it asks, confirms, offers, or closes."""
+    """What a reply does: the topics it asks for, and whether it asks, confirms, offers, or closes;
+    ``kinds`` holds each sentence's ``ActKind``, ``intents`` the actions its ``offer_intent`` names."""
 
     requests: frozenset[str]
     asks: bool
@@ -132,10 +230,17 @@ class DialogAct:
     offers: bool
     more: bool
     goodbye: bool
+    kinds: frozenset[ActKind] = frozenset()
+    intents: frozenset[str] = frozenset()
 
     @property
     def requests_information(self) -> bool:
         return bool(self.requests)
+
+    @property
+    def core(self) -> frozenset[ActKind]:
+        """``kinds`` without pleasantries, unless they are all it has."""
+        return self.kinds - PLEASANTRIES or self.kinds
 
 
 def _topics(sentence: str) -> set[str]:
@@ -149,13 +254,45 @@ def _topics(sentence: str) -> set[str]:
     if "kind" in found and any(t.startswith("kind:") for t in found):
         found.discard("kind")
     roles = [role for pattern, role in _ROLE_PATTERNS if pattern.search(sentence)]
+    if "departure" in roles and len(roles) > 1:
+        roles.remove("departure")  # "leave the hotel", "pick up ... going": the more specific role counts
     for base in ("date", "time"):
         if base in found and roles:
             found.discard(base)
-            found.add(f"{base}:{roles[0]}")
+            found |= {f"{base}:{role}" for role in roles}
+    places = {t for t in found if t.split(":")[0] == "place"}
+    if places and {"pickup", "dropoff"} & set(roles):
+        found -= places  # where to pick a car up is neither an origin nor a destination
+        found |= {f"place:{role}" for role in roles if role in ("pickup", "dropoff")}
     if found - OBJECTS:
         found -= OBJECTS
     return found or {"?"}
+
+
+def _statement_kind(sentence: str) -> ActKind | None:
+    if not re.search(r"\w", sentence) or _FILLER.match(sentence):
+        return None
+    return next((kind for kind, pattern in _STATEMENT_KINDS if pattern.search(sentence)), ActKind.INFORM)
+
+
+def _intent(sentence: str) -> str | None:
+    return next((action for action, pattern in _INTENTS if pattern.search(sentence)), None)
+
+
+def _question_kind(sentence: str, original: str, wh: bool, stated: bool) -> ActKind:
+    """The kind of a question or stated request (``sentence`` folded, ``original`` as written)."""
+    proposes = _states_something(original)  # "What about Delta at 7 pm?" proposes facts, asks for none
+    preference = bool(_PREFERENCE.search(sentence))
+    if _CONFIRM.search(sentence):
+        return ActKind.CONFIRM
+    if _MORE.search(sentence):
+        return ActKind.REQ_MORE
+    if (preference and not proposes) or (_ALTERNATIVES.search(sentence) and not wh and not stated):
+        return ActKind.REQUEST  # "Is there a particular day you'd like?", "Luxury, or some other type?"
+    if (_OFFER.search(sentence) and not stated) or (not wh and not stated and not preference):
+        # a yes/no question that names no preference offers or checks something
+        return ActKind.OFFER if _intent(sentence) is None else ActKind.OFFER_INTENT
+    return ActKind.OFFER if proposes else ActKind.REQUEST
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -164,47 +301,88 @@ def dialog_act(text: str) -> DialogAct:
     original = text.replace("\u2019", "'")
     folded = original.casefold()
     requests: set[str] = set()
-    asks = confirms = offers = False
+    kinds: set[ActKind] = set()
+    intents: set[str] = set()
+    asks = False
     for match in _SENTENCE.finditer(folded):
         sentence = match.group()
         ending = sentence.rstrip()[-1:]
-        # a wh-sentence is a question even without "?" (typed in haste), unless it ends as a statement
-        question = ending == "?" or (ending not in (".", "!") and bool(_WH.search(sentence)))
-        wh = question and bool(_WH_ANYWHERE.search(sentence))
+        # a sentence opening as a question is one without "?" (typed in haste: "What type of movie.")
+        opens_wh = bool(_WH.search(sentence)) and not _EXCLAMATION.search(sentence)
+        question = ending == "?" or opens_wh or (ending not in (".", "!") and bool(_YES_NO.search(sentence)))
         stated = bool(_STATED_REQUEST.search(sentence))
         if not question and not stated:
+            kind = _statement_kind(sentence)
+            kinds |= {kind} if kind else set()
             continue
         asks = True
-        if _CONFIRM.search(sentence):
-            confirms = True
-        elif _MORE.search(sentence):
-            continue
-        elif (_OFFER.search(sentence) and not stated) or (not wh and not stated and not _PREFERENCE.search(sentence)):
-            offers = True  # a yes/no question that names no preference offers or checks something
-        elif _states_something(original[match.start() : match.end()]):
-            offers = True  # "What about Delta at 7 pm?": it proposes facts rather than asking for them
-        else:
+        wh = question and (opens_wh or bool(_WH_ANYWHERE.search(sentence)))
+        kind = _question_kind(sentence, original[match.start() : match.end()], wh, stated)
+        kinds.add(kind)
+        if kind is ActKind.REQUEST:
             requests |= _topics(sentence)
+        elif kind is ActKind.OFFER_INTENT:
+            intents.add(_intent(sentence) or "?")
     return DialogAct(
-        frozenset(requests), asks, confirms, offers, bool(_MORE.search(folded)), bool(_GOODBYE.search(folded))
+        requests=frozenset(requests),
+        asks=asks,
+        confirms=ActKind.CONFIRM in kinds,
+        offers=bool(kinds & {ActKind.OFFER, ActKind.OFFER_INTENT}),
+        more=bool(_MORE.search(folded)),
+        goodbye=bool(_GOODBYE.search(folded)),
+        kinds=frozenset(kinds),
+        intents=frozenset(intents),
     )
 
 
-def closing(text: str) -> str | None:
-    """``more`` for a reply that only asks whether the user needs anything else, ``goodbye`` for one
-    that only closes (thanks, goodbye); ``None`` for anything that states or asks something else."""
-    act = dialog_act(text)
-    if act.requests or act.confirms or act.offers:
+def agreeing_acts(gold: str, predicted: str) -> frozenset[ActKind] | None:
+    """The act kinds two replies share when each is made only of content-free acts (``CONTENT_FREE``)
+    and their main acts are the same (``DialogAct.core``; offers of an intent offer the same action);
+    ``None`` otherwise. Whether their facts agree is for the caller to check."""
+    mine, theirs = dialog_act(gold), dialog_act(predicted)
+    if not mine.core or mine.core != theirs.core or not mine.core <= CONTENT_FREE:
         return None
-    if any(not f.group.startswith(("state:", "negation")) for f in facts_in(text)):
+    if ActKind.OFFER_INTENT in mine.core and mine.intents != theirs.intents:
         return None
-    if act.more:
-        return "more"
-    return "goodbye" if act.goodbye and not act.asks else None
+    return mine.core
+
+
+def opposed_outcomes(gold: str, predicted: str) -> tuple[str, str] | None:
+    """``(gold's outcome, the prediction's)`` when one reply only notifies success and the other only
+    failure (``You're all set!`` / ``Sorry, that didn't go through.``); ``None`` otherwise."""
+    outcomes = (ActKind.NOTIFY_SUCCESS, ActKind.NOTIFY_FAILURE)
+    mine = [k for k in outcomes if k in dialog_act(gold).kinds]
+    theirs = [k for k in outcomes if k in dialog_act(predicted).kinds]
+    if len(mine) == len(theirs) == 1 and mine != theirs:
+        return _OUTCOME_WORDS[mine[0]], _OUTCOME_WORDS[theirs[0]]
+    return None
+
+
+_OUTCOME_WORDS = {ActKind.NOTIFY_SUCCESS: "success", ActKind.NOTIFY_FAILURE: "failure"}
+
+
+def stated_facts(text: str) -> list[Fact]:
+    """The facts a reply states beyond state words and negations, leaving out a capitalised closing
+    word read as a name (``Anytime. Enjoy!``)."""
+    return [
+        f
+        for f in facts_in(text)
+        if not f.group.startswith(("state:", "negation"))
+        and not (f.group == "entity" and _statement_kind(f.key) in PLEASANTRIES)
+    ]
 
 
 def _states_something(sentence: str) -> bool:
-    return any(not f.group.startswith(("state:", "negation")) for f in facts_in(sentence))
+    # "first tell me ...": an ordinal one proposes nothing; nor does a capitalised word that names
+    # what is asked for ("any particular City in mind?")
+    return any(
+        not (f.group == "number" and f.key == "1") and not (f.group == "entity" and _names_a_topic(f.key))
+        for f in stated_facts(sentence)
+    )
+
+
+def _names_a_topic(words: str) -> bool:
+    return " " not in words and _topics(words) != {"?"}
 
 
 def same_topics(gold: frozenset[str], predicted: frozenset[str]) -> bool | None:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from aem_strands.compare.acts import dialog_act, same_topics
+from aem_strands.compare.acts import dialog_act, opposed_outcomes, same_topics
 from aem_strands.compare.reply_signals import Fact, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.errors import ConfigError
@@ -228,6 +228,9 @@ def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     findings, matched, gold_count = _facts_check(gold, predicted, checks)
     if "states" in checks:
         findings += _states_check(gold, predicted)
+        outcomes = opposed_outcomes(gold, predicted)  # success vs failure, told in words no state table has
+        if outcomes is not None and not any(f.reason is FailureReason.INCONSISTENT_RESPONSE for f in findings):
+            findings.append(_inconsistent(*outcomes, f"reports {outcomes[1]} vs gold {outcomes[0]}"))
     if "polarity" in checks:
         findings += _polarity_check(gold, predicted)
     same_request = False

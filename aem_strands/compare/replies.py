@@ -5,8 +5,10 @@ calls it for every reply pair that exact match and typed normalisation left open
 
 - a contradicted or omitted fact, or a request for other information, settles the pair as **not
   equivalent** (``method: facts``; the detail names both facts: ``7 am vs gold 7 pm``);
-- two requests for the same information, or two closings (``Anything else?``), settle it as
-  **equivalent** (``asks for the same information (date:departure)``);
+- two requests for the same information settle it as **equivalent** (``asks for the same
+  information (date:departure)``); so do two replies made of the same content-free dialog acts
+  (success, failure, ``Anything else?``, goodbye, an offer of the same action) whose facts all
+  agree (``both confirm success (notify_success); facts agree: 7 pm``);
 - anything else is left to the semantic scorer; ``explain_pass`` then adds the facts both replies
   state to the scorer's reason, so a passing reply can be audited.
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from aem_strands.compare.acts import closing, dialog_act
+from aem_strands.compare.acts import ActKind, agreeing_acts, dialog_act, stated_facts
 from aem_strands.compare.facts import check_reply_facts
 from aem_strands.types import Comparison, Method, ValueKind
 
@@ -60,11 +62,21 @@ def settle_reply(gold: str, predicted: str) -> Comparison | None:
     if check.same_request:
         topics = ", ".join(sorted(dialog_act(gold).requests))
         return Comparison(True, 1.0, Method.FACTS, f"asks for the same information ({topics}){agreed}")
-    ending = closing(gold)
-    if ending is not None and ending == closing(predicted):
-        what = "ask whether the user needs anything else" if ending == "more" else "close the conversation"
-        return Comparison(True, 1.0, Method.FACTS, f"both {what}")
+    kinds = agreeing_acts(gold, predicted)
+    if kinds is not None and len(stated_facts(gold)) == len(stated_facts(predicted)) == len(check.matched):
+        intents = dialog_act(gold).intents
+        what = " and ".join(_ACT_WORDS[k].format(intent="/".join(sorted(intents))) for k in sorted(kinds))
+        return Comparison(True, 1.0, Method.FACTS, f"both {what} ({', '.join(sorted(kinds))}){agreed}")
     return None
+
+
+_ACT_WORDS = {
+    ActKind.NOTIFY_SUCCESS: "confirm success",
+    ActKind.NOTIFY_FAILURE: "report a failure",
+    ActKind.REQ_MORE: "ask whether the user needs anything else",
+    ActKind.GOODBYE: "close the conversation",
+    ActKind.OFFER_INTENT: "offer to {intent}",
+}
 
 
 def explain_pass(gold: str, predicted: str, comparison: Comparison) -> Comparison:

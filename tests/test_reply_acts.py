@@ -1,0 +1,150 @@
+"""Dialog act kinds of a reply (``compare/acts.py``) and the pairs they settle (``compare/replies.py``).
+
+The kinds are named as the SGD corpus annotates system turns; the examples are written for these
+tests in the style of SGD system replies (none is copied from the held-out pairs).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aem_strands.compare.acts import ActKind, agreeing_acts, dialog_act, same_topics
+from aem_strands.compare.facts import check_reply_facts
+from aem_strands.compare.replies import settle_reply
+from aem_strands.types import FailureReason, Method
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("It's reserved for you.", {ActKind.NOTIFY_SUCCESS}),
+        ("The reservation was made successfully.", {ActKind.NOTIFY_SUCCESS}),
+        ("You're all set!", {ActKind.NOTIFY_SUCCESS}),
+        ("I couldn't book the tickets.", {ActKind.NOTIFY_FAILURE}),  # failure before success: it says "book"
+        ("Sorry, the transfer failed.", {ActKind.NOTIFY_FAILURE}),
+        ("I found 5 restaurants you may like.", {ActKind.INFORM_COUNT}),
+        ("How can I assist you further?", {ActKind.REQ_MORE}),
+        ("Will there be anything else?", {ActKind.REQ_MORE}),
+        ("Will that be all?", {ActKind.REQ_MORE}),
+        ("Have a great day!", {ActKind.GOODBYE}),
+        ("Shall I book it now?", {ActKind.OFFER_INTENT}),
+        ("Are you interested in listening to this song", {ActKind.OFFER_INTENT}),  # a question without "?"
+        ("How about Delta?", {ActKind.OFFER}),
+        ("Is that correct?", {ActKind.CONFIRM}),
+        ("The song is from 2017.", {ActKind.INFORM}),
+        ("Sure. What date would you like to leave?", {ActKind.REQUEST}),  # "Sure." is a filler, no act
+        ("Booked! Anything else?", {ActKind.NOTIFY_SUCCESS, ActKind.REQ_MORE}),
+    ],
+)
+def test_each_sentence_gets_the_kind_sgd_would_annotate(text: str, kinds: set[ActKind]) -> None:
+    assert dialog_act(text).kinds == kinds
+
+
+def test_pleasantries_leave_the_main_act_alone() -> None:
+    # a reply may add "Anything else?" to its main act; on its own it is the main act
+    assert dialog_act("Booked! Anything else?").core == {ActKind.NOTIFY_SUCCESS}
+    assert dialog_act("Anything else?").core == {ActKind.REQ_MORE}
+
+
+def test_an_offered_intent_names_its_action() -> None:
+    assert dialog_act("Would you like to reserve the vehicle?").intents == {"book"}
+    assert dialog_act("Do you want me to play the song for you?").intents == {"play"}
+    assert agreeing_acts("Shall I book it now?", "Would you like to reserve the vehicle?") == {ActKind.OFFER_INTENT}
+    assert agreeing_acts("Shall I book it now?", "Shall I play it now?") is None  # another action
+
+
+def test_acts_with_content_of_their_own_never_agree_by_kind_alone() -> None:
+    # an inform or a request carries slot values: only facts and topics can settle those
+    assert agreeing_acts("The song is from 2017.", "The song is from 2019.") is None
+    assert agreeing_acts("What city?", "What date?") is None
+    assert agreeing_acts("Booked!", "Sorry, it failed.") is None  # other kinds
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "detail"),
+    [
+        (
+            "It's reserved for you.",
+            "The reservation was made successfully.",
+            "both confirm success (notify_success)",
+        ),
+        (
+            "How can I assist you further?",
+            "Will there be anything else?",
+            "both ask whether the user needs anything else (req_more)",
+        ),
+        (
+            "Sorry, I was not able to buy the tickets. How can I assist you further?",
+            "The purchase could not be made. Anything else?",
+            "both report a failure (notify_failure)",
+        ),
+        ("Have a great day!", "Anytime. Enjoy!", "both close the conversation (goodbye)"),  # "Anytime" names nothing
+        ("Shall I book it now?", "Would you like to reserve the vehicle?", "both offer to book (offer_intent)"),
+        (
+            "Your table for 2 is booked at 7 pm.",
+            "Booked: a table for two at 19:00.",
+            "both confirm success (notify_success); facts agree: 2, 7 pm",
+        ),
+    ],
+)
+def test_two_replies_of_one_content_free_act_are_equivalent(gold: str, predicted: str, detail: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert (settled.equivalent, settled.method, settled.detail) == (True, Method.FACTS, detail)
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your table is booked for 7 pm.", "Your table is booked for 8 pm."),  # a fact differs: it fails
+        ("Your table is booked for 7 pm.", "Your table is booked."),  # gold's time left out
+        ("Booked!", "Booked for 7 pm."),  # the prediction adds a fact: the semantic stage decides
+        ("Your reservation is confirmed.", "Sorry, the reservation failed."),
+    ],
+)
+def test_the_same_act_does_not_settle_a_pair_whose_facts_differ(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is None or settled.equivalent is False
+
+
+@pytest.mark.parametrize(
+    ("text", "topics"),
+    [
+        ("Is there a particular day you would like the tickets for?", {"date"}),  # a preference, not an offer
+        ("Would you like a pool, luxury, or some other type of ride?", {"kind"}),  # alternatives offered
+        ("What type of movie are you in the mood to watch.", {"kind:genre"}),  # a wh-question ending in "."
+        ("Sure, first tell me the number of tickets and the date.", {"count", "date"}),  # "first" proposes nothing
+        ("What are your check in and check out dates?", {"date:checkin", "date:checkout"}),  # both roles
+        ("Where do you want to pick up the car?", {"place:pickup"}),
+        ("Please say the name of the person receiving the payment.", {"recipient"}),
+        ("Is there a particular time of day you prefer?", {"time"}),  # "time of day" asks for no date
+        ("Would you like it for a specific time? Any other questions or anything else?", {"time"}),
+    ],
+)
+def test_requests_are_read_for_the_information_they_ask_for(text: str, topics: set[str]) -> None:
+    assert dialog_act(text).requests == topics
+
+
+def test_bedrooms_and_bathrooms_are_not_the_same_question() -> None:
+    assert same_topics(frozenset({"rooms:bed"}), frozenset({"rooms:bath"})) is not True
+    assert dialog_act("How many bathrooms do you need?").requests == {"count", "rooms:bath"}
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your reservation was a success!", "Sorry, the reservation could not be made."),
+        ("You're all set!", "Sorry, that didn't go through."),
+        ("I was unable to add the alarm.", "The alarm has been added."),
+    ],
+)
+def test_success_against_failure_is_a_contradiction(gold: str, predicted: str) -> None:
+    check = check_reply_facts(gold, predicted)
+    assert [f.reason for f in check.findings] == [FailureReason.INCONSISTENT_RESPONSE]
+    gold_said, said = ("failure", "success") if "unable" in gold else ("success", "failure")
+    assert check.findings[0].detail == f"reports {said} vs gold {gold_said}"
+
+
+def test_an_apology_beside_a_success_is_no_failure() -> None:
+    assert dialog_act("Sorry for the wait, your table is booked.").kinds == {ActKind.NOTIFY_SUCCESS}
+    assert not check_reply_facts("Sorry for the wait, your table is booked.", "Your table is booked.").findings
