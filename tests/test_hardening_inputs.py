@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from aem_strands import EvalOptions, InputError, TableScorer, evaluate_dialog, load_dialogs
-from aem_strands.cli import _score_chunk, main
+from aem_strands.cli import main
 from aem_strands.decode import MAX_DEPTH, MAX_NUMBER_CHARS, MAX_STRING_CHARS
 from aem_strands.evaluate import make_comparator
 from aem_strands.load import iter_records
 from aem_strands.types import ValueKind
+from aem_strands.workers import score_chunk
 from tests.conftest import action, paired, reply
 
 
@@ -127,7 +128,7 @@ def test_a_crash_while_scoring_one_dialog_is_that_dialogs_error() -> None:
     stream = io.StringIO(jsonl(good("a"), {**good("x"), "turns": [paired(1, reply("Hi."), reply("boom"))]}))
     chunk = list(iter_records("-", stdin=stream))
     options = EvalOptions(scorer="exact")
-    out = list(_score_chunk(chunk, options, make_comparator(options, scorer=Exploding())))
+    out = list(score_chunk(chunk, options, make_comparator(options, scorer=Exploding())))
     assert not isinstance(out[0], InputError)
     assert out[0].dialog_id == "a"
     assert isinstance(out[1], InputError)
