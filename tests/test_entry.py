@@ -84,6 +84,8 @@ def test_a_real_sigint_soon_after_start_exits_130_without_a_traceback(module: st
         stderr=subprocess.PIPE,
         text=True,
         env=ENV,
+        # a test run started in the background inherits SIGINT ignored, and so would the command
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     # Wait until the command is past the interpreter's own start-up (which no program can guard): numpy,
     # imported by the command's modules, is mapped into the process.
