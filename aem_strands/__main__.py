@@ -20,7 +20,11 @@ def main() -> int:
     except KeyboardInterrupt:
         print("aem-strands: interrupted while starting; nothing was read or written", file=sys.stderr)
         return EXIT_INTERRUPTED
-    return run()
+    try:
+        return run()
+    except KeyboardInterrupt:  # outside the command's own handler (e.g. while it reads its options)
+        print("aem-strands: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

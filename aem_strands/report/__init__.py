@@ -5,11 +5,24 @@ Pipeline: ``load`` (files to dialog records) → ``summary`` (statistics from ``
 that both the HTML page and ``score --format table`` start with; ``command`` is the CLI entry.
 """
 
-from aem_strands.report.command import add_report_parser, run_report
-from aem_strands.report.html import render_html
-from aem_strands.report.load import Label, LoadedResults, load_labels, load_results
-from aem_strands.report.summary import summarise
-from aem_strands.report.words import headline, root_cause_in_words
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+_HOMES = {
+    "add_report_parser": "aem_strands.report.command",
+    "run_report": "aem_strands.report.command",
+    "render_html": "aem_strands.report.html",
+    "Label": "aem_strands.report.load",
+    "LoadedResults": "aem_strands.report.load",
+    "load_labels": "aem_strands.report.load",
+    "load_results": "aem_strands.report.load",
+    "summarise": "aem_strands.report.summary",
+    "headline": "aem_strands.report.words",
+    "root_cause_in_words": "aem_strands.report.words",
+}
+"""Where each name lives; imported on first use, so the CLI does not import the statistics stack to start."""
 
 __all__ = [
     "Label",
@@ -23,3 +36,20 @@ __all__ = [
     "run_report",
     "summarise",
 ]
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'aem_strands.report' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from aem_strands.report.command import add_report_parser, run_report
+    from aem_strands.report.html import render_html
+    from aem_strands.report.load import Label, LoadedResults, load_labels, load_results
+    from aem_strands.report.summary import summarise
+    from aem_strands.report.words import headline, root_cause_in_words

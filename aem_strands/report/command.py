@@ -15,10 +15,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from aem_strands.report.html import render_html
-from aem_strands.report.load import load_labels, load_results
-from aem_strands.report.summary import summarise
-
 EXIT_OK, EXIT_REGRESSION, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -80,6 +76,12 @@ def _text(summary: dict[str, Any]) -> str:
 
 def run_report(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     """Run ``report`` with parsed ``args``; returns the exit code."""
+    # Imported here: the statistics stack (scipy.stats, scikit-learn, statsmodels) takes seconds to import,
+    # and every other command of the CLI would pay for it at start-up.
+    from aem_strands.report.html import render_html
+    from aem_strands.report.load import load_labels, load_results
+    from aem_strands.report.summary import summarise
+
     with _steps(stderr, len(args.paths) + 2) as step:
         loaded = load_results(args.paths, progress=_each(step))
         labels = load_labels(args.labels) if args.labels else None
