@@ -9,8 +9,9 @@ quickly and a Ctrl-C while it starts is handled by ``aem_strands.__main__`` like
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from aem_strands.lazy import lazy_attributes
 
 __version__ = "0.1.0"
 
@@ -98,13 +99,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'aem_strands' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = lazy_attributes(__name__, _HOMES, globals())
 
 
 def __dir__() -> list[str]:

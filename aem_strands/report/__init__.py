@@ -7,8 +7,9 @@ that both the HTML page and ``score --format table`` start with; ``command`` is 
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from aem_strands.lazy import lazy_attributes
 
 _HOMES = {
     "add_report_parser": "aem_strands.report.command",
@@ -38,13 +39,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'aem_strands.report' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _HOMES, globals())
 
 
 if TYPE_CHECKING:
