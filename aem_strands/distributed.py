@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from aem_strands.align import AlignOptions
-from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
-from aem_strands.load import LoadedRecord, parse_dialog
+from aem_strands.errors import AemError, ConfigError, InputError, Location
+from aem_strands.load import LoadedRecord, loaded_record
 from aem_strands.options import Engine, EvalOptions
 from aem_strands.result import DialogResult, json_text, record_of
 from aem_strands.types import JsonValue
@@ -129,7 +129,7 @@ class _ScoreLoaded(_Scorer):
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         records = [pickle.loads(payload) for payload in batch["payload"]]
-        return {POSITION_COLUMN: batch[POSITION_COLUMN], "item": [_pack(i) for i in self._score(records)]}
+        return {POSITION_COLUMN: batch[POSITION_COLUMN], "item": [pickle.dumps(i) for i in self._score(records)]}
 
 
 def _loaded_row(text: object, position: int | None, align: AlignOptions) -> LoadedRecord:
@@ -145,30 +145,11 @@ def _loaded_row(text: object, position: int | None, align: AlignOptions) -> Load
     record = next(read_records([line], "dataset", "jsonl"))
     if record.error is not None:
         return LoadedRecord(where, error=InputError(record.error, where))
-    try:
-        dialog = parse_dialog(record.value, default_id="dialog", align=align)
-    except InputError as error:
-        return LoadedRecord(where, error=InputError(error.message, replace(error.location, index=where.index)))
-    except Exception as error:  # any crash on one dialog is that dialog's error, never the run's
-        detail = printable(f"{type(error).__name__}: {error}")
-        return LoadedRecord(where, error=InputError(f"could not be loaded: {detail}", where))
-    return LoadedRecord(replace(where, dialog_id=dialog.dialog_id), dialog=dialog)
+    return loaded_record(record.value, where, default_id="dialog", align=align)
 
 
 def _status(record: Mapping[str, Any]) -> str:
     return "error" if "error" in record else str(record["status"])
-
-
-def _pack(item: DialogResult | InputError) -> bytes:
-    # An InputError pickles as its formatted text alone, so its message and location travel apart.
-    if isinstance(item, InputError):
-        return pickle.dumps(("error", item.message, item.location))
-    return pickle.dumps(("result", item))
-
-
-def _unpack(payload: bytes) -> DialogResult | InputError:
-    shipped = pickle.loads(payload)
-    return InputError(shipped[1], shipped[2]) if shipped[0] == "error" else shipped[1]
 
 
 def _batch_size(options: EvalOptions) -> int:
@@ -284,7 +265,7 @@ def scored_on_ray(records: Iterable[LoadedRecord], options: EvalOptions) -> Iter
         while position not in done:
             row = next(arriving)
             done[int(row[POSITION_COLUMN])] = row["item"]
-        yield _unpack(done.pop(position))
+        yield pickle.loads(done.pop(position))
 
 
 def _rows(dataset: ray.data.Dataset) -> Iterator[dict[str, Any]]:

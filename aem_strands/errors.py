@@ -57,6 +57,10 @@ class InputError(AemError):
         self.location = location or Location()
         super().__init__(f"{self.location.describe()}: {message}")
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, Location]]:
+        # Pickled by message and location (worker processes and Ray actors hand errors back), not by its text.
+        return type(self), (self.message, self.location)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "file": self.location.file,

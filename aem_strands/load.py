@@ -298,16 +298,22 @@ def loaded_records(
         if problem is not None:
             yield LoadedRecord(where, error=InputError(problem, where))
             continue
-        try:
-            dialog = parse_dialog(value, file=file, default_id=default_id, align=align)
-        except InputError as error:
-            yield LoadedRecord(where, error=_placed(error, where))
-            continue
-        except Exception as error:  # any crash on one dialog is that dialog's error, never the run's
-            detail = printable(f"{type(error).__name__}: {error}")
-            yield LoadedRecord(where, error=InputError(f"could not be loaded: {detail}", where))
-            continue
-        yield LoadedRecord(replace(where, dialog_id=dialog.dialog_id), dialog=dialog)
+        yield loaded_record(value, where, default_id=default_id, file=file, align=align)
+
+
+def loaded_record(
+    value: Any, where: Location, *, default_id: str, file: str | None = None, align: AlignOptions | None = None
+) -> LoadedRecord:
+    """One decoded value read as a dialog at ``where``, or the error that keeps it from loading (an
+    ``InputError`` placed at ``where``; any other crash is that dialog's error, never the run's)."""
+    try:
+        dialog = parse_dialog(value, file=file, default_id=default_id, align=align)
+    except InputError as error:
+        return LoadedRecord(where, error=_placed(error, where))
+    except Exception as error:
+        detail = printable(f"{type(error).__name__}: {error}")
+        return LoadedRecord(where, error=InputError(f"could not be loaded: {detail}", where))
+    return LoadedRecord(replace(where, dialog_id=dialog.dialog_id), dialog=dialog)
 
 
 def checked_ids(records: Iterable[LoadedRecord], file: str) -> Iterator[LoadedRecord]:

@@ -134,13 +134,11 @@ class ScoredText:
 @dataclass(frozen=True)
 class _Outcome:
     """One input record as a worker hands it back: where its dialog loaded (``None``: it did not, or its id was
-    checked already), and its scored text, or its error's message and place (an ``InputError`` does not keep
-    its text through pickling)."""
+    checked already), and its scored text or its error."""
 
     loaded: Location | None
     scored: ScoredText | None
-    message: str = ""
-    location: Location | None = None
+    error: InputError | None = None
 
 
 def _outcomes(records: list[LoadedRecord], indent: int | None, report_loaded: bool) -> list[_Outcome]:
@@ -149,7 +147,7 @@ def _outcomes(records: list[LoadedRecord], indent: int | None, report_loaded: bo
     for record, item in zip(records, score_chunk(records, options, comparator), strict=True):
         loaded = record.where if report_loaded and record.dialog is not None else None
         if isinstance(item, InputError):
-            out.append(_Outcome(loaded, None, item.message, item.location))
+            out.append(_Outcome(loaded, None, item))
         else:
             text = json_text(record_of(item), indent)
             out.append(_Outcome(loaded, ScoredText(item.dialog_id, item.status, item.test_pass, text)))
@@ -242,5 +240,5 @@ def _handed_back(future: Future[list[_Outcome]], seen: set[str]) -> Iterator[Sco
                 continue
         if outcome.scored is not None:
             yield outcome.scored
-        else:
-            yield InputError(outcome.message, outcome.location)
+        elif outcome.error is not None:
+            yield outcome.error
