@@ -238,7 +238,7 @@ def _handed_back(future: Future[list[_Outcome]], seen: set[str]) -> Iterator[Sco
             if repeated is not None:
                 yield repeated
                 continue
-        if outcome.scored is not None:
-            yield outcome.scored
-        elif outcome.error is not None:
-            yield outcome.error
+        item = outcome.scored or outcome.error
+        if item is None:  # never built so; a record must not vanish without a word
+            raise AemError(f"a worker handed back neither a result nor an error for {outcome.loaded}")
+        yield item
