@@ -7,10 +7,17 @@ Deterministic (fixed seed; the split hashes each dialogue id), so a rerun reprod
 Every system utterance of the SGD test set carries its dialog acts (act, slot, values) per service.
 Two utterances of one service, from two different dialogues of the same split, give:
 
-- ``paraphrase`` (label true): identical acts, slots and values;
+- ``paraphrase`` (label true): identical acts, slots and values (the values of one act as a set:
+  "SUV or Sedan" and "Sedan or SUV" offer the same);
 - ``contradiction`` (label false): the same acts and slots, exactly one slot value differs;
 - ``other_request`` (label false): one ``REQUEST`` act each, for different slots (asks for other
-  information).
+  information; two requests for the same slot with other offered values are no such pair).
+
+Version 2 of the files (this builder) fixed two sources of label noise of version 1 (kept as
+``sgd_pairs.*.v1.jsonl``): v1 keyed an utterance by its act values in annotation order, so two
+utterances offering the same values in another order were never paraphrases and could even be
+paired as a "contradiction"; and v1 paired any two single-``REQUEST`` utterances as
+``other_request``, including requests for the same slot that offered other values.
 
 30 % of dialogues (by SHA-1 of the dialogue id) are held out; pairs never mix the two parts, so a
 held-out pair shares no utterance and no dialogue with a calibration pair. Lines:
@@ -61,7 +68,9 @@ def utterances(external: Path) -> dict[str, dict[tuple[str, Signature], list[tup
             if turn["speaker"] != "SYSTEM" or len(turn["frames"]) != 1:
                 continue
             frame = turn["frames"][0]
-            signature = tuple(sorted((a["act"], a["slot"], tuple(a.get("values", []))) for a in frame["actions"]))
+            signature = tuple(
+                sorted((a["act"], a["slot"], tuple(sorted(a.get("values", [])))) for a in frame["actions"])
+            )
             part[(frame["service"], signature)].append((turn["utterance"], dialog["dialogue_id"]))
     return out
 
@@ -83,19 +92,17 @@ def build(part: dict[tuple[str, Signature], list[tuple[str, str]]], rng: random.
     by_shape: dict[tuple[str, tuple[tuple[str, str], ...]], list[tuple[str, Signature]]] = defaultdict(list)
     for key in keys:
         by_shape[(key[0], tuple((act, slot) for act, slot, _ in key[1]))].append(key)
-    for (_, shape), members in sorted(by_shape.items(), key=repr):
+    for _, members in sorted(by_shape.items(), key=repr):
         for a, b in itertools.combinations(members, 2):
             differing = [i for i, (x, y) in enumerate(zip(a[1], b[1], strict=True)) if x[2] != y[2]]
             if len(differing) == 1 and a[1][differing[0]][2] and b[1][differing[0]][2]:
                 cases["contradiction"].append((a, b))
-        if len(shape) == 1 and shape[0][0] == "REQUEST":
-            continue
     requests = [k for k in keys if len(k[1]) == 1 and k[1][0][0] == "REQUEST"]
     by_service: dict[str, list[tuple[str, Signature]]] = defaultdict(list)
     for key in requests:
         by_service[key[0]].append(key)
     for _, members in sorted(by_service.items()):
-        cases["other_request"].extend(itertools.combinations(members, 2))
+        cases["other_request"].extend((a, b) for a, b in itertools.combinations(members, 2) if a[1][0][1] != b[1][0][1])
     rows: list[dict[str, Any]] = []
     for case, candidates in sorted(cases.items()):
         rng.shuffle(candidates)
