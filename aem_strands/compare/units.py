@@ -7,14 +7,20 @@ rounding of the coarser one (``72 °F`` / ``22.2 °C``). Units without a dimensi
 (``percent``, ``count``) are left to the number parser. Durations (``2 hours``) are read by the
 time parser first; a measured time still agrees with a duration of the same length.
 
-The ``pint`` registry is built once, on the first string that could be a measurement.
+Whether a word is a unit at all is read from ``data/unit_words.json``, the names, symbols, aliases and
+prefixes of pint's default registry, derived by ``benchmarks/build_tables.py`` (``unit_words`` here; a
+test regenerates it and compares). The registry itself, about a second to build, is built once, on the first
+string whose words are all unit words.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
+from dataclasses import dataclass
+from importlib import metadata, resources
 from typing import Any
 
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
@@ -46,15 +52,57 @@ _TOKENS = re.compile(r"[^\s/*^.\-²³\d]+")
 _CONNECTORS = frozenset({"per", "square", "cubic", "sq"})
 
 
+UNIT_WORDS_FILE = "unit_words.json"
+"""The shipped table of unit words, in ``aem_strands/compare/data``."""
+
+
+@dataclass(frozen=True)
+class UnitWords:
+    """What the unit-word check reads: every unit name, symbol and alias pint's default registry defines, and its
+    non-empty prefixes (``kilo``, ``k``), with the pint version they come from."""
+
+    units: frozenset[str]
+    prefixes: frozenset[str]
+    pint_version: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The table as written to ``UNIT_WORDS_FILE`` (sorted lists, so regenerating it gives the same text)."""
+        return {"pint": self.pint_version, "units": sorted(self.units), "prefixes": sorted(self.prefixes)}
+
+
+def unit_words() -> UnitWords:
+    """The unit words of the installed pint, read from its registry (built here if not yet: about a second):
+    what ``benchmarks/build_tables.py`` ships and what the test compares the shipped table with."""
+    registry = _registry()
+    units, prefixes = registry._units, registry._prefixes  # pint keeps its definitions in these tables
+    return UnitWords(frozenset(units), frozenset(p for p in prefixes if p), metadata.version("pint"))
+
+
+def shipped_unit_words() -> UnitWords:
+    """The unit words shipped with the package (``UNIT_WORDS_FILE``)."""
+    table = json.loads(resources.files("aem_strands.compare").joinpath("data").joinpath(UNIT_WORDS_FILE).read_bytes())
+    return UnitWords(frozenset(table["units"]), frozenset(table["prefixes"]), table["pint"])
+
+
+def current_unit_words(shipped: UnitWords, installed: str) -> UnitWords:
+    """``shipped`` while it comes from the ``installed`` pint version, else the installed pint's own words."""
+    return shipped if shipped.pint_version == installed else unit_words()
+
+
+@functools.cache
+def _unit_words() -> UnitWords:
+    return current_unit_words(shipped_unit_words(), metadata.version("pint"))
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _known(token: str) -> bool:
     """Whether ``token`` is a unit name, symbol or alias pint defines, maybe prefixed or plural."""
     if token in _CONNECTORS:
         return True
-    registry = _registry()
-    units, prefixes = registry._units, registry._prefixes  # pint keeps its definitions in these tables
+    words = _unit_words()
+    units, prefixes = words.units, words.prefixes
     for stem in dict.fromkeys((token, token.removesuffix("s"), token.removesuffix("es"))):
-        if stem in units or any(stem.startswith(p) and stem[len(p) :] in units for p in prefixes if p):
+        if stem in units or any(stem.startswith(p) and stem[len(p) :] in units for p in prefixes):
             return True
     return False
 
@@ -71,11 +119,11 @@ def _unit(text: str) -> Any | None:
     words = text.split()
     if not words or len(words) > _WORDS_LIMIT or text.casefold() in _NOT_UNITS or not _UNIT_TEXT.fullmatch(text):
         return None
-    registry = _registry()
     if not all(_known(token) for token in _TOKENS.findall(text)) and not all(
         _known(token) for token in _TOKENS.findall(text.casefold())
     ):
         return None  # pint tries every prefix and suffix of an unknown word: a thousand times slower
+    registry = _registry()
     # Lower-casing is tried only beyond two letters: "MB" is not "mb" (millibarn), "KGS" is "kgs".
     forms = (text, text.casefold()) if len(text) > 2 else (text,)
     for candidate in dict.fromkeys(form.replace(" ", "_") if i else form for form in forms for i in (0, 1)):
