@@ -11,8 +11,13 @@ function of the dialog and the options, so a Ray run gives exactly what a local 
   columns, plus ``dialog_id``, ``status`` (``pass``, ``fail``, ``inconclusive`` or ``error``) and ``record``
   (the JSON text of the line ``aem-strands score --format jsonl`` writes). ``dialogs_dataset`` builds the input
   with a ``position`` column, ``results_in_order`` reads the records back in that order.
-- ``scored_on_ray(records, options)``: the CLI's path; the records are loaded (and bad ones reported) on the
-  driver exactly as locally, and the results come back in input order as they are ready.
+- ``scored_texts_on_ray(paths, options, indent)``: the CLI's path for JSON and JSONL output. A JSONL file is
+  read by Ray Data itself (``JsonlLines``: raw lines with their numbers, streamed in blocks), so the driver
+  holds only the few records that arrive ahead of their turn; each actor decodes, loads, scores and writes its
+  rows' records, and the driver checks dialog ids across the file and writes. Other inputs (a JSON document,
+  stdin) are loaded on the driver and go through ``scored_on_ray``.
+- ``scored_on_ray(records, options)``: the records are loaded (and bad ones reported) on the driver exactly as
+  locally, and the results come back in input order as they are ready (the CLI's other output formats).
 
 Ray is imported only here, and only when used; without it a ``ConfigError`` names the extra to install.
 Where Ray runs (``RAY_ADDRESS``, a local instance otherwise) is Ray's own choice when it is initialised;
@@ -21,22 +26,25 @@ docs/DISTRIBUTED.md has the cluster recipe.
 
 from __future__ import annotations
 
+import functools
 import json
 import pickle
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from aem_strands.align import AlignOptions
+from aem_strands.decode import format_of, jsonl_records, split_format
 from aem_strands.errors import AemError, ConfigError, InputError, Location
-from aem_strands.load import LoadedRecord, loaded_record
+from aem_strands.load import LoadedRecord, iter_records, loaded_record, loaded_records, read_lines
 from aem_strands.options import Engine, EvalOptions
 from aem_strands.result import DialogResult, json_text, record_of
 from aem_strands.types import JsonValue
-from aem_strands.workers import score_chunk
+from aem_strands.workers import ScoredText, handed_back, score_chunk, written_outcomes
 
 if TYPE_CHECKING:
     import ray.data
@@ -51,6 +59,9 @@ RESULT_COLUMNS = ("dialog_id", "status", "record")
 """The columns ``evaluate_dataset`` adds to each row."""
 BATCH_SIZE = 64
 """Dialogs per ``map_batches`` batch when ``options.batch_size`` is not set (the CLI's largest local batch)."""
+LINE_COLUMNS = ("line", "raw")
+"""The columns of ``JsonlLines`` rows: a line's 1-based number in its file and its bytes (without the newline)."""
+_READ_SIZE = 1 << 20
 
 
 def require_ray() -> ModuleType:
@@ -130,6 +141,84 @@ class _ScoreLoaded(_Scorer):
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         records = [pickle.loads(payload) for payload in batch["payload"]]
         return {POSITION_COLUMN: batch[POSITION_COLUMN], "item": [pickle.dumps(i) for i in self._score(records)]}
+
+
+class _ScoreLines(_Scorer):
+    """``map_batches`` over ``JsonlLines`` rows of one file (``scored_texts_on_ray``): each line's records
+    decoded, loaded, scored (the batch as one) and written, handed back pickled, one row per line."""
+
+    def __init__(self, options: Mapping[str, Any], file: str, indent: int | None) -> None:
+        super().__init__(options)
+        self._file, self._indent = file, indent
+
+    def __call__(self, batch: Any) -> Any:  # pyarrow tables (pyarrow ships no type information)
+        import pyarrow  # type: ignore[import-untyped]
+
+        align = self._options.align_options()
+        lines = zip(batch.column("line").to_pylist(), batch.column("raw").to_pylist(), strict=True)
+        per_line = [list(loaded_records(jsonl_records([raw], at), self._file, align=align)) for at, raw in lines]
+        records = [record for loaded in per_line for record in loaded]
+        outcomes = iter(written_outcomes(records, self._options, self._comparator, self._indent, report_loaded=True))
+        handed = [pickle.dumps([next(outcomes) for _ in loaded]) for loaded in per_line]
+        return pyarrow.table({"line": batch.column("line"), "outcomes": pyarrow.array(handed, pyarrow.binary())})
+
+
+def numbered_lines(read: Callable[[int], bytes], rows: int) -> Iterator[tuple[list[int], list[bytes]]]:
+    """The non-blank lines of a binary stream (``read(n)`` gives up to ``n`` bytes, ``b""`` at its end) and their
+    1-based numbers, ``rows`` lines at a time: split on ``\n`` only, without it, a UTF-8 byte-order mark dropped
+    (as the local loader reads a JSONL file)."""
+    numbers: list[int] = []
+    lines: list[bytes] = []
+    head: list[bytes] = []  # the start of a line that has not ended yet
+    number = 0
+
+    def take(raw: bytes) -> bool:
+        nonlocal number
+        number += 1
+        if number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+        if raw.strip():
+            numbers.append(number)
+            lines.append(raw)
+        return len(lines) >= rows
+
+    while chunk := read(_READ_SIZE):
+        parts = chunk.split(b"\n")
+        if len(parts) == 1:
+            head.append(chunk)
+            continue
+        parts[0] = b"".join([*head, parts[0]])
+        head = [parts.pop()]
+        for raw in parts:
+            if take(raw):
+                yield numbers, lines
+                numbers, lines = [], []
+    if any(head):
+        take(b"".join(head))
+    if lines:
+        yield numbers, lines
+
+
+@functools.lru_cache(maxsize=1)
+def _jsonl_lines() -> type:
+    """``JsonlLines``, a Ray Data source (defined on first use: Ray is imported only when used)."""
+    import pyarrow
+    from ray.data.datasource import FileBasedDatasource
+
+    class JsonlLines(FileBasedDatasource):
+        """JSONL files as rows of ``LINE_COLUMNS``, read as they stream, ``rows`` lines to a block."""
+
+        def __init__(self, paths: str | list[str], *, rows: int = BATCH_SIZE, **kwargs: Any) -> None:
+            super().__init__(paths, **kwargs)
+            self._rows = rows
+
+        def _read_stream(self, f: Any, path: str) -> Iterator[Any]:  # a pyarrow stream in, pyarrow tables out
+            for numbers, lines in numbered_lines(f.read, self._rows):
+                yield pyarrow.table(
+                    {"line": pyarrow.array(numbers, pyarrow.int64()), "raw": pyarrow.array(lines, pyarrow.binary())}
+                )
+
+    return JsonlLines
 
 
 def _loaded_row(text: object, position: int | None, align: AlignOptions) -> LoadedRecord:
@@ -266,6 +355,64 @@ def scored_on_ray(records: Iterable[LoadedRecord], options: EvalOptions) -> Iter
             row = next(arriving)
             done[int(row[POSITION_COLUMN])] = row["item"]
         yield pickle.loads(done.pop(position))
+
+
+def scored_texts_on_ray(
+    paths: Sequence[Path], options: EvalOptions, indent: int | None, stdin: IO[Any] | None = None
+) -> Iterator[ScoredText | InputError]:
+    """Every record of ``paths``, in input order, scored on Ray actors and written as JSON text (``indent`` as in
+    ``json.dumps``), or its input error: what ``aem_strands.workers.scored_texts`` and one local process give,
+    record for record (the CLI's ``--engine ray`` with JSON or JSONL output).
+
+    A JSONL file (by its name) streams: Ray Data reads its lines (``JsonlLines``; on a cluster the path must be
+    readable where the read runs: a shared file system, or a single machine), the actors decode, load, score and
+    write them, and the driver checks dialog ids across the file. Any other input is loaded here and scored
+    through ``scored_on_ray``.
+    """
+    ray = require_ray()
+    _connect(ray)
+    for path in paths:
+        if str(path) != "-" and format_of(path) == "jsonl":
+            yield from _jsonl_on_ray(ray, path, options, indent)
+            continue
+        for item in scored_on_ray(_records_of(path, options, stdin), options):
+            if isinstance(item, InputError):
+                yield item
+            else:
+                yield ScoredText(item.dialog_id, item.status, item.test_pass, json_text(record_of(item), indent))
+
+
+def _records_of(path: Path, options: EvalOptions, stdin: IO[Any] | None) -> Iterator[LoadedRecord]:
+    try:
+        yield from iter_records(path, align=options.align_options(), stdin=stdin)
+    except InputError as error:
+        yield LoadedRecord(error.location, error=error)
+
+
+def _jsonl_on_ray(
+    ray: ModuleType, path: Path, options: EvalOptions, indent: int | None
+) -> Iterator[ScoredText | InputError]:
+    file = str(path)
+    try:  # what spoils the whole file (cannot be read, empty) is told as locally, before Ray reads it
+        split_format(read_lines(path), file, "jsonl")
+    except InputError as error:
+        yield error
+        return
+    size = _batch_size(options)
+    source = _jsonl_lines()([str(Path(path).resolve())], rows=size)
+    dataset = ray.data.read_datasource(source)
+    dataset.context.execution_options.preserve_order = True  # one file, one read: rows stay in line order
+    scored = dataset.map_batches(
+        _ScoreLines,
+        fn_constructor_args=(options.to_dict(), file, indent),
+        batch_size=size,
+        batch_format="pyarrow",
+        compute=_pool(ray, options.workers),
+        num_cpus=1,
+    )
+    seen: set[str] = set()
+    for row in _rows(scored):
+        yield from handed_back(pickle.loads(row["outcomes"]), seen)
 
 
 def _rows(dataset: ray.data.Dataset) -> Iterator[dict[str, Any]]:

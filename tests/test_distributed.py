@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,22 +16,27 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from aem_strands import EvalOptions, evaluate_dialogs
 from aem_strands.cli import main
 from aem_strands.distributed import (
     RESULT_COLUMNS,
     _aem_cause,
+    _ScoreLines,
     _ScoreLoaded,
     _ScoreRows,
     dialogs_dataset,
     evaluate_dataset,
+    numbered_lines,
     require_ray,
     results_in_order,
 )
 from aem_strands.errors import ConfigError, InputError, Location
 from aem_strands.load import iter_records
 from aem_strands.options import Engine
+from aem_strands.workers import ScoredText, handed_back
 from tests.conftest import EXAMPLES, action, paired
 
 DATA = EXAMPLES / "data"
@@ -104,8 +110,6 @@ def test_loaded_records_keep_their_errors_and_order_through_a_batch() -> None:
     records = list(iter_records(path))
     options = EvalOptions(scorer="exact")
     loaded = [r for r in records if r.dialog is not None]
-    import pickle
-
     batch = {"position": np.arange(len(loaded)), "payload": np.array([pickle.dumps(r) for r in loaded], dtype=object)}
     out = _ScoreLoaded(options.to_dict())(batch)
     got = [pickle.loads(item) for item in out["item"]]
@@ -113,9 +117,63 @@ def test_loaded_records_keep_their_errors_and_order_through_a_batch() -> None:
     assert [g.to_dict() for g in got] == [r.to_dict() for r in local]
 
 
-def test_an_error_crosses_the_wire_with_its_message_and_location() -> None:
-    import pickle
+def _reader(data: bytes, step: int) -> Any:
+    """A ``read`` that hands out ``data`` ``step`` bytes at a time, whatever it is asked for."""
+    stream = io.BytesIO(data)
+    return lambda _size: stream.read(step)
 
+
+@given(
+    st.lists(st.sampled_from([b"{}", b"", b" ", b"\r", b"\xe2\x80\xa8", b"\xff", b'{"a": 1}', b"x" * 50]), max_size=12),
+    st.booleans(),
+    st.booleans(),
+    st.integers(1, 64),
+    st.integers(1, 4),
+)
+def test_numbered_lines_are_the_local_loaders_lines(
+    parts: list[bytes], bom: bool, newline_at_end: bool, step: int, rows: int
+) -> None:
+    data = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(parts) + (b"\n" if newline_at_end else b"")
+    blocks = list(numbered_lines(_reader(data, step), rows))
+    got = [(n, raw) for numbers, lines in blocks for n, raw in zip(numbers, lines, strict=True)]
+    expected = [(n, raw.removeprefix(b"\xef\xbb\xbf") if n == 1 else raw) for n, raw in enumerate(data.split(b"\n"), 1)]
+    assert got == [(n, raw) for n, raw in expected if raw.strip()]
+    sizes = [len(lines) for _, lines in blocks]
+    assert all(size == rows for size in sizes[:-1])
+    assert all(0 < size <= rows for size in sizes)
+
+
+def test_a_batch_of_lines_gives_the_local_records_errors_and_default_ids(tmp_path: Path) -> None:
+    import pyarrow  # type: ignore[import-untyped]  # ships no type information
+
+    dialogs = _example_dialogs()[:5]
+    lines = [json.dumps(dialogs[0]), BAD_TEXT, json.dumps(BAD_DIALOG), json.dumps(dialogs[1:3]), "\xff", ""]
+    lines += [json.dumps(d) for d in dialogs[3:]] + [json.dumps(dialogs[0])]  # the last repeats an id
+    data = "\n".join(lines).encode("utf-8").replace(b"\xc3\xbf", b"\xff")  # one line that is not UTF-8
+    path = tmp_path / "set.jsonl"
+    path.write_bytes(data)
+    options = EvalOptions(scorer="exact")
+    numbers, raws = next(numbered_lines(_reader(data, 7), 100))
+    batch = pyarrow.table(
+        {"line": pyarrow.array(numbers, pyarrow.int64()), "raw": pyarrow.array(raws, pyarrow.binary())}
+    )
+    out = _ScoreLines(options.to_dict(), str(path), None)(batch)
+    assert out.column("line").to_pylist() == numbers
+    seen: set[str] = set()
+    items = [i for handed in out.column("outcomes").to_pylist() for i in handed_back(pickle.loads(handed), seen)]
+    local = list(iter_records(path))
+    assert len(items) == len(local) == 9  # the array line holds two dialogs, the blank line none
+    scored = iter(evaluate_dialogs([r.dialog for r in local if r.dialog is not None], options))
+    for item, record in zip(items, local, strict=True):
+        if record.error is not None:
+            assert isinstance(item, InputError)
+            assert (item.message, item.location) == (record.error.message, record.error.location)
+        else:
+            assert isinstance(item, ScoredText)
+            assert json.loads(item.text) == next(scored).to_dict()
+
+
+def test_an_error_crosses_the_wire_with_its_message_and_location() -> None:
     error = InputError("could not be scored: ValueError: x", Location("f.jsonl", "d", None, None, 3))
     back = pickle.loads(pickle.dumps(error))
     assert isinstance(back, InputError)
@@ -190,3 +248,29 @@ def test_cli_engine_ray_writes_the_local_records_errors_and_exit_code(local_ray:
     errors = [line for line in ray[2].splitlines() if line.startswith("aem-strands: file")]
     assert errors == [line for line in local[2].splitlines() if line.startswith("aem-strands: file")]
     assert len(errors) == 3
+
+
+def test_cli_engine_ray_streams_a_jsonl_file_and_loads_other_inputs_as_locally(local_ray: Any, tmp_path: Path) -> None:
+    dialogs = _example_dialogs()
+    jsonl = tmp_path / "set.jsonl"
+    jsonl.write_text("\n".join([json.dumps(d) for d in dialogs[:6]] + [BAD_TEXT, json.dumps(dialogs[:2])]) + "\n")
+    document = tmp_path / "set.json"
+    document.write_text(json.dumps([*dialogs[6:9], BAD_DIALOG]), encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n \n", encoding="utf-8")
+    inputs = [str(p) for p in (jsonl, document, empty, tmp_path / "missing.jsonl")]
+    for fmt in ("json", "jsonl"):
+        local = _score_many(inputs, "--scorer", "exact", "--format", fmt)
+        ray = _score_many(inputs, "--scorer", "exact", "--format", fmt, "--engine", "ray", "--batch-size", "3")
+        assert ray == local
+        assert local[0] == 2
+        errors = [line for line in local[2].splitlines() if line.startswith("aem-strands: file")]
+        assert len(errors) == 6  # the bad line, two repeated ids, the bad dialog, the empty and the missing file
+        assert "the file is empty" in errors[4]
+        assert "cannot read file" in errors[5]
+
+
+def _score_many(paths: list[str], *extra: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["score", *paths, *extra], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
