@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -57,10 +58,19 @@ def _score(chunk: list[Dialog | JsonValue]) -> list[DialogResult]:
     return evaluate_chunk(chunk, options, comparator, composer)
 
 
+def _context() -> BaseContext:
+    """Where workers come from: forked from a fork server where there is one (a clean interpreter that imports the
+    scoring stack once, so workers start without importing it each: a second or more of CPU apiece), else
+    spawned. Neither forks the calling process, which may hold model or display threads."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])  # takes effect when this process first starts its fork server
+    return context
+
+
 def _pool(options: EvalOptions) -> ProcessPoolExecutor:
-    # "spawn" starts clean interpreters: no fork of a process that may hold model threads.
-    context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(options.workers, mp_context=context, initializer=_start, initargs=(options,))
+    return ProcessPoolExecutor(options.workers, mp_context=_context(), initializer=_start, initargs=(options,))
 
 
 def scored_in_workers(
@@ -143,14 +153,6 @@ class _Outcome:
 
 def _outcomes(records: list[LoadedRecord], indent: int | None, report_loaded: bool) -> list[_Outcome]:
     options, comparator, _ = _worker_state()
-    return written_outcomes(records, options, comparator, indent, report_loaded)
-
-
-def written_outcomes(
-    records: list[LoadedRecord], options: EvalOptions, comparator: Comparator, indent: int | None, report_loaded: bool
-) -> list[_Outcome]:
-    """Each record scored (one batch) and written as JSON text, or its error, in order; with ``report_loaded`` each
-    outcome of a loaded dialog keeps its location, so the process that writes can check ids across a file."""
     out = []
     for record, item in zip(records, score_chunk(records, options, comparator), strict=True):
         loaded = record.where if report_loaded and record.dialog is not None else None
@@ -239,13 +241,8 @@ def scored_texts(
 
 
 def _handed_back(future: Future[list[_Outcome]], seen: set[str]) -> Iterator[ScoredText | InputError]:
-    return handed_back(future.result(), seen)
-
-
-def handed_back(outcomes: Iterable[_Outcome], seen: set[str]) -> Iterator[ScoredText | InputError]:
-    """Scored outcomes' records in order; a dialog whose id an earlier one of the file has (``seen``, updated here)
-    becomes that error."""
-    for outcome in outcomes:
+    """A batch's records in order; a dialog whose id an earlier one of the file has becomes that error."""
+    for outcome in future.result():
         if outcome.loaded is not None:
             repeated = repeated_id(outcome.loaded, seen)
             if repeated is not None:
