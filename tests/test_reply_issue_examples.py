@@ -107,7 +107,7 @@ def test_numbers_are_read_with_their_scale(text: str, fact: tuple[str, str]) -> 
 
 
 def test_a_passing_reply_explains_how_it_was_decided() -> None:
-    gold, predicted = "Your table for 2 is at 7 pm.", "A table for two at 19:00."
+    gold, predicted = "Your table for 2 is at 7 pm.", "A table for two at 19:00; the kitchen closes at 23:00."
     result = _comparator({(gold, predicted): 0.8}).compare(gold, predicted, ValueKind.RESPONSE)
     assert result.equivalent is True
     assert result.detail == "table 0.800 >= 0.50; facts agree: 2, 7 pm"  # method, score, facts matched

@@ -206,6 +206,18 @@ say the same thing once their facts agree."""
 PLEASANTRIES = frozenset([ActKind.REQ_MORE, ActKind.GOODBYE])
 """Kinds a reply may add to, or leave out of, its main act without changing what it says."""
 
+STATING = frozenset(
+    [ActKind.INFORM, ActKind.INFORM_COUNT, ActKind.OFFER, ActKind.OFFER_INTENT, ActKind.CONFIRM, ActKind.NOTIFY_SUCCESS]
+)
+"""Kinds whose sentences carry slot values (``The humidity is 27 percent.``, ``How about Delta at 7
+pm?``): two replies made only of these say the same thing when their values agree both ways and
+little else differs (``replies.settle_reply``). An offer and a statement of one item mix freely (SGD
+annotates ``There is a 4.6-rated home at ...`` and ``How about ...?`` as the same offer)."""
+
+CLAIMS = (ActKind.CONFIRM, ActKind.NOTIFY_SUCCESS, ActKind.OFFER_INTENT)
+"""Stating kinds one reply cannot have without the other: asking to confirm a booking is not
+reporting it made, nor offering to make it, nor stating its details."""
+
 
 def _cue_pattern(cues: tuple[str, ...], suffix: str = "") -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(f"(?:{c})" for c in cues) + f"){suffix}\\b")
@@ -345,6 +357,30 @@ def agreeing_acts(gold: str, predicted: str) -> frozenset[ActKind] | None:
     if ActKind.OFFER_INTENT in mine.core and mine.intents != theirs.intents:
         return None
     return mine.core
+
+
+def roles_in(text: str) -> frozenset[str]:
+    """The roles a text names for a date, time or place (``return``, ``checkin``, ``pickup`` ...)."""
+    folded = text.replace("\u2019", "'").casefold()
+    return frozenset(role for pattern, role in _ROLE_PATTERNS if pattern.search(folded))
+
+
+def stating_acts(gold: str, predicted: str) -> frozenset[ActKind] | None:
+    """The act kinds of two replies when both are made only of ``STATING`` kinds (and pleasantries),
+    neither asks for information, each ``CLAIMS`` kind is on both sides or neither, offers of an
+    intent offer the same action, and the roles they name (``roles_in``) overlap when both name one;
+    ``None`` otherwise. Whether their facts agree is for the caller."""
+    mine, theirs = dialog_act(gold), dialog_act(predicted)
+    if mine.requests or theirs.requests or not mine.core or not theirs.core:
+        return None
+    if not (mine.core | theirs.core) <= STATING or any((k in mine.kinds) != (k in theirs.kinds) for k in CLAIMS):
+        return None
+    if ActKind.OFFER_INTENT in mine.kinds & theirs.kinds and mine.intents != theirs.intents:
+        return None
+    roles, other_roles = roles_in(gold), roles_in(predicted)
+    if roles and other_roles and not roles & other_roles:
+        return None  # "leave on May 3" / "check in on May 3": one value, said of other things
+    return mine.core | theirs.core
 
 
 def opposed_outcomes(gold: str, predicted: str) -> tuple[str, str] | None:

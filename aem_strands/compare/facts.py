@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -126,9 +127,14 @@ def _match(gold: list[Fact], predicted: list[Fact]) -> tuple[list[Fact], list[Fa
 
 def _mentioned(name: str, words: frozenset[str]) -> bool:
     """Whether each word of ``name`` is among ``words``, inflected or derived (``Syria``/``Syrian``,
-    ``Greece``/``Greek``: the same first four letters)."""
-    prefixes = {w[:4] for w in words if len(w) >= 4}
-    return all(w in words or stem(w) in words or (len(w) >= 4 and w[:4] in prefixes) for w in name.split())
+    ``Greece``/``Greek``: the same first four letters or more, each word's rest at most three
+    letters; ``Psychologist``/``Psychiatrist`` share five but differ in seven)."""
+    return all(w in words or stem(w) in words or any(_derived(w, v) for v in words) for w in name.split())
+
+
+def _derived(word: str, other: str) -> bool:
+    shared = sum(1 for _ in itertools.takewhile(lambda pair: pair[0] == pair[1], zip(word, other, strict=False)))
+    return shared >= 4 and len(word) - shared <= 3 and len(other) - shared <= 3
 
 
 def _replaced_by(entity: Fact, gold: str, predicted: str) -> str | None:

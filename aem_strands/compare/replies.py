@@ -8,7 +8,10 @@ calls it for every reply pair that exact match and typed normalisation left open
 - two requests for the same information settle it as **equivalent** (``asks for the same
   information (date:departure)``); so do two replies made of the same content-free dialog acts
   (success, failure, ``Anything else?``, goodbye, an offer of the same action) whose facts all
-  agree (``both confirm success (notify_success); facts agree: 7 pm``);
+  agree (``both confirm success (notify_success); facts agree: 7 pm``); so do two statements or
+  offers (``acts.stating_acts``) whose stated facts all agree both ways, with the same state words
+  and negations and at most a few other content words differing (``both state the same facts
+  (inform); facts agree: 27 percent; other words differ: air, level, vapor, water (4 <= 5)``);
 - anything else is left to the semantic scorer; ``explain_pass`` then adds the facts both replies
   state to the scorer's reason, so a passing reply can be audited.
 
@@ -18,11 +21,14 @@ give one verdict on one pair.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from aem_strands.compare.acts import ActKind, agreeing_acts, dialog_act, stated_facts
-from aem_strands.compare.facts import check_reply_facts
+from aem_strands.compare.acts import ActKind, agreeing_acts, dialog_act, stated_facts, stating_acts
+from aem_strands.compare.facts import FactCheck, check_reply_facts
+from aem_strands.compare.reply_signals import Fact, content_words, facts_in
+from aem_strands.compare.reply_words import GOVERNED_SKIP, HEDGES, stem
 from aem_strands.types import Comparison, Method, ValueKind
 
 Pair = tuple[str, str]
@@ -67,7 +73,60 @@ def settle_reply(gold: str, predicted: str) -> Comparison | None:
         intents = dialog_act(gold).intents
         what = " and ".join(_ACT_WORDS[k].format(intent="/".join(sorted(intents))) for k in sorted(kinds))
         return Comparison(True, 1.0, Method.FACTS, f"both {what} ({', '.join(sorted(kinds))}){agreed}")
-    return None
+    return _same_statement(gold, predicted, check)
+
+
+WORD_SLACK = 1
+"""How many content words (outside the facts) may differ between two statements whose facts agree
+and are only names or plain numbers (``There's also Toy Story 4.`` / ``There is Toy Story 4.``)."""
+TYPED_WORD_SLACK = 5
+"""The same when a fact has a type beyond a name or a number (a date, time, amount, percentage ...):
+such a value carries the message (``Around 27 percent.`` / ``The water vapor level expected in the air
+is 27 percent.``). Both limits were chosen on the SGD calibration pairs and STS-B calibration rows:
+wider ones let STS-B pairs that share a count or a name but not their meaning pass (``Two dogs in the
+snow`` / ``Two dogs play in the grass.``); see docs/EQUIVALENCE.md."""
+
+
+def _same_statement(gold: str, predicted: str, check: FactCheck) -> Comparison | None:
+    """Two statements (or offers) whose stated facts all agree both ways, with the same state words
+    and negations, and few other content words differing, are equivalent; ``None`` otherwise."""
+    kinds = stating_acts(gold, predicted)
+    if kinds is None:
+        return None
+    facts, other = stated_facts(gold), stated_facts(predicted)
+    if not facts or not len(facts) == len(other) == len(check.matched) or _polar(gold) != _polar(predicted):
+        return None
+    typed = any(f.group not in ("number", "entity") for f in facts + other)
+    differing = sorted(_other_words(gold, facts) ^ _other_words(predicted, other))
+    slack = TYPED_WORD_SLACK if typed else WORD_SLACK
+    if len(differing) > slack:
+        return None
+    words = (
+        f"other words differ: {', '.join(differing)} ({len(differing)} <= {slack})"
+        if differing
+        else "no other word differs"
+    )
+    return Comparison(
+        True,
+        1.0,
+        Method.FACTS,
+        f"both state the same facts ({', '.join(sorted(kinds))}){_agreed(check.matched)}; {words}",
+    )
+
+
+def _polar(text: str) -> frozenset[tuple[str, str]]:
+    """The state words and negations of a text, by their meaning."""
+    return frozenset((f.group, f.key) for f in facts_in(text) if f.group.startswith(("state:", "negation")))
+
+
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_NOT_CONTENT = GOVERNED_SKIP | HEDGES | {"by", "with", "how", "its", "there's", "here's", "that's", "what's"}
+
+
+def _other_words(text: str, facts: list[Fact]) -> set[str]:
+    """The content-word stems of ``text`` (number words read as digits) outside its ``facts``, hedges left out."""
+    inside = {stem(w) for f in facts for w in _WORD.findall(f.text.casefold())}
+    return set(content_words(text, _NOT_CONTENT)) - inside
 
 
 _ACT_WORDS = {

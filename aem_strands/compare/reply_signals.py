@@ -443,6 +443,11 @@ def facts_in(text: str) -> tuple[Fact, ...]:
     return tuple(fact for _, fact in sorted(reader.facts, key=lambda item: item[0]))
 
 
+def content_words(text: str, skip: frozenset[str]) -> frozenset[str]:
+    """The word stems of a text, case-folded (number words as digits), but for words in ``skip``."""
+    return frozenset(stem(w) for _, w in _words(_prepare(text)) if w not in skip)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def words_in(text: str) -> frozenset[str]:
     """The word stems of a text, case-folded (number words as digits)."""

@@ -62,6 +62,13 @@ GOVERNED_SKIP = frozenset(
 )  # fmt: skip
 """Words a negation reaches past, and words too generic to be a negated fact on their own."""
 
+HEDGES = frozenset(
+    ["around", "about", "approximately", "approx", "roughly", "nearly", "almost", "expect", "expected", "likely",
+     "probably", "maybe", "perhaps", "estimated", "some"]
+)  # fmt: skip
+"""Words that soften a stated value without changing it (``Around 27 percent.``): not a difference
+between two statements of the same facts."""
+
 
 WEEKDAYS: dict[str, str] = {
     name: name[:3] for name in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -1,0 +1,92 @@
+"""Rules that settle a reply pair before any model (``replies.settle_reply``), each with the phrasing
+that motivated it (SGD calibration pairs, issue 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from aem_strands.compare.acts import roles_in, stating_acts
+from aem_strands.compare.replies import TYPED_WORD_SLACK, WORD_SLACK, settle_reply
+from aem_strands.types import Method
+
+SAME_STATEMENTS = [
+    # (gold, predicted, detail): each fact agrees both ways, few other words differ
+    (
+        "Around 27 percent.",
+        "The water vapor level expected in the air is 27 percent.",
+        "both state the same facts (inform, inform_count); facts agree: 27 percent; "
+        "other words differ: air, level, vapor, water (4 <= 5)",  # a percentage is typed: 5 may differ
+    ),
+    (
+        "There's also One Cut of the Dead, Scary Stories to Tell in the Dark, and Theatre of Blood.",
+        "There is One Cut of the Dead, Scary Stories to Tell in the Dark, or Theatre of Blood.",
+        "both state the same facts (inform); facts agree: 1, Cut of the Dead, Scary Stories, Dark, Theatre of Blood; "
+        "no other word differs",  # "also" and "or" are no content words
+    ),
+    (
+        "How about Delta at 7 pm?",
+        "There is a Delta flight at 7 pm.",
+        "both state the same facts (inform, offer); facts agree: Delta, 7 pm; other words differ: flight (1 <= 5)",
+    ),
+    (
+        "Would The Angry Birds Movie 2 or Toy Story 4 interest you?",
+        "How about The Angry Birds Movie 2 or Toy Story 4?",
+        "both state the same facts (offer); facts agree: The Angry Birds Movie, 2, Toy Story, 4; "
+        "other words differ: interest (1 <= 1)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("gold", "predicted", "detail"), SAME_STATEMENTS)
+def test_statements_of_the_same_facts_are_settled_equivalent(gold: str, predicted: str, detail: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert (settled.equivalent, settled.method, settled.detail) == (True, Method.FACTS, detail)
+
+
+@pytest.mark.parametrize(("gold", "predicted", "detail"), SAME_STATEMENTS)
+def test_the_statement_rule_reads_a_pair_both_ways(gold: str, predicted: str, detail: str) -> None:
+    swapped = settle_reply(predicted, gold)
+    assert swapped is not None
+    assert swapped.equivalent is True
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Two dogs in the snow", "Two dogs play in the grass."),  # STS-B: a count shared, 3 other words differ
+        ("Nelson Mandela taken to hospital", "Nelson Mandela released from hospital"),  # a name shared, not the news
+        ("The table is booked for 7 pm.", "Please confirm the table for 7 pm."),  # success vs a request to confirm
+        ("Your table for 2 is at 7 pm.", "Shall I book a table for two at 19:00?"),  # a fact vs an offer to act
+        ("You check in on May 3.", "You check out on May 3."),  # one date, said of other things
+        ("Your table for 2 is at 7 pm.", "A table for two at 19:00; the kitchen closes at 23:00."),  # a fact more
+    ],
+)
+def test_statements_that_differ_in_more_than_their_facts_are_left_to_the_model(gold: str, predicted: str) -> None:
+    assert settle_reply(gold, predicted) is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "detail"),
+    [
+        ("It will be 27 percent.", "It will be 72 percent.", "facts: 72 percent vs gold 27 percent"),
+        ("The Grand Hotel has a pool.", "The Grand Hotel does not have a pool.", "facts: not pool vs gold pool"),
+    ],
+)
+def test_a_contradicted_statement_still_fails(gold: str, predicted: str, detail: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert (settled.equivalent, settled.detail) == (False, detail)
+
+
+def test_the_word_slack_is_wider_only_for_typed_facts() -> None:
+    assert WORD_SLACK < TYPED_WORD_SLACK  # a date or an amount carries more of a reply than a name
+    gold = "The Grand Hotel it is."
+    assert settle_reply(gold, "The Grand Hotel it is, by the sea.") is not None  # 1 word: sea
+    assert settle_reply(gold, "The Grand Hotel it is, by the quiet sea.") is None  # 2 words > 1
+
+
+def test_stating_acts_name_the_kinds_and_refuse_requests() -> None:
+    assert stating_acts("How about Delta?", "There is Delta.") == {"offer", "inform"}
+    assert stating_acts("What time?", "There is Delta.") is None  # a request for information
+    assert roles_in("When do you check out?") == {"checkout"}
