@@ -25,9 +25,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from rich.console import Console
-from rich.text import Text
-
 from aem_strands.calibrate import add_calibrate_parser, run_calibrate
 from aem_strands.compare.chain import Comparator, ComparisonRequest
 from aem_strands.decode import MAX_DEPTH, MAX_NUMBER_CHARS, MAX_STRING_CHARS, find_flaw, read_records, require_utf8
@@ -121,7 +118,6 @@ class _Output:
         else:
             self.stream = stdout
         self.format = fmt or ("table" if self.stream.isatty() else "jsonl")
-        self._console = Console(file=self.stream, markup=False, emoji=False, highlight=False)
         self._rich = self.format == "table" and self.stream.isatty()
         # The table opens with the headline over every dialog (aem_strands.report.words.headline), so its
         # blocks are held until the run ends (or is interrupted); JSON and JSONL records stream.
@@ -151,17 +147,23 @@ class _Output:
         held, self._held = self._held, []
         top = printable(headline([r for r in held if isinstance(r, DialogResult)]))
         if self._rich:
-            self._console.print(Text(top, style="bold"))
-            self._console.print()
+            self._print_rich(top, held)
         else:
             self.stream.write(top + "\n\n")
-        for item in held:
-            if self._rich:
-                shown = rich_dialog(item) if isinstance(item, DialogResult) else Text(render_error(item), "red")
-                self._console.print(shown)
-            else:
+            for item in held:
                 self.stream.write(render_dialog(item) if isinstance(item, DialogResult) else render_error(item))
         self.stream.flush()
+
+    def _print_rich(self, top: str, held: list[DialogResult | InputError]) -> None:
+        # rich is imported for a terminal only: its import costs a tenth of a second or more
+        from rich.console import Console
+        from rich.text import Text
+
+        console = Console(file=self.stream, markup=False, emoji=False, highlight=False)
+        console.print(Text(top, style="bold"))
+        console.print()
+        for item in held:
+            console.print(rich_dialog(item) if isinstance(item, DialogResult) else Text(render_error(item), "red"))
 
     def footer(self, text: str) -> None:
         if self.format == "table":
@@ -272,6 +274,7 @@ def _progress(stderr: IO[str]) -> Iterator[Callable[[], None]]:
     if not stderr.isatty():
         yield lambda: None
         return
+    from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     columns = (SpinnerColumn(), TextColumn("scored {task.completed} dialogs"), TimeElapsedColumn())
@@ -307,16 +310,10 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO
 def _results(
     paths: Sequence[Path], options: EvalOptions, fmt: str, stdin: IO[Any] | None
 ) -> Iterator[DialogResult | InputError | ScoredText]:
-    """Each record's result or error, in input order. With JSON or JSONL output, ``--workers`` processes or
-    ``--engine ray`` actors read, score and write their share of the input (``aem_strands.workers.scored_texts``,
-    ``aem_strands.distributed.scored_texts_on_ray``)."""
-    indent = 2 if fmt == "json" else None
-    if options.engine == "ray" and fmt in ("json", "jsonl"):
-        from aem_strands.distributed import scored_texts_on_ray
-
-        return scored_texts_on_ray(paths, options, indent, stdin)
-    if options.workers > 1 and fmt in ("json", "jsonl"):
-        return scored_texts(paths, options, indent, options.batch_size or CHUNK_MAX, stdin)
+    """Each record's result or error, in input order. With ``--workers`` and JSON or JSONL output the workers read,
+    score and write their share of the input (``aem_strands.workers.scored_texts``)."""
+    if options.workers > 1 and options.engine == "local" and fmt in ("json", "jsonl"):
+        return scored_texts(paths, options, 2 if fmt == "json" else None, options.batch_size or CHUNK_MAX, stdin)
     return _scored(_loaded(paths, options, stdin), options)
 
 

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from rich import box
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from aem_strands.errors import InputError, printable
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.types import FailureReason, Method
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 
 def _score(value: float | None) -> str:
@@ -110,6 +109,12 @@ def render_table(results: Sequence[DialogResult], errors: Sequence[InputError] =
 
 def rich_dialog(r: DialogResult) -> RenderableType:
     """One dialog as a ``rich`` renderable for a terminal: a headline and a table of its turns."""
+    # rich is imported here, for a terminal only: files and pipes get plain text without its import time.
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
     style = "bold green" if r.test_pass else "bold red"
     head = Text(f"{printable(r.dialog_id)}: ", style="bold")
     head.append("PASS" if r.test_pass else "FAIL", style=style)
