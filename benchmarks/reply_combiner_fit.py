@@ -1,18 +1,31 @@
-"""Fit the reply combiner (``aem_strands/compare/reply_combiner.json``) on calibration data only.
+"""Fit the learned reply stage on calibration data only, candidates side by side.
 
-    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/reply_combiner_fit.py [--write]
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/reply_combiner_fit.py [--cache-dir DIR] [--write]
 
 Training pairs: ``data/replies/sgd_pairs.calibration.jsonl`` and the STS-B rows of
 ``data/calibration/responses.calibration.jsonl`` (equivalent when the human score >= 4), restricted
-to the pairs the facts and acts leave open (``replies.settle_reply`` is ``None``): the combiner only
-ever sees those. Logistic regression (scikit-learn, L2), each (source, label) group of the open
-pairs weighted alike so that neither SGD nor STS-B, neither class, dominates. ``--case-weights``
-fits the candidate that was tried and not kept (docs/EQUIVALENCE.md): SGD and STS-B weigh half each
-and within a source every case weighs by its size in the *whole* calibration part, open or settled
-(more SGD paraphrases pass; STS-B and other requests lose). A gradient-boosting model is fitted beside
-it for comparison (not shipped: it is not "a few parameters"). Prints each model's balanced
-accuracy per source by 5-fold cross-validation on the calibration part; ``--write`` stores the
-logistic coefficients.
+to the pairs the facts and acts leave open (``replies.settle_reply`` is ``None``): the learned stage
+only ever sees those. Each (source, label) group of the open pairs weighs alike, so that neither SGD
+nor STS-B, neither class, dominates. Candidates, all logistic regressions (scikit-learn, L2, on
+standardised inputs):
+
+- ``cosine``: the MiniLM cosine alone;
+- ``six features``: ``combiner.FEATURES`` (cosine, word overlap, facts, acts), the combiner shipped
+  before the pair head;
+- ``six features + alignment``: plus ``combiner.ALIGNMENT`` (each reply's sentences matched to the other
+  reply's best sentence by cosine: the worst and the mean match, both ways);
+- ``pair head``: the embedding pair vector ``[u*v, |u-v|]`` of the two 384-d embeddings, plus the six
+  features (``combiner.PairHead``), at several regularisation strengths ``C``;
+- ``pair head + alignment``.
+
+Printed per candidate, by 5-fold cross-validation on the calibration part (folds stratified by
+source and label; the same folds for every candidate): balanced accuracy on the open pairs per source,
+and the whole chain's accuracy per case on the calibration part (pairs the facts and acts settle
+keep their verdict, open pairs get the fold's prediction at 0.5). Last, the band floor the pair
+head's out-of-fold scores suggest (the highest score under which >= 95 % of the open pairs are
+different). ``--write`` refits the pair head at ``--c`` on every open calibration pair and stores it
+in ``aem_strands/compare/reply_pair_head.json``; ``--write-combiner FILE`` stores the six-feature
+combiner refitted the same way (a candidate for ``reply_report.py --candidate``).
 """
 
 from __future__ import annotations
@@ -20,45 +33,50 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import StandardScaler
 
-from aem_strands.compare.combiner import FEATURES, ReplyCombiner, reply_features
+from aem_strands.cache import ModelCache
+from aem_strands.compare.combiner import (
+    FEATURES,
+    PairHead,
+    ReplyCombiner,
+    alignment_features,
+    reply_features,
+    sentences,
+)
 from aem_strands.compare.replies import settle_reply
 from aem_strands.compare.scorers import EmbeddingScorer
-from aem_strands.types import ValueKind
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reply_report import load_sets  # a sibling script, importable once its folder is on the path
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGET = ROOT / "aem_strands" / "compare" / "reply_combiner.json"
+TARGET = ROOT / "aem_strands" / "compare" / "reply_pair_head.json"
+Row = dict[str, Any]
 
 
-def calibration_rows() -> list[dict[str, object]]:
+def calibration_rows() -> list[Row]:
     sets = load_sets()
     return sets["sgd calibration"] + sets["sts-b calibration"]
 
 
-def training_rows(rows: list[dict[str, object]] | None = None) -> list[dict[str, object]]:
+def training_rows(rows: list[Row] | None = None) -> list[Row]:
     """The pairs of ``rows`` (default: the calibration part) that the facts and acts leave open."""
     every = calibration_rows() if rows is None else rows
     return [r for r in every if settle_reply(str(r["gold"]), str(r["predicted"])) is None]
 
 
-def _cosines(pairs: list[tuple[str, str]]) -> list[float | None]:
-    return EmbeddingScorer(replies="cosine").similarities(pairs, ValueKind.RESPONSE)
-
-
-def _source(row: dict[str, object]) -> str:
+def _source(row: Row) -> str:
     return "sgd" if row.get("case") in ("paraphrase", "contradiction", "other_request") else "stsb"
 
 
@@ -70,61 +88,125 @@ def _weights(groups: list[str]) -> np.ndarray:
     return weights * len(groups) / weights.sum()  # mean 1: the regularisation keeps its usual strength
 
 
-def _case(row: dict[str, object]) -> tuple[str, str]:
-    return _source(row), str(row.get("case"))
+class Inputs:
+    """Every candidate's input columns for a list of pairs, from one embedding scorer."""
+
+    def __init__(self, embedder: EmbeddingScorer, pairs: list[tuple[str, str]]) -> None:
+        texts = [t for pair in pairs for t in pair]
+        embedder.embed(texts + [s for t in texts for s in sentences(t)])
+        gold = embedder.vectors([g for g, _ in pairs])
+        predicted = embedder.vectors([p for _, p in pairs])
+        cosines = np.clip(np.einsum("ij,ij->i", gold, predicted), 0.0, 1.0)
+        self.features = np.array([reply_features(g, p, float(c)) for (g, p), c in zip(pairs, cosines, strict=True)])
+        self.pair = np.hstack([gold * predicted, np.abs(gold - predicted)])
+        self.alignment = np.array(
+            [alignment_features(embedder.vectors(sentences(g)), embedder.vectors(sentences(p))) for g, p in pairs]
+        )
+
+    def columns(self, name: str) -> np.ndarray:
+        parts = {
+            "cosine": [self.features[:, :1]],
+            "six features": [self.features],
+            "six features + alignment": [self.features, self.alignment],
+            "pair head": [self.pair, self.features],
+            "pair head + alignment": [self.pair, self.features, self.alignment],
+        }[name]
+        return np.hstack(parts)
 
 
-def case_weights(rows: list[dict[str, object]], every: list[dict[str, object]]) -> np.ndarray:
-    """Per row of ``rows`` (the open pairs): 1 / (pairs of its case in ``every``, the whole calibration
-    part), scaled so that each source weighs half and its cases alike (see the module docstring)."""
-    sizes = Counter(_case(r) for r in every)
-    cases = Counter(source for source, _ in sizes)  # cases per source
-    weights = np.array([0.5 / cases[_case(r)[0]] / sizes[_case(r)] for r in rows])
-    return weights * len(rows) / weights.sum()  # mean 1: the regularisation keeps its usual strength
+def _logistic(c: float) -> Pipeline:
+    return make_pipeline(StandardScaler(), LogisticRegression(C=c, max_iter=5000))
 
 
-def _cross_validated(
-    model: Any, x: np.ndarray, y: np.ndarray, groups: list[str], weights: np.ndarray
-) -> dict[str, float]:
-    """Balanced accuracy per source over the open pairs, 5-fold, stratified by (source, label)."""
-    predicted = np.zeros(len(y), dtype=bool)
+def _cross_validated(model: Pipeline, x: np.ndarray, y: np.ndarray, groups: list[str], w: np.ndarray) -> np.ndarray:
+    """Out-of-fold probabilities, 5 folds stratified by (source, label)."""
+    probability = np.zeros(len(y))
     for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(x, groups):
-        fitted = clone(model).fit(x[train], y[train], sample_weight=weights[train])
-        predicted[test] = fitted.predict(x[test])
+        fitted = clone(model).fit(x[train], y[train], logisticregression__sample_weight=w[train])
+        probability[test] = fitted.predict_proba(x[test])[:, 1]
+    return probability
+
+
+def _open_scores(y: np.ndarray, passed: np.ndarray, groups: list[str]) -> dict[str, float]:
     sources = np.array([g.split(":")[0] for g in groups])
-    return {
-        s: round(float(balanced_accuracy_score(y[sources == s], predicted[sources == s])), 3) for s in ("sgd", "stsb")
-    }
+    return {s: round(float(balanced_accuracy_score(y[sources == s], passed[sources == s])), 3) for s in ("sgd", "stsb")}
+
+
+def _chain_scores(every: list[Row], settled: dict[int, bool], passed: dict[int, bool]) -> dict[str, float]:
+    """Per case, the share the whole chain gets right on the calibration part: SGD cases, STS-B classes."""
+    hits: dict[str, list[bool]] = defaultdict(list)
+    for i, row in enumerate(every):
+        verdict = settled[i] if i in settled else passed[i]
+        case = str(row["case"]) if _source(row) == "sgd" else f"sts-b {row['case']}"
+        hits[case].append(verdict == bool(row["label"]))
+    return {case: round(sum(h) / len(h), 3) for case, h in sorted(hits.items())}
+
+
+def _unscaled(model: Pipeline) -> tuple[np.ndarray, float]:
+    """A fitted scaler-and-logistic pipeline as weights and intercept on the raw inputs."""
+    scaler: StandardScaler = model.named_steps["standardscaler"]
+    logistic: LogisticRegression = model.named_steps["logisticregression"]
+    weights = logistic.coef_[0] / scaler.scale_
+    return weights, float(logistic.intercept_[0] - weights @ scaler.mean_)
+
+
+def head_from(model: Pipeline, dimensions: int) -> PairHead:
+    """The shipped form of a fitted pair-head pipeline (six significant digits are plenty)."""
+    weights, intercept = _unscaled(model)
+    as_floats = [float(f"{w:.6g}") for w in weights]
+    return PairHead(
+        tuple(as_floats[:dimensions]),
+        tuple(as_floats[dimensions : 2 * dimensions]),
+        tuple(as_floats[2 * dimensions :]),
+        float(f"{intercept:.6g}"),
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cache-dir", type=Path, help="a persistent embedding cache (aem_strands.cache)")
+    parser.add_argument("--c", type=float, default=0.01, help="the regularisation strength of the written head")
     parser.add_argument("--write", action="store_true")
-    parser.add_argument("--case-weights", action="store_true", help="the candidate weighting not kept")
+    parser.add_argument("--write-combiner", type=Path, help="store the refitted six-feature combiner here")
     args = parser.parse_args()
     every = calibration_rows()
-    rows = training_rows(every)
-    pairs = [(str(r["gold"]), str(r["predicted"])) for r in rows]
-    cosines = _cosines(pairs)
-    x = np.array([reply_features(g, p, c or 0.0) for (g, p), c in zip(pairs, cosines, strict=True)])
+    verdicts = {i: settle_reply(str(r["gold"]), str(r["predicted"])) for i, r in enumerate(every)}
+    settled = {i: c.equivalent is True for i, c in verdicts.items() if c is not None}
+    open_index = [i for i, c in verdicts.items() if c is None]
+    rows = [every[i] for i in open_index]
+    embedder = EmbeddingScorer(replies="cosine", cache=ModelCache(args.cache_dir) if args.cache_dir else None)
+    inputs = Inputs(embedder, [(str(r["gold"]), str(r["predicted"])) for r in rows])
     y = np.array([bool(r["label"]) for r in rows])
     groups = [f"{_source(r)}:{bool(r['label'])}" for r in rows]
-    weights = case_weights(rows, every) if args.case_weights else _weights(groups)
-    print(f"{len(rows)} open calibration pairs, {int(y.sum())} equivalent")
-    logistic = LogisticRegression(C=1.0, max_iter=1000)
-    boosting = HistGradientBoostingClassifier(max_depth=3, random_state=0)
-    for name, model, data in (
-        ("cosine alone (logistic)", LogisticRegression(max_iter=1000), x[:, :1]),
-        ("logistic regression", logistic, x),
-        ("gradient boosting", boosting, x),
-    ):
-        print(f"{name}: 5-fold balanced accuracy by source {_cross_validated(model, data, y, groups, weights)}")
-    logistic.fit(x, y, sample_weight=weights)
-    combiner = ReplyCombiner(tuple(float(c) for c in logistic.coef_[0]), float(logistic.intercept_[0]))
-    print(json.dumps(dict(zip(FEATURES, combiner.coefficients, strict=True)), indent=2))
+    weights = _weights(groups)
+    print(f"{len(every)} calibration pairs, {len(rows)} open ({int(y.sum())} equivalent)")
+    candidates = [("cosine", 1.0), ("six features", 1.0), ("six features + alignment", 1.0)]
+    candidates += [("pair head", c) for c in (0.003, 0.01, 0.03, 0.1)]
+    candidates += [("pair head + alignment", c) for c in (0.01, 0.03)]
+    for name, c in candidates:
+        probability = _cross_validated(_logistic(c), inputs.columns(name), y, groups, weights)
+        passed = probability >= 0.5
+        chain = _chain_scores(every, settled, dict(zip(open_index, passed.tolist(), strict=True)))
+        print(f"{name} (C={c}): open pairs {_open_scores(y, passed, groups)}; chain per case {chain}", flush=True)
+        if name == "pair head" and c == args.c:
+            print(f"  band floor: {_floor(probability, y):.2f}")
+    model = _logistic(args.c).fit(inputs.columns("pair head"), y, logisticregression__sample_weight=weights)
+    head = head_from(model, inputs.pair.shape[1] // 2)
+    print(f"pair head (C={args.c}): feature weights {dict(zip(FEATURES, head.features, strict=True))}")
     if args.write:
-        TARGET.write_text(json.dumps(combiner.to_dict(), indent=2) + "\n", encoding="utf-8")
+        TARGET.write_text(json.dumps(head.to_dict()) + "\n", encoding="utf-8")
         print(f"wrote {TARGET}")
+    if args.write_combiner:
+        six, intercept = _unscaled(_logistic(1.0).fit(inputs.features, y, logisticregression__sample_weight=weights))
+        combiner = ReplyCombiner(tuple(float(c) for c in six), intercept)
+        args.write_combiner.write_text(json.dumps(combiner.to_dict(), indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {args.write_combiner}")
+
+
+def _floor(probability: np.ndarray, y: np.ndarray) -> float:
+    """The highest score (in steps of 0.01) under which at least 95 % of the pairs are different."""
+    floors = [t / 100 for t in range(1, 100) if (probability < t / 100).any()]
+    return max((t for t in floors if (~y[probability < t]).mean() >= 0.95), default=0.0)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
-"""A small learned combiner for reply pairs the facts left open: cosine plus what the facts and acts say.
+"""The learned reply stage, for reply pairs the facts and acts left open: a pair head over the embeddings.
 
-The semantic stage for replies is not one cosine. ``ReplyCombiner.probability`` is a logistic
-regression over a handful of features of the pair:
+The semantic stage for replies is not one cosine. The shipped model is ``PairHead``: a logistic
+regression over the two replies' embedding pair vector ``[u*v, |u-v|]`` (384 + 384 numbers for
+MiniLM) and a handful of features of the pair, ``FEATURES``:
 
 | feature | meaning |
 |---|---|
@@ -12,9 +13,11 @@ regression over a handful of features of the pair:
 | ``partial_topics`` | both request information, the topics overlap only in part |
 | ``shared_states`` | state words of one group with the same pole on both sides (``booked`` / ``reserved``) |
 
-The coefficients live in ``reply_combiner.json`` beside this module (a few numbers, not a pickle),
-fitted by ``benchmarks/reply_combiner_fit.py`` on the calibration part of the SGD reply pairs and
-STS-B dev only (``data/replies``); the held-out dialogues never took part.
+Its weights live in ``reply_pair_head.json`` beside this module (numbers, not a pickle), fitted by
+``benchmarks/reply_combiner_fit.py`` on the calibration part of the SGD reply pairs and STS-B dev
+only (``data/replies``); the held-out dialogues never took part. ``ReplyCombiner`` (a logistic
+regression over ``FEATURES`` alone, ``reply_combiner.json``) is the stage shipped before it, kept to
+measure against; ``alignment_features`` (sentence-by-sentence matching) was measured and not kept.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import math
 import re
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from aem_strands.compare.acts import dialog_act, same_topics
 from aem_strands.compare.facts import check_reply_facts
@@ -32,8 +36,31 @@ from aem_strands.compare.reply_signals import facts_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, stem
 from aem_strands.errors import ConfigError
 
+if TYPE_CHECKING:
+    import numpy as np
+
 FEATURES = ("cosine", "overlap", "extra_facts", "matched_facts", "partial_topics", "shared_states")
+ALIGNMENT = ("gold_worst_match", "gold_mean_match", "predicted_worst_match", "predicted_mean_match")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a reply (split after ``.``, ``!`` or ``?``); the whole text when it has none."""
+    return [s for s in _SENTENCE_END.split(text.strip()) if s] or [text]
+
+
+def alignment_features(gold: np.ndarray, predicted: np.ndarray) -> tuple[float, ...]:
+    """``ALIGNMENT`` of two replies from their sentences' normalised embeddings (one row per sentence):
+    each sentence's best cosine with the other reply's sentences, the worst and the mean, both ways."""
+    similarity = gold @ predicted.T
+    gold_best, predicted_best = similarity.max(axis=1), similarity.max(axis=0)
+    return (
+        float(gold_best.min()),
+        float(gold_best.mean()),
+        float(predicted_best.min()),
+        float(predicted_best.mean()),
+    )
 
 
 def _content(text: str) -> set[str]:
@@ -98,6 +125,91 @@ class ReplyCombiner:
 
 @functools.lru_cache(maxsize=1)
 def default_combiner() -> ReplyCombiner:
-    """The shipped combiner (``reply_combiner.json``)."""
+    """The six-feature combiner shipped before the pair head (``reply_combiner.json``), kept to measure against."""
     text = resources.files("aem_strands.compare").joinpath("reply_combiner.json").read_text(encoding="utf-8")
     return ReplyCombiner.from_dict(json.loads(text))
+
+
+@dataclass(frozen=True)
+class PairHead:
+    """Logistic regression over the embedding pair vector of two replies and ``FEATURES``.
+
+    With ``u`` and ``v`` the two replies' normalised embeddings, the score is the logistic of
+    ``intercept + product·(u*v) + distance·|u-v| + features·reply_features(...)``: the classic
+    sentence-pair classifier head over a frozen encoder, a few thousand numbers
+    (``reply_pair_head.json``), symmetric in the two replies' vectors.
+    """
+
+    product: tuple[float, ...]
+    distance: tuple[float, ...]
+    features: tuple[float, ...]
+    intercept: float
+
+    def __post_init__(self) -> None:
+        if len(self.product) != len(self.distance) or not self.product:
+            raise ConfigError(
+                f"PairHead: product and distance must have one weight per embedding dimension each, got "
+                f"{len(self.product)} and {len(self.distance)}"
+            )
+        if len(self.features) != len(FEATURES):
+            raise ConfigError(
+                f"PairHead: features must have {len(FEATURES)} weights ({', '.join(FEATURES)}), "
+                f"got {len(self.features)}"
+            )
+
+    @property
+    def dimensions(self) -> int:
+        return len(self.product)
+
+    def probability(self, gold: str, predicted: str, gold_vector: np.ndarray, predicted_vector: np.ndarray) -> float:
+        """The probability that the two replies say the same, from their embeddings (``dimensions`` each)."""
+        import numpy as np
+
+        if gold_vector.shape != (self.dimensions,) or predicted_vector.shape != (self.dimensions,):
+            raise ConfigError(
+                f"PairHead: expected two embeddings of {self.dimensions} dimensions, got shapes "
+                f"{gold_vector.shape} and {predicted_vector.shape}"
+            )
+        cosine = min(1.0, max(0.0, float(gold_vector @ predicted_vector)))
+        features = np.array(reply_features(gold, predicted, cosine))
+        z = (
+            self.intercept
+            + float(np.asarray(self.product) @ (gold_vector * predicted_vector))
+            + float(np.asarray(self.distance) @ np.abs(gold_vector - predicted_vector))
+            + float(np.asarray(self.features) @ features)
+        )
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "kind": "pair_head",
+            "features": list(FEATURES),
+            "product": list(self.product),
+            "distance": list(self.distance),
+            "feature_weights": list(self.features),
+            "intercept": self.intercept,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> PairHead:
+        if data.get("kind") != "pair_head":
+            raise ConfigError(f"PairHead: kind must be 'pair_head', got {data.get('kind')!r}")
+        if data.get("features") != list(FEATURES):
+            raise ConfigError(f"PairHead: features must be {list(FEATURES)}, got {data.get('features')!r}")
+        numbers: dict[str, tuple[float, ...]] = {}
+        for name in ("product", "distance", "feature_weights"):
+            value = data.get(name)
+            if not isinstance(value, list) or not all(isinstance(x, (int, float)) for x in value):
+                raise ConfigError(f"PairHead: {name} must be a list of numbers, got {value!r:.60}")
+            numbers[name] = tuple(float(x) for x in value)
+        intercept = data.get("intercept")
+        if not isinstance(intercept, (int, float)):
+            raise ConfigError(f"PairHead: intercept must be a number, got {intercept!r}")
+        return cls(numbers["product"], numbers["distance"], numbers["feature_weights"], float(intercept))
+
+
+@functools.lru_cache(maxsize=1)
+def default_head() -> PairHead:
+    """The shipped pair head (``reply_pair_head.json``)."""
+    text = resources.files("aem_strands.compare").joinpath("reply_pair_head.json").read_text(encoding="utf-8")
+    return PairHead.from_dict(json.loads(text))

