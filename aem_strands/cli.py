@@ -310,10 +310,16 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO
 def _results(
     paths: Sequence[Path], options: EvalOptions, fmt: str, stdin: IO[Any] | None
 ) -> Iterator[DialogResult | InputError | ScoredText]:
-    """Each record's result or error, in input order. With ``--workers`` and JSON or JSONL output the workers read,
-    score and write their share of the input (``aem_strands.workers.scored_texts``)."""
-    if options.workers > 1 and options.engine == "local" and fmt in ("json", "jsonl"):
-        return scored_texts(paths, options, 2 if fmt == "json" else None, options.batch_size or CHUNK_MAX, stdin)
+    """Each record's result or error, in input order. With JSON or JSONL output, ``--workers`` processes or
+    ``--engine ray`` actors read, score and write their share of the input (``aem_strands.workers.scored_texts``,
+    ``aem_strands.distributed.scored_texts_on_ray``)."""
+    indent = 2 if fmt == "json" else None
+    if options.engine == "ray" and fmt in ("json", "jsonl"):
+        from aem_strands.distributed import scored_texts_on_ray
+
+        return scored_texts_on_ray(paths, options, indent, stdin)
+    if options.workers > 1 and fmt in ("json", "jsonl"):
+        return scored_texts(paths, options, indent, options.batch_size or CHUNK_MAX, stdin)
     return _scored(_loaded(paths, options, stdin), options)
 
 
