@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from aem_strands.compare.acts import roles_in, stating_acts
+from aem_strands.compare.acts import dialog_act, roles_in, stating_acts
 from aem_strands.compare.replies import TYPED_WORD_SLACK, WORD_SLACK, settle_reply
 from aem_strands.types import Method
 
@@ -90,3 +90,89 @@ def test_stating_acts_name_the_kinds_and_refuse_requests() -> None:
     assert stating_acts("How about Delta?", "There is Delta.") == {"offer", "inform"}
     assert stating_acts("What time?", "There is Delta.") is None  # a request for information
     assert roles_in("When do you check out?") == {"checkout"}
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "topics"),
+    [
+        # phrasings of SGD REQUEST slots (calibration dialogues) the topic table missed
+        ("Pick up location?", "Where would you like to pick up the car?", "place:pickup"),  # a bare topic asked
+        ("Number of tickets do you need?", "How many tickets would you like?", "count"),
+        ("Would you like a regular or a pool ride?", "What kind of ride would you like?", "kind:choice"),  # options
+        (
+            "Do you want to transfer the money from app balance or debit card?",
+            "Which account should I pay from?",
+            "payment",
+        ),
+        ("What showing?", "What time do you want to see the movie?", "time"),
+        ("Please say the name of the person receiving the payment", "Please say the contact's name.", "recipient"),
+        ("Which property do you want to visit?", "Which property would you like to see?", "property"),
+        ("Is there a certain city you would like me to search in?", "Which city should I search in?", "place"),
+        ("And the duration of your stay?", "How long will you be staying?", "duration"),
+    ],
+)
+def test_requests_for_the_same_slot_are_settled_equivalent(gold: str, predicted: str, topics: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert (settled.equivalent, settled.detail) == (True, f"asks for the same information ({topics})")
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "detail"),
+    [
+        # a request against a question proposing a value for another slot (SGD: REQUEST with a value)
+        (
+            "What time do you want to pick up the car?",
+            "Would you like to pick up the car on March 6th?",
+            "asks about date:pickup where gold asks about time:pickup",
+        ),
+        (
+            "Would you like insurance?",
+            "Do you want the car from March 5th?",
+            "asks about date:pickup where gold asks about insurance",
+        ),
+        (
+            "When will you need the car until?",
+            "When do you want to pick it up?",
+            "asks for date:pickup where gold asks for date:return",
+        ),
+        (
+            "Who would you like to share the location with?",
+            "Which address would you like to share?",
+            "asks for place where gold asks for recipient",
+        ),
+        (
+            "What movie would you like me to buy the tickets for?",
+            "How many tickets?",
+            "asks for count where gold asks for movie",
+        ),
+        (
+            "Great! Which day would you like to check in?",
+            "What day will you be checking out?",
+            "asks for date:checkout where gold asks for date:checkin",
+        ),
+    ],
+)
+def test_requests_for_other_slots_are_settled_different(gold: str, predicted: str, detail: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert (settled.equivalent, settled.detail) == (False, f"facts: {detail}")
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("How long do you intend to keep the car?", "Until when would you like it?"),  # one end, told two ways
+        ("What city should I search in?", "Should I look in San Jose?"),  # asking vs proposing a city
+        ("Do you prefer regular or 3d?", "What genre of movie do you like?"),  # two kinds: too close to call
+    ],
+)
+def test_requests_too_close_to_call_are_left_to_the_model(gold: str, predicted: str) -> None:
+    assert settle_reply(gold, predicted) is None
+
+
+def test_a_proposed_value_gives_its_question_a_topic() -> None:
+    assert dialog_act("Will you be leaving on March 5th?").proposals == {"date:departure"}
+    assert dialog_act("Should I look in San Jose?").proposals == {"place"}  # a name after "in"
+    assert dialog_act("Any preference? 3d or imax?").requests == {"kind:show"}  # the second sentence says what
+    assert settle_reply("Will you be leaving on March 5th?", "Are you travelling on March 5th?") is not None

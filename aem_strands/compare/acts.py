@@ -40,11 +40,12 @@ TOPICS: tuple[tuple[str, str], ...] = (
         r"|\bwhen\b(?!.*\btime\b)",
         "date",
     ),
-    (r"\btimes?\b|\bwhat hour\b|\bhow early\b|\bhow late\b", "time"),
-    (r"\bhow long\b|\bhow many (days|nights|weeks)\b|\bduration\b", "duration"),
+    (r"\btimes?\b|\bwhat hour\b|\bhow early\b|\bhow late\b|\bshow ?times?\b|\bwhat showing\b", "time"),
+    (r"\bhow long\b|\bhow many (days|nights|weeks)\b|\bduration\b|\blength of (your |the )?stay\b", "duration"),
     (
         r"\bhow many\b(?! (days|nights|weeks))|\bnumber (of )?(tickets|seats|people|persons|guests|passengers)\b"
-        r"|\bnumber of\b|\bparty size\b|\bhow big\b|\bhow large\b|\bgroup\b|\bfor how many\b",
+        r"|\bnumber of\b|\bparty size\b|\bhow big\b|\bhow large\b|\bgroup\b|\bfor how many\b|\bhow may\b"
+        r"|\bseats in total\b|\b(amount|number) of (seats|tickets)\b|\boccupancy\b|\bin your party\b",
         "count",
     ),
     (
@@ -58,7 +59,9 @@ TOPICS: tuple[tuple[str, str], ...] = (
         "place:origin",
     ),
     (r"\bcity\b|\bwhere\b|\blocation\b|\barea\b|\bplace\b|\bneighbou?rhood\b|\baddress\b|\bmetropolis\b", "place"),
-    (r"\bhow much\b|\bprice\b|\bbudget\b|\bcost\b|\bamount\b|\bfare\b|\bfunds\b", "amount"),
+    (r"\bhow much\b|\bprice\b|\bbudget\b|\bcost\b|\bamount\b|\bfare\b|\bfunds\b|\bthe total\b", "amount"),
+    (r"\binsurance\b|\b(trip|travel) protection\b", "insurance"),
+    (r"\b(imax|3d|3-d)\b|\b(regular|special|normal) show(ing)?\b|\btype of show(ing)?\b", "kind:show"),
     (r"\bcuisine\b|\bfood\b|\bkind of (food|restaurant)\b|\btype of (food|restaurant)\b", "kind:cuisine"),
     (
         r"\bgenre\b|\bkind of (music|movie|film|show|event)s?\b|\btype of (music|movie|film|show|event)s?\b",
@@ -70,30 +73,45 @@ TOPICS: tuple[tuple[str, str], ...] = (
     (r"\bmovies?\b|\bfilms?\b|\bshows?\b", "movie"),
     (r"\bsongs?\b|\bartists?\b|\bsingers?\b|\bband\b|\balbum\b|\btrack\b|\bmusic\b", "music"),
     (r"\brestaurants?\b", "restaurant"),
+    (r"\bpropert(y|ies)\b", "property"),
     (r"\bhotels?\b", "hotel"),
     (r"\bairlines?\b|\bcarrier\b", "airline"),
     (r"\b(car|vehicle|ride)s?\b", "car"),
     (r"\b(doctor|dentist|stylist|salon|therapist|physician)s?\b", "provider"),
     (r"\baccounts?\b|\bchecking account\b|\bsavings\b", "account"),
-    (r"\b(recipient|receiver|receiving|send (it|the money) to|to whom|who)\b", "recipient"),
-    (r"\bpayment method\b|\bpay with\b|\bcard\b|\bcredit\b|\bdebit\b", "payment"),
+    (
+        r"\b(recipient|receiver|receiving|send (it|the money) to|to whom|whom|who)\b|\bcontact'?s? name\b"
+        r"|\bname of the (contact|person|other party|recipient)\b|\bthe other party\b",
+        "recipient",
+    ),
+    (
+        r"\bpayment method\b|\bpay with\b|\bcard\b|\bcredit\b|\bdebit\b|\bapp balance\b"
+        r"|\bfrom (which|what) (of your )?accounts?\b|\baccounts? .*\b(transfer|pay)\b.*\bfrom\b",
+        "payment",
+    ),
     (r"\b(bedrooms?|bed rooms?|beds?)\b", "rooms:bed"),
     (r"\b(bathrooms?|bath rooms?|baths?|restrooms?)\b", "rooms:bath"),
-    (r"\b(device|speaker|tv|television|room)\b", "device"),
+    (r"\b(device|speaker|tv|television)\b|\b(which|what|living|dining|guest) room\b|\bin (the|your) room\b", "device"),
     (r"\bevents?\b|\bconcerts?\b|\bgames?\b|\bmatch\b", "event"),
     (r"\battractions?\b|\bsights?\b|\bplaces to (see|visit)\b", "attraction"),
     (r"\brating\b|\bstars?\b", "rating"),
     (r"\b(e-?mail|phone|contact)\b", "contact"),
     (r"\breason\b|\bwhy\b", "reason"),
 )
-OBJECTS = frozenset(["movie", "music", "restaurant", "hotel", "car", "provider", "event", "attraction", "account"])
+OBJECTS = frozenset(
+    ["movie", "music", "restaurant", "hotel", "car", "provider", "event", "attraction", "account", "property"]
+)
 """Topics that name what a request is about rather than what it asks for: they count only alone."""
 
 _ROLES: tuple[tuple[str, str], ...] = (
-    (r"\b(return|returning|come back|coming back|get back|back|until when|till when|until which)\b", "return"),
-    (r"\bcheck[- ]?out\b|\bleave the hotel\b|\bcheck[- ]?in and out\b", "checkout"),
-    (r"\bcheck[- ]?in\b", "checkin"),
-    (r"\bpick[- ]?(it |the car |the vehicle )?up\b|\bcollect\b", "pickup"),
+    (r"\b(return|returning|come back|coming back|get back|back|until|till)\b", "return"),
+    (r"\bcheck(ing)?[- ]?out\b|\bleave the hotel\b|\bcheck[- ]?in and out\b", "checkout"),
+    (r"\bcheck(ing)?[- ]?in\b", "checkin"),
+    (
+        r"\bpick[- ]?(it |the car |the vehicle )?up\b|\bcollect\b|\b(begin|start) the (car |vehicle )?rental\b"
+        r"|\b(need|want|have|get) (it|the car|the vehicle|the rental|a car) (from|starting)\b",
+        "pickup",
+    ),
     (r"\bdrop[- ]?off\b|\breturn the car\b", "dropoff"),
     (r"\b(leave|leaving|depart|departure|departing|outbound|go|going|travel|fly|flying|onward)\b", "departure"),
 )
@@ -113,11 +131,15 @@ _ALTERNATIVES = re.compile(r"\bor (some |any )?(other|another|something else|any
 _EXCLAMATION = re.compile(r"^\W*(what|how) (a|an)\b")
 _WH = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|sure|great|alright|and|so|also|well|then|of course|certainly|no problem|perfect)[,!.]?\s+)*"
-    r"(what|which|where|when|who|whom|whose|how|why|until|till|from where|for how|for when|in what|in which|at what|"
-    r"on which|on what)\b"
+    r"(what|whats|which|where|when|who|whom|whose|how|why|until|till|from where|for how|for when|in what|in which|"
+    r"at what|on which|on what)\b"
 )
 _WH_ANYWHERE = re.compile(r"\b(what|which|where|when|who|whom|whose|how (many|much|long|big|large|early|late))\b")
-_PREFERENCE = re.compile(r"\b(prefer|preference|preferred|particular|in mind|specific|any idea)\b")
+_PREFERENCE = re.compile(
+    r"\b(prefer|preference|preferred|particular|in mind|specific|any idea|certain|favou?rite|choice|convenient"
+    r"|desire)\b"
+)
+_CHOICE = re.compile(r"\b[a-z]+ or (?!not\b|some|any|other\b|another\b|else\b|maybe\b|perhaps\b)(?:a |an |to )?[a-z]+")
 _CONFIRM = re.compile(
     r"\b(confirm|is (that|this|it|everything) (correct|right|ok|okay|fine|accurate)|correct\?|right\?|"
     r"does (that|this|it|everything) (sound|look) (good|right|correct|ok|okay|fine)|sounds? good\?|"
@@ -234,7 +256,8 @@ _FILLER = re.compile(
 @dataclass(frozen=True)
 class DialogAct:
     """What a reply does: the topics it asks for, and whether it asks, confirms, offers, or closes;
-    ``kinds`` holds each sentence's ``ActKind``, ``intents`` the actions its ``offer_intent`` names."""
+    ``kinds`` holds each sentence's ``ActKind``, ``intents`` the actions its ``offer_intent`` names,
+    ``proposals`` the topics its offers propose a value for (``Will you leave on March 5th?``: ``date:departure``)."""
 
     requests: frozenset[str]
     asks: bool
@@ -244,6 +267,7 @@ class DialogAct:
     goodbye: bool
     kinds: frozenset[ActKind] = frozenset()
     intents: frozenset[str] = frozenset()
+    proposals: frozenset[str] = frozenset()
 
     @property
     def requests_information(self) -> bool:
@@ -255,14 +279,19 @@ class DialogAct:
         return self.kinds - PLEASANTRIES or self.kinds
 
 
-def _topics(sentence: str) -> set[str]:
-    found = {topic for pattern, topic in _TOPICS if pattern.search(sentence)}
+def _topics(sentence: str, facts: frozenset[str] = frozenset()) -> set[str]:
+    """The topics ``sentence`` names, with ``facts`` (topics of the values it proposes) added."""
+    found = {topic for pattern, topic in _TOPICS if pattern.search(sentence)} | facts
+    if "payment" in found:
+        found.discard("place:origin")  # "from which account": money comes from an account, not a place
     if found & {"place:destination", "place:origin"}:
         found.discard("place")
     if {"place:destination", "place:origin"} <= found and not re.search(r"\bto\b|destination", sentence):
         found.discard("place:destination")
-    if "recipient" in found and "name" in found:
-        found.discard("name")
+    if "recipient" in found:
+        found -= {"name", "place", "contact"}  # "Who would you like to share the location with?" asks for a person
+    if "property" in found:
+        found.discard("place:destination")  # "Which property do you want to visit?"
     if "kind" in found and any(t.startswith("kind:") for t in found):
         found.discard("kind")
     roles = [role for pattern, role in _ROLE_PATTERNS if pattern.search(sentence)]
@@ -301,10 +330,39 @@ def _question_kind(sentence: str, original: str, wh: bool, stated: bool) -> ActK
         return ActKind.REQ_MORE
     if (preference and not proposes) or (_ALTERNATIVES.search(sentence) and not wh and not stated):
         return ActKind.REQUEST  # "Is there a particular day you'd like?", "Luxury, or some other type?"
+    if not wh and not stated and not proposes and _CHOICE.search(sentence):
+        return ActKind.REQUEST  # "Would you like a regular or a pool ride?": which of the options
+    bare = not wh and not stated and not proposes and not _OFFER.search(sentence) and not _YES_NO.search(sentence)
+    if bare and _topics(sentence) - OBJECTS - {"?"}:
+        return ActKind.REQUEST  # a bare topic asked for: "Pick up location?", "Number of tickets do you need?"
     if (_OFFER.search(sentence) and not stated) or (not wh and not stated and not preference):
         # a yes/no question that names no preference offers or checks something
         return ActKind.OFFER if _intent(sentence) is None else ActKind.OFFER_INTENT
     return ActKind.OFFER if proposes else ActKind.REQUEST
+
+
+def _request_topics(sentence: str) -> set[str]:
+    found = _topics(sentence)
+    if _CHOICE.search(sentence) and not found - OBJECTS - {"?", "place"}:
+        return {"kind:choice"}  # options of one kind, whatever it is called: "regular or pool", "rent or buy a place"
+    return found
+
+
+def _fact_topics(original: str) -> frozenset[str]:
+    """The topics of the values a sentence proposes (``on March 5th``: date; ``at 7 pm``: time; a
+    name after ``in``: place, ``Should I look in San Jose?``)."""
+    topics = set()
+    for fact in stated_facts(original):
+        if fact.group in FACT_TOPICS:
+            topics.add(FACT_TOPICS[fact.group])
+        elif fact.group == "entity" and re.search(r"\bin " + re.escape(fact.text) + r"\b", original):
+            topics.add("place")
+    return frozenset(topics)
+
+
+FACT_TOPICS = {"date": "date", "weekday": "date", "time": "time", "money": "amount", "duration": "duration"}
+"""The topic a proposed value of each fact group is about (``Will you leave on March 5th?`` asks
+about a date)."""
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -313,6 +371,7 @@ def dialog_act(text: str) -> DialogAct:
     original = text.replace("\u2019", "'")
     folded = original.casefold()
     requests: set[str] = set()
+    proposals: set[str] = set()
     kinds: set[ActKind] = set()
     intents: set[str] = set()
     asks = False
@@ -332,11 +391,17 @@ def dialog_act(text: str) -> DialogAct:
         kind = _question_kind(sentence, original[match.start() : match.end()], wh, stated)
         kinds.add(kind)
         if kind is ActKind.REQUEST:
-            requests |= _topics(sentence)
-        elif kind is ActKind.OFFER_INTENT:
+            requests |= _request_topics(sentence)
+        elif kind in (ActKind.OFFER, ActKind.OFFER_INTENT):
+            # what an item is called, or that it is a movie, says nothing of what the offer is about
+            proposals |= _topics(sentence, _fact_topics(original[match.start() : match.end()])) - OBJECTS - {"name"}
+        if kind is ActKind.OFFER_INTENT:
             intents.add(_intent(sentence) or "?")
+    if requests - {"?"}:
+        requests.discard("?")  # "Any preference? 3d or imax?": the second sentence says what the first asks
     return DialogAct(
         requests=frozenset(requests),
+        proposals=frozenset(proposals - {"?"}),
         asks=asks,
         confirms=ActKind.CONFIRM in kinds,
         offers=bool(kinds & {ActKind.OFFER, ActKind.OFFER_INTENT}),
@@ -433,15 +498,25 @@ def same_topics(gold: frozenset[str], predicted: frozenset[str]) -> bool | None:
     if _covers(gold, predicted) and _covers(predicted, gold):
         return True
     roots = {t.split(":")[0] for t in gold}
+    if _ends(gold, predicted) or _ends(predicted, gold):
+        return None  # "How long will you keep the car?" / "Until when?": one end, told two ways
     if not roots & {t.split(":")[0] for t in predicted} or _opposed_roles(gold, predicted):
         return False
     return None  # the same kinds of information, in part or with other roles: too close to call here
+
+
+_END_DATES = frozenset(["date:return", "date:checkout", "date:dropoff"])
+
+
+def _ends(gold: frozenset[str], predicted: frozenset[str]) -> bool:
+    return "duration" in gold and bool(predicted & _END_DATES)
 
 
 _OPPOSED_ROLES = (
     frozenset({"origin", "destination"}),
     frozenset({"checkin", "checkout"}),
     frozenset({"pickup", "dropoff"}),
+    frozenset({"pickup", "return"}),  # a rental's start and its end ("until when do you need the car?")
     frozenset({"departure", "return"}),
 )
 

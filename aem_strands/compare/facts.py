@@ -33,7 +33,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from aem_strands.compare.acts import dialog_act, opposed_outcomes, same_topics
+from aem_strands.compare.acts import DialogAct, dialog_act, opposed_outcomes, same_topics
 from aem_strands.compare.reply_signals import Fact, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.errors import ConfigError
@@ -222,11 +222,27 @@ def _questions_check(gold: str, predicted: str) -> tuple[list[FactFinding], bool
             return [], True
         if not predicted_act.asks:
             return [_incomplete("?", f"gold asks for {asked}; the prediction asks nothing")], False
-        if same is False and not (gold_act.requests & {"?"}) and predicted_act.requests:
+        asked_about = predicted_act.requests | predicted_act.proposals  # "What kind of car? Need insurance?"
+        if (
+            predicted_act.requests
+            and "?" not in gold_act.requests
+            and same_topics(gold_act.requests, asked_about) is False
+        ):
             theirs = ", ".join(sorted(predicted_act.requests))
             return [_incomplete(asked, f"asks for {theirs} where gold asks for {asked}")], False
-        return [], False
-    return [], False
+    return _asked_about_other(gold_act, predicted_act), False
+
+
+def _asked_about_other(gold: DialogAct, predicted: DialogAct) -> list[FactFinding]:
+    """Both ask, and what they ask about (information requested, or a value proposed: ``Would you
+    like insurance?`` / ``Do you want the car from March 5th?``) shares no topic."""
+    mine, theirs = gold.requests | gold.proposals, predicted.requests | predicted.proposals
+    if not (gold.asks and predicted.asks and mine and theirs) or "?" in mine | theirs:
+        return []
+    if same_topics(mine, theirs) is not False:
+        return []
+    asked, other = ", ".join(sorted(mine)), ", ".join(sorted(theirs))
+    return [_incomplete(asked, f"asks about {other} where gold asks about {asked}")]
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -115,8 +115,17 @@ def _same_statement(gold: str, predicted: str, check: FactCheck) -> Comparison |
 
 
 def _polar(text: str) -> frozenset[tuple[str, str]]:
-    """The state words and negations of a text, by their meaning."""
-    return frozenset((f.group, f.key) for f in facts_in(text) if f.group.startswith(("state:", "negation")))
+    """The state words and negations of a text, by their meaning (but for ``ONE_SIDED_STATES``)."""
+    return frozenset(
+        (f.group, f.key)
+        for f in facts_in(text)
+        if f.group.startswith(("state:", "negation")) and f.group not in ONE_SIDED_STATES
+    )
+
+
+ONE_SIDED_STATES = frozenset(["state:arrival"])
+"""State groups one statement may name and the other not (``Will you be leaving on March 5th?`` /
+``Are you travelling on March 5th?``); opposite poles on the two sides still fail (``states``)."""
 
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
