@@ -1,10 +1,11 @@
 """Scoring batches of dialogs in worker processes on one machine (``EvalOptions.workers``).
 
-Each worker process builds its comparator and composer once, from the options, and keeps them for every
-batch it scores (an embedding model loads once per worker). Batches are handed out as workers free up and
-their results come back in input order, so a run gives exactly what one process gives: judging is a pure
-function of the dialog and the options. Scorer instances cannot cross a process boundary, so workers
-only serve runs set up by options (the CLI, ``iter_evaluate(..., options)``).
+``workers`` processes score: ``workers - 1`` worker processes and the calling process, which scores a batch
+itself whenever the workers have enough in hand (so it never idles waiting for them, and works while they start).
+Each builds its comparator and composer once, from the options, and keeps them for every batch it scores (an
+embedding model loads once per process). Results come back in input order, so a run gives exactly what one
+process gives: judging is a pure function of the dialog and the options. Scorer instances cannot cross a
+process boundary, so workers only serve runs set up by options (the CLI, ``iter_evaluate(..., options)``).
 
 Two ways in: ``scored_in_workers`` takes dialogs and gives back results (the API); ``scored_texts`` (the CLI's
 JSON and JSONL output) gives the workers raw input lines and takes back the records' JSON text, so the parent
@@ -13,6 +14,8 @@ process only splits the input, checks dialog ids across a file, and writes.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -33,29 +36,47 @@ from aem_strands.result import DialogResult, json_text, record_of
 from aem_strands.types import Dialog, JsonValue
 
 K = TypeVar("K")
+T = TypeVar("T")
 
-_state: tuple[EvalOptions, Comparator, Composer] | None = None
-"""This worker's options, comparator and composer (set once, by ``_start``)."""
+AHEAD = 6
+"""Batches the calling process may score beyond those in the workers' hands before it waits for the oldest: it
+keeps working while they start, and memory holds a bounded number of batches however long the input."""
+
+
+@dataclass(frozen=True)
+class _State:
+    """What scoring a batch needs in a process: the options and the comparator and composer built from them."""
+
+    options: EvalOptions
+    comparator: Comparator
+    composer: Composer
+
+    @classmethod
+    def of(cls, options: EvalOptions) -> _State:
+        from aem_strands.evaluate import make_comparator
+
+        return cls(options, make_comparator(options), options.make_composer())
+
+
+_state: _State | None = None
+"""A worker process's state (set once, by ``_start``)."""
 
 
 def _start(options: EvalOptions) -> None:
-    from aem_strands.evaluate import make_comparator
-
     global _state
-    _state = (options, make_comparator(options), options.make_composer())
+    _state = _State.of(options)
 
 
-def _worker_state() -> tuple[EvalOptions, Comparator, Composer]:
+def _in_worker(function: Callable[..., T], *arguments: Any) -> T:
     if _state is None:
         raise RuntimeError("a worker task ran before the pool's initializer")
-    return _state
+    return function(_state, *arguments)
 
 
-def _score(chunk: list[Dialog | JsonValue]) -> list[DialogResult]:
+def _score(state: _State, chunk: list[Dialog | JsonValue]) -> list[DialogResult]:
     from aem_strands.evaluate import evaluate_chunk
 
-    options, comparator, composer = _worker_state()
-    return evaluate_chunk(chunk, options, comparator, composer)
+    return evaluate_chunk(chunk, state.options, state.comparator, state.composer)
 
 
 def _context() -> BaseContext:
@@ -69,28 +90,58 @@ def _context() -> BaseContext:
     return context
 
 
-def _pool(options: EvalOptions) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(options.workers, mp_context=_context(), initializer=_start, initargs=(options,))
+Call = tuple[Callable[..., T], tuple[Any, ...]]
+"""A batch's work: ``function(state, *arguments)``."""
+
+
+def _here(state: Callable[[], _State], function: Callable[..., T], arguments: tuple[Any, ...]) -> Future[T]:
+    done: Future[T] = Future()
+    try:
+        done.set_result(function(state(), *arguments))
+    except Exception as failure:  # the caller gets it from future.result(), as it would a worker's failure
+        done.set_exception(failure)
+    return done
+
+
+def _in_order(calls: Iterable[Call[T]], options: EvalOptions) -> Iterator[Future[T]]:
+    """Each call's future, in input order, run by ``options.workers - 1`` worker processes (at most two calls each
+    in hand) and by this process whenever they have that many (see ``AHEAD``). Futures may be handed out before
+    they are done; ``future.result()`` waits."""
+    here = functools.cache(lambda: _State.of(options))  # built here only if this process takes a batch
+    helpers = options.workers - 1
+    context = _context() if helpers else None
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if helpers:
+            pool = stack.enter_context(
+                ProcessPoolExecutor(helpers, mp_context=context, initializer=_start, initargs=(options,))
+            )
+        pending: deque[Future[T]] = deque()
+        for function, arguments in calls:
+            while pending and (pending[0].done() or len(pending) >= 2 * helpers + AHEAD):
+                yield pending.popleft()
+            if pool is not None and sum(not f.done() for f in pending) < 2 * helpers:
+                pending.append(pool.submit(_in_worker, function, *arguments))
+            else:
+                pending.append(_here(here, function, arguments))
+        yield from pending
 
 
 def scored_in_workers(
     batches: Iterable[tuple[K, list[Dialog | JsonValue]]], options: EvalOptions
 ) -> Iterator[tuple[K, Future[list[DialogResult]]]]:
     """Each ``(key, dialogs)`` batch's key and the future of its results, in input order, scored by
-    ``options.workers`` processes. The caller takes ``future.result()`` (which raises what scoring raised).
+    ``options.workers`` processes (this one among them). The caller takes ``future.result()`` (which raises what
+    scoring raised)."""
+    keys: deque[K] = deque()
 
-    At most two batches per worker are in flight, so memory holds a few batches however long the input.
-    """
-    with _pool(options) as pool:
-        pending: deque[tuple[K, Future[list[DialogResult]]]] = deque()
+    def calls() -> Iterator[Call[list[DialogResult]]]:
         for key, dialogs in batches:
-            pending.append((key, pool.submit(_score, dialogs)))
-            if len(pending) >= 2 * options.workers:
-                key_done, future = pending.popleft()
-                future.exception()  # wait for it before handing it out
-                yield key_done, future
-        while pending:
-            yield pending.popleft()
+            keys.append(key)
+            yield _score, (dialogs,)
+
+    for future in _in_order(calls(), options):
+        yield keys.popleft(), future
 
 
 def isolated(failure: BaseException) -> bool:
@@ -151,18 +202,9 @@ class _Outcome:
     error: InputError | None = None
 
 
-def _outcomes(records: list[LoadedRecord], indent: int | None, report_loaded: bool) -> list[_Outcome]:
-    options, comparator, _ = _worker_state()
-    return written_outcomes(records, options, comparator, indent, report_loaded)
-
-
-def written_outcomes(
-    records: list[LoadedRecord], options: EvalOptions, comparator: Comparator, indent: int | None, report_loaded: bool
-) -> list[_Outcome]:
-    """Each record scored (one batch) and written as JSON text, or its error, in order; with ``report_loaded`` each
-    outcome of a loaded dialog keeps its location, so the process that writes can check ids across a file."""
+def _outcomes(state: _State, records: list[LoadedRecord], indent: int | None, report_loaded: bool) -> list[_Outcome]:
     out = []
-    for record, item in zip(records, score_chunk(records, options, comparator), strict=True):
+    for record, item in zip(records, score_chunk(records, state.options, state.comparator), strict=True):
         loaded = record.where if report_loaded and record.dialog is not None else None
         if isinstance(item, InputError):
             out.append(_Outcome(loaded, None, item))
@@ -172,19 +214,18 @@ def written_outcomes(
     return out
 
 
-def _score_lines(file: str, start: int, lines: list[bytes], indent: int | None) -> list[_Outcome]:
+def _score_lines(state: _State, file: str, start: int, lines: list[bytes], indent: int | None) -> list[_Outcome]:
     """Decode, load, score and write JSONL ``lines`` of ``file``, the first of them line ``start``."""
-    options = _worker_state()[0]
-    records = list(loaded_records(jsonl_records(lines, start), file, align=options.align_options()))
-    return _outcomes(records, indent, report_loaded=True)
+    records = list(loaded_records(jsonl_records(lines, start), file, align=state.options.align_options()))
+    return _outcomes(state, records, indent, report_loaded=True)
 
 
-def _score_loaded(records: list[LoadedRecord], indent: int | None) -> list[_Outcome]:
+def _score_loaded(state: _State, records: list[LoadedRecord], indent: int | None) -> list[_Outcome]:
     """Score and write records the parent loaded (a JSON document), their ids checked already."""
-    return _outcomes(records, indent, report_loaded=False)
+    return _outcomes(state, records, indent, report_loaded=False)
 
 
-Task = tuple[Callable[..., list[_Outcome]], tuple[Any, ...]]
+Task = Call[list[_Outcome]]
 
 
 def _tasks(path: Path, options: EvalOptions, indent: int | None, size: int, stdin: IO[Any] | None) -> Iterator[Task]:
@@ -219,43 +260,43 @@ def _tasks(path: Path, options: EvalOptions, indent: int | None, size: int, stdi
 def scored_texts(
     paths: Sequence[Path], options: EvalOptions, indent: int | None, size: int, stdin: IO[Any] | None = None
 ) -> Iterator[ScoredText | InputError]:
-    """Every record of ``paths``, in input order, scored by ``options.workers`` processes and written as JSON
-    text (``indent`` as in ``json.dumps``), or its input error: what one process gives, record for record.
+    """Every record of ``paths``, in input order, scored by ``options.workers`` processes (this one among them) and
+    written as JSON text (``indent`` as in ``json.dumps``), or its input error: what one process gives, record for
+    record.
 
-    ``size`` records go to a worker at a time, at most two batches per worker in flight. An input that cannot
+    ``size`` records make a batch; at most two batches per worker process are in its hands. An input that cannot
     be read gives its error after the records read before it, as the loader does.
     """
-    with _pool(options) as pool:
+    # Per batch, in order: the ids seen so far in its file; an unreadable file's error in its place.
+    order: deque[set[str] | InputError] = deque()
+
+    def calls() -> Iterator[Task]:
         for path in paths:
             seen: set[str] = set()
-            pending: deque[Future[list[_Outcome]]] = deque()
             tasks = _tasks(path, options, indent, size, stdin)
-            failure: InputError | None = None
             while True:
                 try:
-                    function, arguments = next(tasks)
+                    task = next(tasks)
                 except StopIteration:
                     break
                 except InputError as error:
-                    failure = error
+                    order.append(error)
                     break
-                pending.append(pool.submit(function, *arguments))
-                if len(pending) >= 2 * options.workers:
-                    yield from _handed_back(pending.popleft(), seen)
-            while pending:
-                yield from _handed_back(pending.popleft(), seen)
-            if failure is not None:
-                yield failure
+                order.append(seen)
+                yield task
+
+    for future in _in_order(calls(), options):
+        mark = order.popleft()
+        while isinstance(mark, InputError):  # a file that could not be read, before this batch's file
+            yield mark
+            mark = order.popleft()
+        yield from _handed_back(future, mark)
+    yield from (mark for mark in order if isinstance(mark, InputError))  # only errors are left
 
 
 def _handed_back(future: Future[list[_Outcome]], seen: set[str]) -> Iterator[ScoredText | InputError]:
-    return handed_back(future.result(), seen)
-
-
-def handed_back(outcomes: Iterable[_Outcome], seen: set[str]) -> Iterator[ScoredText | InputError]:
-    """Scored outcomes' records in order; a dialog whose id an earlier one of the file has (``seen``, updated here)
-    becomes that error."""
-    for outcome in outcomes:
+    """A batch's records in order; a dialog whose id an earlier one of the file has becomes that error."""
+    for outcome in future.result():
         if outcome.loaded is not None:
             repeated = repeated_id(outcome.loaded, seen)
             if repeated is not None:
