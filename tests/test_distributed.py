@@ -274,3 +274,18 @@ def _score_many(paths: list[str], *extra: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(["score", *paths, *extra], stdout=out, stderr=err)
     return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_engine_ray_never_loads_a_jsonl_file_on_the_driver(
+    local_ray: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import aem_strands.distributed as distributed
+
+    def driver_loaded(*_: object) -> Iterator[Any]:
+        raise AssertionError("a JSONL file went through the driver-loaded path")
+
+    monkeypatch.setattr(distributed, "scored_on_ray", driver_loaded)
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps(d) for d in _example_dialogs()[:4]) + "\n", encoding="utf-8")
+    local = _score(path, "--scorer", "exact")
+    assert _score(path, "--scorer", "exact", "--engine", "ray") == local
