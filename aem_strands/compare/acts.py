@@ -122,6 +122,7 @@ _STATED_REQUEST = re.compile(
     r"\b(please (tell|let|provide|specify|give|choose|select|say|enter|share|send|confirm)|let me know|tell me|"
     r"can you confirm|confirm (that|this|the|your)|(can|could|would) you (give|provide|share|specify) me|"
     r"i (just |will |'ll )?need (the|your|to know)|(would|will) help to know|i need more (details|information))\b"
+    r"|^\W*(?:(?:ok(?:ay)?|sure|so|alright)[,!]?\s+)?confirm(?:ing)?\b"  # "Confirming playback of Curious."
 )
 _YES_NO = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|sure|great|alright|and|so|also|well|then)[,!]?\s+)*"
@@ -236,9 +237,13 @@ pm?``): two replies made only of these say the same thing when their values agre
 little else differs (``replies.settle_reply``). An offer and a statement of one item mix freely (SGD
 annotates ``There is a 4.6-rated home at ...`` and ``How about ...?`` as the same offer)."""
 
-CLAIMS = (ActKind.CONFIRM, ActKind.NOTIFY_SUCCESS, ActKind.OFFER_INTENT)
+CLAIMS = (ActKind.CONFIRM, ActKind.NOTIFY_SUCCESS)
 """Stating kinds one reply cannot have without the other: asking to confirm a booking is not
-reporting it made, nor offering to make it, nor stating its details."""
+reporting it made, nor stating its details."""
+
+PROPOSALS = frozenset([ActKind.OFFER, ActKind.OFFER_INTENT])
+"""An offer to act (``Shall I book a table at 7 pm?``) is no statement of a table at 7 pm: a reply
+with one needs an offer on the other side too (``Would you like a table at 7 pm?``)."""
 
 
 def _cue_pattern(cues: tuple[str, ...], suffix: str = "") -> re.Pattern[str]:
@@ -432,14 +437,18 @@ def roles_in(text: str) -> frozenset[str]:
 
 def stating_acts(gold: str, predicted: str) -> frozenset[ActKind] | None:
     """The act kinds of two replies when both are made only of ``STATING`` kinds (and pleasantries),
-    neither asks for information, each ``CLAIMS`` kind is on both sides or neither, offers of an
-    intent offer the same action, and the roles they name (``roles_in``) overlap when both name one;
-    ``None`` otherwise. Whether their facts agree is for the caller."""
+    neither asks for information, each ``CLAIMS`` kind is on both sides or neither, an offer to act
+    faces an offer (``PROPOSALS``), offers of an intent on both sides offer the same action, and the
+    roles they name (``roles_in``) overlap when both name one; ``None`` otherwise. Whether their facts
+    agree is for the caller."""
     mine, theirs = dialog_act(gold), dialog_act(predicted)
     if mine.requests or theirs.requests or not mine.core or not theirs.core:
         return None
     if not (mine.core | theirs.core) <= STATING or any((k in mine.kinds) != (k in theirs.kinds) for k in CLAIMS):
         return None
+    for one, other in ((mine, theirs), (theirs, mine)):
+        if ActKind.OFFER_INTENT in one.kinds and not other.kinds & PROPOSALS:
+            return None
     if ActKind.OFFER_INTENT in mine.kinds & theirs.kinds and mine.intents != theirs.intents:
         return None
     roles, other_roles = roles_in(gold), roles_in(predicted)

@@ -112,16 +112,20 @@ def _agree(gold: Fact, predicted: Fact) -> bool:
 
 
 def _match(gold: list[Fact], predicted: list[Fact]) -> tuple[list[Fact], list[Fact], list[Fact]]:
-    """(matched gold facts, unmatched gold, unmatched predicted)."""
+    """(matched gold facts, unmatched gold, unmatched predicted), in gold's order. Facts of one group
+    pair first, across groups after: the "1 pm" of one side is the other's "1 pm", not its "one"."""
     free = list(predicted)
-    matched, missing = [], []
-    for fact in gold:
-        hit = next((p for p in free if _agree(fact, p)), None)
-        if hit is None:
-            missing.append(fact)
-        else:
-            free.remove(hit)
-            matched.append(fact)
+    hits: dict[int, Fact] = {}
+    for same_group in (True, False):
+        for index, fact in enumerate(gold):
+            if index in hits:
+                continue
+            hit = next((p for p in free if (p.group == fact.group) == same_group and _agree(fact, p)), None)
+            if hit is not None:
+                free.remove(hit)
+                hits[index] = hit
+    matched = [fact for index, fact in enumerate(gold) if index in hits]
+    missing = [fact for index, fact in enumerate(gold) if index not in hits]
     return matched, missing, free
 
 

@@ -87,7 +87,7 @@ UNITS: dict[str, tuple[str, float]] = {
     "degrees fahrenheit": ("temperature F", 1.0), "degree fahrenheit": ("temperature F", 1.0),
     "degrees f": ("temperature F", 1.0), "degrees c": ("temperature C", 1.0), "degrees": ("temperature", 1.0),
     "degree": ("temperature", 1.0), "stars": ("rating", 1.0), "star": ("rating", 1.0), "gb": ("data GB", 1.0),
-    "mb": ("data GB", 0.001),
+    "mb": ("data GB", 0.001), "fahrenheit": ("temperature F", 1.0), "celsius": ("temperature C", 1.0),
 }  # fmt: skip
 """Measurement units: the dimension compared and the factor to its base unit (``5 kg`` = ``5000 g``)."""
 
@@ -116,7 +116,7 @@ COMMON_STARTERS = frozenset(
      "choose", "would", "consider", "shall", "ready", "unfortunate", "excuse", "pardon", "information", "details",
      "start", "begin", "get", "set", "play", "find", "rent", "buy", "stream", "cast", "watch", "listen", "reserve",
      "need", "send", "transfer", "share", "add", "use", "see", "keep", "leave", "return", "pay", "schedule",
-     "playing", "starting", "transferring", "sending", "reserving", "booking", "getting"]
+     "playing", "starting", "transferring", "sending", "reserving", "booking", "getting", "searched", "humidity"]
 )  # fmt: skip
 """Capitalised sentence starts that name nothing; any other first word that is capitalised is read as
 a name (``John will join you``)."""
