@@ -7,6 +7,7 @@ import pytest
 
 from aem_strands.compare.acts import dialog_act, roles_in, stating_acts
 from aem_strands.compare.replies import NAMED_WORD_SLACK, TYPED_WORD_SLACK, WORD_SLACK, settle_reply
+from aem_strands.compare.reply_signals import facts_in
 from aem_strands.types import Method
 
 SAME_STATEMENTS = [
@@ -216,3 +217,28 @@ def test_statement_rule_relaxations_settle_their_paraphrase(gold: str, predicted
 def test_what_the_relaxations_still_refuse(gold: str, predicted: str) -> None:
     settled = settle_reply(gold, predicted)
     assert settled is None or settled.equivalent is False
+
+
+def test_a_street_address_is_one_typed_fact() -> None:
+    assert [(f.group, f.key) for f in facts_in("They are at 2455 Bennett Valley Rd.")] == [
+        ("address", "2455 bennett valley road")  # the street type spelled out: Rd = Road
+    ]
+    settled = settle_reply("They are at 2455 Bennett Valley Road.", "Their address is 2455 Bennett Valley Rd.")
+    assert settled is not None
+    assert settled.equivalent is True
+    other = settle_reply("They are at 2455 Bennett Valley Road.", "They are at 2455 Bennett Valley Drive.")
+    assert other is not None
+    assert other.detail == "facts: 2455 Bennett Valley Drive vs gold 2455 Bennett Valley Road"
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "topics"),
+    [
+        ("Can you please confirm me the number of required tickets?", "Sure, how many tickets?", "count"),
+        ("What is the amount of bedrooms you want?", "Tell me the number of bed rooms you need.", "count, rooms:bed"),
+    ],
+)
+def test_a_confirmation_or_an_amount_that_asks_for_a_count(gold: str, predicted: str, topics: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert settled.detail == f"asks for the same information ({topics})"

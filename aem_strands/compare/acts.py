@@ -45,7 +45,8 @@ TOPICS: tuple[tuple[str, str], ...] = (
     (
         r"\bhow many\b(?! (days|nights|weeks))|\bnumber (of )?(tickets|seats|people|persons|guests|passengers)\b"
         r"|\bnumber of\b|\bparty size\b|\bhow big\b|\bhow large\b|\bgroup\b|\bfor how many\b|\bhow may\b"
-        r"|\bseats in total\b|\b(amount|number) of (seats|tickets)\b|\boccupancy\b|\bin your party\b",
+        r"|\bseats in total\b|\b(amount|number) of (seats|tickets|bed ?rooms|bath ?rooms|beds|baths|people)\b"
+        r"|\boccupancy\b|\bin your party\b",
         "count",
     ),
     (
@@ -287,6 +288,8 @@ class DialogAct:
 def _topics(sentence: str, facts: frozenset[str] = frozenset()) -> set[str]:
     """The topics ``sentence`` names, with ``facts`` (topics of the values it proposes) added."""
     found = {topic for pattern, topic in _TOPICS if pattern.search(sentence)} | facts
+    if "count" in found and re.search(r"\bamount of\b", sentence):
+        found.discard("amount")  # "the amount of bedrooms" is a count
     if "payment" in found:
         found.discard("place:origin")  # "from which account": money comes from an account, not a place
     if found & {"place:destination", "place:origin"}:
@@ -330,7 +333,8 @@ def _question_kind(sentence: str, original: str, wh: bool, stated: bool) -> ActK
     proposes = _states_something(original)  # "What about Delta at 7 pm?" proposes facts, asks for none
     preference = bool(_PREFERENCE.search(sentence))
     if _CONFIRM.search(sentence):
-        return ActKind.CONFIRM
+        # "Can you confirm me the number of tickets?" asks for the number; "Please confirm: 2 tickets" does not
+        return ActKind.REQUEST if not proposes and _topics(sentence) - OBJECTS - {"?"} else ActKind.CONFIRM
     if _MORE.search(sentence):
         return ActKind.REQ_MORE
     if (preference and not proposes) or (_ALTERNATIVES.search(sentence) and not wh and not stated):

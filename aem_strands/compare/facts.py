@@ -46,6 +46,7 @@ _FAMILIES = {
     "number": "numbers", "money": "numbers", "percent": "numbers", "measure": "numbers", "duration": "numbers",
     "time": "dates", "date": "dates", "weekday": "dates", "month": "dates",
     "identifier": "identifiers", "email": "identifiers", "phone": "identifiers", "entity": "entities",
+    "address": "entities",
 }  # fmt: skip
 _UNIT_GROUPS = frozenset(["money", "percent", "measure"])
 _NEGATIVE_WORDS = frozenset(["unable", "without", "nothing", "none", "neither", "failed", "lack", "lacks"])

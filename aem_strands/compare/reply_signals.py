@@ -9,6 +9,7 @@
 - money (``$356 million``, ``$356M``, ``1,250 dollars``), percentages with their direction
   (``up 8%``), durations (``two working days``), measures (``5 kg`` = ``5000 g``), plain numbers
   with their scale (``4.2 million``, ``1.1M``); number words are read as digits (``Two`` is 2);
+- street addresses (``1532 20th Street`` = ``1532 20th St``);
 - named entities: runs of capitalised words (``Pleasant Hill``, ``Grand Central Station``), a
   sentence's first word only when it is no common word (``John``);
 - opposed state words (on/off, up/down, including/excluding, confirmed/failed, open/closed,
@@ -120,6 +121,18 @@ _MEASURE = re.compile(
 _OUT_OF = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?:out of|/)\s*(?P<of>10|5|100)\b(?!\s*[/-]\s*\d)")
 _NUMBER = re.compile(rf"(?<![\w.])(?P<num>[+-]?(?:{_NUM}))(?:st|nd|rd|th)?{_SCALE}?(?![\w])")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_STREET_TYPES = {
+    "street": "street", "st": "street", "road": "road", "rd": "road", "avenue": "avenue", "ave": "avenue",
+    "boulevard": "boulevard", "blvd": "boulevard", "drive": "drive", "dr": "drive", "lane": "lane", "ln": "lane",
+    "way": "way", "place": "place", "pl": "place", "court": "court", "ct": "court", "highway": "highway",
+    "hwy": "highway", "plaza": "plaza", "square": "square", "parkway": "parkway", "pkwy": "parkway",
+    "terrace": "terrace", "real": "real", "alley": "alley",
+}  # fmt: skip
+_ADDRESS = re.compile(
+    r"\b\d{1,6}[A-Za-z]?(?: (?:[A-Z0-9][\w'.&-]*|of|de|la|del)){1,5} (?:"
+    + "|".join(t.capitalize() for t in _STREET_TYPES)
+    + r")\b\.?"
+)
 _PHONE = re.compile(r"(?<![\w])\+?\d[\d ().-]{7,}\d(?![\w])")
 _IDENTIFIER = re.compile(r"(?<![\w#])#?[A-Za-z0-9]*(?:[A-Za-z][_#-]?\d|\d[_#-]?[A-Za-z]|_)[\w#-]*")
 _NOT_IDENTIFIER = re.compile(r"\d+(?:st|nd|rd|th|am|pm|[a-z]{1,3})|[a-z]+-[a-z]+", re.IGNORECASE)
@@ -207,6 +220,13 @@ class _Reader:
                 fact = make(match)  # type: ignore[operator]  # a callable taking the match
                 if fact is not None:
                     self.add(match.start(), match.end(), fact)
+
+
+def _address(match: re.Match[str]) -> Fact:
+    """A street address (``1532 20th Street``, ``2455 Bennett Valley Rd``), keyed with its street type
+    spelled out."""
+    words = match.group().rstrip(".").casefold().split()
+    return Fact("address", " ".join([*words[:-1], _STREET_TYPES[words[-1]]]), match.group().rstrip("."))
 
 
 def _phone(match: re.Match[str]) -> Fact | None:
@@ -427,6 +447,7 @@ def facts_in(text: str) -> tuple[Fact, ...]:
         reader.scan(_PERCENT, _percent(reader.text))
         reader.scan(_DURATION, _duration)
         reader.scan(_MEASURE, _measure)
+        reader.scan(_ADDRESS, _address)
     if digit or "_" in reader.text:
         reader.scan(_IDENTIFIER, _identifier)
     for position, word in _words(reader.text) if _CALENDAR_WORD.search(reader.text) else ():
