@@ -204,7 +204,11 @@ class Alignment:
     def to_dict(self) -> dict[str, JsonValue]:
         out: dict[str, JsonValue] = {
             "cost": round(self.cost, 4),
-            "pairs": [p.to_dict() for p in self.pairs],
+            # ``AlignedPair.to_dict`` inlined: one row per turn of every unpaired dialog.
+            "pairs": [
+                {"turn_no": p.turn_no, "gold_index": p.gold_index, "predicted_index": p.predicted_index}
+                for p in self.pairs
+            ],
             "ignored_predicted": list(self.ignored),
             "skipped_optional_gold": list(self.skipped_optional),
             "tolerated": [{"predicted_index": i, "why": why} for i, why in self.tolerated],
@@ -537,8 +541,13 @@ def align_turns(
         if g is not None:
             renumber[g + 1] = turn_no
             base = gold[g]
-            # Every field of Turn is an init field: this is ``replace`` without its per-call field walk.
-            turns.append(Turn(**{**vars(base), "turn_no": turn_no, "predicted": None if p is None else predicted[p]}))
+            # ``replace(base, turn_no=..., predicted=...)`` field by field, without its per-call field walk.
+            turns.append(
+                Turn(
+                    turn_no, base.kind, base.gold, None if p is None else predicted[p], base.tags, base.depends_on,
+                    base.critical, base.weight, base.latency_ms, base.optional,
+                )
+            )  # fmt: skip
         elif p is not None:
             content = predicted[p]
             kind = TurnKind.ACTION if isinstance(content, ActionCall) else TurnKind.RESPONSE

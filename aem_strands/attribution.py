@@ -46,6 +46,7 @@ from aem_strands.types import (
     TurnContent,
     TurnKind,
     TurnVerdict,
+    Verdict,
 )
 
 STRUCTURAL_REASONS = frozenset(
@@ -148,6 +149,8 @@ def chain_lengths(turns: Sequence[Turn]) -> list[int | None]:
 
 def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[Attribution | None]:
     """Attribute every failed turn; passing and not-applicable turns get ``None``."""
+    if len(turns) == len(verdicts) and not any(verdict.verdict is Verdict.FAIL for verdict in verdicts):
+        return [None] * len(verdicts)  # nothing failed: nothing to attribute
     chains = _chain_ids(turns)
     out: list[Attribution | None] = []
     failed: list[tuple[int, Turn, dict[str, JsonValue]]] = []  # (index, turn, tainted values) of earlier failures

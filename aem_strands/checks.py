@@ -181,16 +181,23 @@ def argument_checks(
     return checks, KeyDiff(tuple(missing), tuple(extra), len(missing) - top_missing)
 
 
+# The scores the full checks give an identical pair: exact match decides every value (score 1.0), every key is
+# shared, and a reply's facts are all covered by themselves (tests/test_speed_identical.py).
+_IDENTICAL_CALL = {SubMetric.STRUCTURE: 1.0, SubMetric.COMPLETENESS: 1.0, SubMetric.TRUTHFULNESS: 1.0}
+_IDENTICAL_REPLY = {SubMetric.TRUTHFULNESS: 1.0, SubMetric.COMPLETENESS: 1.0}
+_IDENTICAL_CALL_PASSED = dict.fromkeys(_IDENTICAL_CALL, True)
+_IDENTICAL_REPLY_PASSED = dict.fromkeys(_IDENTICAL_REPLY, True)
+_IDENTICAL = (Decision("turn", True, Method.EXACT, 1.0, "identical to gold"),)
+
+
 def identical_verdict(turn: Turn) -> TurnVerdict:
     """The verdict ``check_turn`` gives a turn whose prediction is identical to gold (``align.identical_turn``)."""
-    # The scores the full checks give an identical pair: exact match decides every value (score 1.0), every
-    # key is shared, and a reply's facts are all covered by themselves (tests/test_speed_identical.py).
+    # Each verdict gets its own copies of the score maps (a caller may change one), built from templates.
     if isinstance(turn.gold, ActionCall):
-        scores = {SubMetric.STRUCTURE: 1.0, SubMetric.COMPLETENESS: 1.0, SubMetric.TRUTHFULNESS: 1.0}
+        scores, passed = _IDENTICAL_CALL.copy(), _IDENTICAL_CALL_PASSED.copy()
     else:
-        scores = {SubMetric.TRUTHFULNESS: 1.0, SubMetric.COMPLETENESS: 1.0}
-    same = (Decision("turn", True, Method.EXACT, 1.0, "identical to gold"),)
-    return TurnVerdict(turn.turn_no, turn.kind, Verdict.PASS, (), scores, dict.fromkeys(scores, True), decisions=same)
+        scores, passed = _IDENTICAL_REPLY.copy(), _IDENTICAL_REPLY_PASSED.copy()
+    return TurnVerdict(turn.turn_no, turn.kind, Verdict.PASS, (), scores, passed, None, "", _IDENTICAL)
 
 
 def comparison_requests(turn: Turn, context: CheckContext = NO_CONTEXT) -> list[ComparisonRequest]:

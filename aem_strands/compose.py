@@ -51,16 +51,20 @@ class Composer(Protocol):
     def compose(self, turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> Composition: ...
 
 
+_METRICS = tuple(SubMetric)
+"""The sub-metrics in their order (iterating the enum class itself is a Python-level call per member)."""
+
+
 def sub_metric_rates(verdicts: Sequence[TurnVerdict]) -> dict[SubMetric, SubMetricRate]:
     """Per sub-metric: of the judged turns it applies to, how many passed it."""
-    passed = dict.fromkeys(SubMetric, 0)
-    applicable = dict.fromkeys(SubMetric, 0)
+    passed = dict.fromkeys(_METRICS, 0)
+    applicable = dict.fromkeys(_METRICS, 0)
     for verdict in verdicts:  # one pass over the turns, not one per sub-metric
         if verdict.verdict is not Verdict.NOT_APPLICABLE:
             for metric, ok in verdict.sub_passed.items():
                 applicable[metric] += 1
                 passed[metric] += ok
-    return {metric: SubMetricRate(passed[metric], applicable[metric]) for metric in SubMetric}
+    return {metric: SubMetricRate(passed[metric], applicable[metric]) for metric in _METRICS}
 
 
 def _judged(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[tuple[Turn, TurnVerdict]]:

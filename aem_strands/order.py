@@ -21,6 +21,8 @@ JudgeFn = Callable[[Turn], TurnVerdict]
 def order_groups(turns: Sequence[Turn]) -> dict[str, list[int]]:
     """Positions (indexes into ``turns``) of the members of each order-invariant group."""
     groups: dict[str, list[int]] = {}
+    if not any(turn.tags for turn in turns):  # the usual dialog: no tag, so no group
+        return groups
     for index, turn in enumerate(turns):
         group = turn.order_group
         if group is not None:

@@ -16,10 +16,11 @@ dialog id, the turn (its 1-based position in its list) and the field (``gold.arg
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -69,13 +70,16 @@ class UnpairedDialog:
     def align(self, options: AlignOptions | None = None) -> Dialog:
         """The paired dialog to score; ``metadata["alignment"]`` records which turns were paired."""
         result = self.alignment(options)
-        latency = dict(enumerate(self.predicted_latency_ms))
-        turns = []
-        for turn, pair in zip(result.dialog.turns, result.pairs, strict=True):
-            measured = latency.get(pair.predicted_index) if pair.predicted_index is not None else None
-            turns.append(turn if measured is None else replace(turn, latency_ms=measured))
+        turns = result.dialog.turns
+        if any(measured is not None for measured in self.predicted_latency_ms):
+            latency = dict(enumerate(self.predicted_latency_ms))
+            timed = []
+            for turn, pair in zip(turns, result.pairs, strict=True):
+                measured = latency.get(pair.predicted_index) if pair.predicted_index is not None else None
+                timed.append(turn if measured is None else replace(turn, latency_ms=measured))
+            turns = tuple(timed)
         metadata = {**result.dialog.metadata, "alignment": result.to_dict()}
-        return Dialog(result.dialog.dialog_id, tuple(turns), metadata)
+        return Dialog(result.dialog.dialog_id, turns, metadata)
 
 
 _TURN_PATH = re.compile(r"(turns|gold|predicted)\[(\d+)\]\.?")
@@ -132,39 +136,165 @@ def _content(model: UnpairedTurnModel, where: Location, side: str) -> TurnConten
     return ActionCall(tool_id, action, dict(model.args or {}), model.observation, compare)
 
 
-def _parse_side(raw: object, side: str, where: Location) -> list[tuple[UnpairedTurnModel, TurnContent]]:
+@dataclass(frozen=True)
+class _Notes:
+    """What a turn carries besides its content: its latency, and on the gold side its annotations."""
+
+    latency_ms: float | None = None
+    tags: tuple[str, ...] = ()
+    depends_on: tuple[int, ...] = ()
+    critical: bool = False
+    weight: float = 1.0
+    optional: bool = False
+
+
+_NO_NOTES = _Notes()
+
+
+class _ParsedTurn(NamedTuple):
+    """One validated turn of either side (a named tuple: one is built per turn, the cheapest record to build)."""
+
+    content: TurnContent
+    notes: _Notes
+
+
+_AGENT_KEYS = frozenset({"turn", "response", "latency_ms"})
+_TOOL_KEYS = frozenset({"turn", "tool_id", "action", "args", "observation", "latency_ms"})
+_GOLD_AGENT_KEYS = _AGENT_KEYS | (set(_GOLD_ONLY) - {"compare_args"})
+_GOLD_TOOL_KEYS = _TOOL_KEYS | set(_GOLD_ONLY)
+_ANNOTATIONS = frozenset({"latency_ms", *_GOLD_ONLY}) - {"compare_args"}
+_EXACT_FLOAT = 2.0**53
+"""Integers up to here become floats exactly (as the model turns a JSON integer into a float)."""
+
+
+def _plain_number(value: object, low: float, inclusive: bool) -> float | None:
+    """``value`` as the model reads a finite float field bounded below by ``low``; ``None`` for anything else."""
+    if type(value) is float:
+        number = value
+    elif type(value) is int and abs(value) <= _EXACT_FLOAT:
+        number = float(value)
+    else:
+        return None
+    if not number < math.inf or not (number >= low if inclusive else number > low):  # NaN fails both
+        return None
+    return number
+
+
+def _plain_strings(value: object) -> bool:
+    return type(value) is list and all(type(item) is str for item in value)
+
+
+def _quick_turn(item: dict[str, Any], gold: bool) -> _ParsedTurn | None:
+    """The turn as ``_modelled_turn`` reads it, for the common well-formed case checked by hand (exact JSON types,
+    known keys, nothing to report); ``None`` sends the turn to the model, whose errors name what is wrong.
+
+    Never accepts a turn the model rejects, and gives the model's values where it accepts one
+    (tests/test_fast_path_unpaired.py compares the two on generated turns)."""
+    kind = item.get("turn")
+    if kind == "Agent":
+        if not (_GOLD_AGENT_KEYS if gold else _AGENT_KEYS).issuperset(item):
+            return None
+        response = item.get("response")
+        if type(response) is not str:
+            return None
+        content: TurnContent = Reply(response)
+    elif kind == "Tool":
+        if not (_GOLD_TOOL_KEYS if gold else _TOOL_KEYS).issuperset(item):
+            return None
+        tool_id, action, args = item.get("tool_id"), item.get("action"), item.get("args", _NO_ARGS)
+        if type(tool_id) is not str or type(action) is not str or not tool_id or not action or type(args) is not dict:
+            return None
+        if not all(type(key) is str for key in args):
+            return None
+        compare = item.get("compare_args")
+        if compare is not None and not _plain_strings(compare):
+            return None
+        content = ActionCall(
+            tool_id, action, dict(args), item.get("observation"), None if compare is None else tuple(compare)
+        )
+    else:
+        return None
+    if _ANNOTATIONS.isdisjoint(item):  # the usual turn
+        return _ParsedTurn(content, _NO_NOTES)
+    notes = _notes(item)
+    return None if notes is None else _ParsedTurn(content, notes)
+
+
+_NO_ARGS: dict[str, Any] = {}
+
+
+def _notes(item: dict[str, Any]) -> _Notes | None:
+    """A turn's latency and annotations as ``_quick_turn`` reads them (``None``: the model decides)."""
+    latency: float | None = None
+    if "latency_ms" in item:
+        latency = _plain_number(item["latency_ms"], 0.0, inclusive=True)
+        if latency is None:
+            return None
+    weight = _plain_number(item.get("weight", 1.0), 0.0, inclusive=False)
+    tags, depends_on = item.get("tags", []), item.get("depends_on", [])
+    critical, optional = item.get("critical", False), item.get("optional", False)
+    if (
+        weight is None
+        or not _plain_strings(tags)
+        or type(depends_on) is not list
+        or not all(type(dep) is int for dep in depends_on)
+        or type(critical) is not bool
+        or type(optional) is not bool
+    ):
+        return None
+    return _Notes(latency, tuple(tags), tuple(depends_on), critical, weight, optional)
+
+
+def _modelled_turn(item: dict[str, Any], side: str, where: Location) -> _ParsedTurn:
+    """One turn validated by ``UnpairedTurnModel`` (the reference reading, and the one that names errors)."""
+    try:
+        model = UnpairedTurnModel.model_validate(item)
+    except ValidationError as exc:
+        detail = exc.errors()[0]
+        name = ".".join(str(part) for part in detail["loc"])
+        raise InputError(
+            detail["msg"], Location(where.file, where.dialog_id, where.turn_no, f"{side}.{name}")
+        ) from None
+    if side == "predicted":
+        for name in _GOLD_ONLY:
+            if name in item:
+                raise InputError(
+                    f"{name!r} is a gold annotation; predicted turns do not take it",
+                    Location(where.file, where.dialog_id, where.turn_no, f"predicted.{name}"),
+                )
+    notes = _Notes(
+        model.latency_ms, tuple(model.tags), tuple(model.depends_on), model.critical, model.weight, model.optional
+    )
+    return _ParsedTurn(_content(model, where, side), notes)
+
+
+def _parse_side(raw: object, side: str, where: Location, *, quick: bool = True) -> list[_ParsedTurn]:
     if not isinstance(raw, list):
         raise InputError(
             f"{side} must be a list of turns, got {type(raw).__name__}",
             Location(where.file, where.dialog_id, None, side),
         )
+    gold = side == "gold"
     out = []
     for position, item in enumerate(raw, start=1):
-        here = Location(where.file, where.dialog_id, position)
         if not isinstance(item, dict):
             raise InputError(
                 f"a turn must be a JSON object, got {type(item).__name__}",
-                Location(here.file, here.dialog_id, position, side),
+                Location(where.file, where.dialog_id, position, side),
             )
-        try:
-            model = UnpairedTurnModel.model_validate(item)
-        except ValidationError as exc:
-            detail = exc.errors()[0]
-            name = ".".join(str(part) for part in detail["loc"])
-            raise InputError(detail["msg"], Location(here.file, here.dialog_id, position, f"{side}.{name}")) from None
-        if side == "predicted":
-            for name in _GOLD_ONLY:
-                if name in item:
-                    raise InputError(
-                        f"{name!r} is a gold annotation; predicted turns do not take it",
-                        Location(here.file, here.dialog_id, position, f"predicted.{name}"),
-                    )
-        out.append((model, _content(model, here, side)))
+        parsed = _quick_turn(item, gold) if quick else None
+        out.append(parsed or _modelled_turn(item, side, Location(where.file, where.dialog_id, position)))
     return out
 
 
 def parse_unpaired(raw: object, *, file: str | None = None, default_id: str | None = None) -> UnpairedDialog:
     """Validate one unpaired dialog object (see the module docstring)."""
+    return _parse_unpaired(raw, file, default_id)
+
+
+def _parse_unpaired(raw: object, file: str | None, default_id: str | None, *, quick: bool = True) -> UnpairedDialog:
+    """``parse_unpaired``; ``quick=False`` reads every turn through the model (the reference the quick reading
+    is tested against)."""
     if not isinstance(raw, dict):
         raise InputError(f"an unpaired dialog must be a JSON object, got {type(raw).__name__}", Location(file))
     problem = limit_error(raw, file, default_id)
@@ -176,8 +306,8 @@ def parse_unpaired(raw: object, *, file: str | None = None, default_id: str | No
             f"dialog_id must be a non-empty string, got {dialog_id!r}", Location(file, None, None, "dialog_id")
         )
     where = Location(file, dialog_id)
-    unknown = sorted(set(raw) - UNPAIRED_KEYS)
-    if unknown:
+    if not UNPAIRED_KEYS.issuperset(raw):
+        unknown = sorted(set(raw) - UNPAIRED_KEYS)
         raise InputError(f"unknown field(s) {', '.join(unknown)}", Location(file, dialog_id, None, unknown[0]))
     for side in ("gold", "predicted"):
         if side not in raw:
@@ -186,29 +316,28 @@ def parse_unpaired(raw: object, *, file: str | None = None, default_id: str | No
                 Location(file, dialog_id, None, side),
             )
     metadata = check_metadata(raw.get("metadata"), Location(file, dialog_id))
-    gold_side = _parse_side(raw["gold"], "gold", where)
-    predicted_side = _parse_side(raw["predicted"], "predicted", where)
+    gold_side = _parse_side(raw["gold"], "gold", where, quick=quick)
+    predicted_side = _parse_side(raw["predicted"], "predicted", where, quick=quick)
     # Both sides empty is a valid dialog: nothing was required and nothing was done (it passes).
     gold: list[Turn] = []
-    for position, (model, content) in enumerate(gold_side, start=1):
-        for dep in model.depends_on:
+    for position, (content, notes) in enumerate(gold_side, start=1):
+        for dep in notes.depends_on:
             if not 1 <= dep < position:
                 raise InputError(
                     f"depends_on names turn {dep}, which is not an earlier gold turn",
                     Location(file, dialog_id, position, "gold.depends_on"),
                 )
-        kind = TurnKind.ACTION if isinstance(content, ActionCall) else TurnKind.RESPONSE
+        kind = TurnKind.ACTION if type(content) is ActionCall else TurnKind.RESPONSE
         gold.append(
             Turn(
-                turn_no=position, kind=kind, gold=content, predicted=None, tags=tuple(model.tags),
-                depends_on=tuple(model.depends_on), critical=model.critical, weight=model.weight,
-                latency_ms=model.latency_ms, optional=model.optional,
+                position, kind, content, None, notes.tags, notes.depends_on, notes.critical, notes.weight,
+                notes.latency_ms, notes.optional,
             )
         )  # fmt: skip
     return UnpairedDialog(
         dialog_id=dialog_id,
         gold=tuple(gold),
-        predicted=tuple(content for _, content in predicted_side),
+        predicted=tuple(parsed.content for parsed in predicted_side),
         metadata=metadata,
-        predicted_latency_ms=tuple(model.latency_ms for model, _ in predicted_side),
+        predicted_latency_ms=tuple(parsed.notes.latency_ms for parsed in predicted_side),
     )
