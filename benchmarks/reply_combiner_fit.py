@@ -1,13 +1,14 @@
 """Fit the learned reply stage on calibration data only, candidates side by side.
 
-    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/reply_combiner_fit.py [--cache-dir DIR] [--write]
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/reply_combiner_fit.py [--cache-dir DIR] [--write] \
+        [--c 0.3] [--c-pair 0.012] [--write-combiner FILE]
 
 Training pairs: ``data/replies/sgd_pairs.calibration.jsonl`` and the STS-B rows of
 ``data/calibration/responses.calibration.jsonl`` (equivalent when the human score >= 4), restricted
 to the pairs the facts and acts leave open (``replies.settle_reply`` is ``None``): the learned stage
 only ever sees those. Each (source, label) group of the open pairs weighs alike, so that neither SGD
 nor STS-B, neither class, dominates. Candidates, all logistic regressions (scikit-learn, L2, on
-standardised inputs):
+standardised inputs, regularisation strength ``C``):
 
 - ``cosine``: the MiniLM cosine alone;
 - ``six features``: ``combiner.FEATURES`` (cosine, word overlap, facts, acts), the combiner shipped
@@ -15,17 +16,20 @@ standardised inputs):
 - ``six features + alignment``: plus ``combiner.ALIGNMENT`` (each reply's sentences matched to the other
   reply's best sentence by cosine: the worst and the mean match, both ways);
 - ``pair head``: the embedding pair vector ``[u*v, |u-v|]`` of the two 384-d embeddings, plus the six
-  features (``combiner.PairHead``), at several regularisation strengths ``C``;
+  features (``combiner.PairHead``), one ``C`` for all, or a ``C`` of its own for the 768 pair-vector
+  columns (``pair vector C``, much smaller: they are many, the six features few);
 - ``pair head + alignment``.
 
-Printed per candidate, by 5-fold cross-validation on the calibration part (folds stratified by
-source and label; the same folds for every candidate): balanced accuracy on the open pairs per source,
-and the whole chain's accuracy per case on the calibration part (pairs the facts and acts settle
-keep their verdict, open pairs get the fold's prediction at 0.5). Last, the band floor the pair
-head's out-of-fold scores suggest (the highest score under which >= 95 % of the open pairs are
-different). ``--write`` refits the pair head at ``--c`` on every open calibration pair and stores it
-in ``aem_strands/compare/reply_pair_head.json``; ``--write-combiner FILE`` stores the six-feature
-combiner refitted the same way (a candidate for ``reply_report.py --candidate``).
+Printed per candidate, by 5-fold cross-validation on the calibration part: balanced accuracy on the
+open pairs per source, and the whole chain's accuracy per case on the calibration part (pairs the
+facts and acts settle keep their verdict, open pairs get the fold's prediction at 0.5). The folds are
+stratified by source and label and keep pairs that share a reply text together (one utterance is in
+several SGD pairs; with plain folds the pair head partly recognises the utterance, which made it look
+better on SGD than it is); the same folds for every candidate. Last, the band floor the pair head's
+out-of-fold scores suggest (the highest score under which >= 95 % of the open pairs are different).
+``--write`` refits the pair head at ``--c`` and ``--c-pair`` on every open calibration pair and
+stores it in ``aem_strands/compare/reply_pair_head.json``; ``--write-combiner FILE`` stores the
+six-feature combiner refitted the same way (a candidate for ``reply_report.py --candidate``).
 """
 
 from __future__ import annotations
@@ -41,9 +45,9 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import balanced_accuracy_score
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedGroupKFold
 from sklearn.pipeline import Pipeline, make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
 
 from aem_strands.cache import ModelCache
 from aem_strands.compare.combiner import (
@@ -114,14 +118,42 @@ class Inputs:
         return np.hstack(parts)
 
 
-def _logistic(c: float) -> Pipeline:
-    return make_pipeline(StandardScaler(), LogisticRegression(C=c, max_iter=5000))
+def _scale_columns(x: np.ndarray, columns: int, factor: float) -> np.ndarray:
+    """``x`` with its first ``columns`` columns multiplied by ``factor``."""
+    scaled = np.array(x, dtype=float)
+    scaled[:, :columns] *= factor
+    return scaled
 
 
-def _cross_validated(model: Pipeline, x: np.ndarray, y: np.ndarray, groups: list[str], w: np.ndarray) -> np.ndarray:
-    """Out-of-fold probabilities, 5 folds stratified by (source, label)."""
+def _logistic(c: float, c_pair: float | None = None, pair_columns: int = 0) -> Pipeline:
+    """Standardise, then logistic regression at ``C=c``; with ``c_pair``, the first ``pair_columns`` columns
+    are penalised as at ``C=c_pair`` (scaled by sqrt(c_pair / c) after standardising)."""
+    if c_pair is None:
+        return make_pipeline(StandardScaler(), LogisticRegression(C=c, max_iter=5000))
+    scale = FunctionTransformer(_scale_columns, kw_args={"columns": pair_columns, "factor": (c_pair / c) ** 0.5})
+    return make_pipeline(StandardScaler(), scale, LogisticRegression(C=c, max_iter=5000))
+
+
+def _shared_text_groups(rows: list[Row]) -> list[str]:
+    """One group per set of pairs linked by a shared reply text (union-find over the texts)."""
+    parent: dict[str, str] = {}
+
+    def root(text: str) -> str:
+        while parent.setdefault(text, text) != text:
+            text = parent[text]
+        return text
+
+    for row in rows:
+        parent[root(str(row["gold"]))] = root(str(row["predicted"]))
+    return [root(str(row["gold"])) for row in rows]
+
+
+def _cross_validated(
+    model: Pipeline, x: np.ndarray, y: np.ndarray, groups: list[str], texts: list[str], w: np.ndarray
+) -> np.ndarray:
+    """Out-of-fold probabilities, 5 folds stratified by (source, label), pairs sharing a text together."""
     probability = np.zeros(len(y))
-    for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(x, groups):
+    for train, test in StratifiedGroupKFold(5, shuffle=True, random_state=0).split(x, groups, texts):
         fitted = clone(model).fit(x[train], y[train], logisticregression__sample_weight=w[train])
         probability[test] = fitted.predict_proba(x[test])[:, 1]
     return probability
@@ -143,10 +175,14 @@ def _chain_scores(every: list[Row], settled: dict[int, bool], passed: dict[int, 
 
 
 def _unscaled(model: Pipeline) -> tuple[np.ndarray, float]:
-    """A fitted scaler-and-logistic pipeline as weights and intercept on the raw inputs."""
+    """A fitted ``_logistic`` pipeline as weights and intercept on the raw inputs."""
     scaler: StandardScaler = model.named_steps["standardscaler"]
     logistic: LogisticRegression = model.named_steps["logisticregression"]
-    weights = logistic.coef_[0] / scaler.scale_
+    factors = np.ones(len(scaler.scale_))
+    if "functiontransformer" in model.named_steps:
+        scaling = model.named_steps["functiontransformer"].kw_args
+        factors[: scaling["columns"]] = scaling["factor"]
+    weights = logistic.coef_[0] * factors / scaler.scale_
     return weights, float(logistic.intercept_[0] - weights @ scaler.mean_)
 
 
@@ -165,7 +201,8 @@ def head_from(model: Pipeline, dimensions: int) -> PairHead:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache-dir", type=Path, help="a persistent embedding cache (aem_strands.cache)")
-    parser.add_argument("--c", type=float, default=0.01, help="the regularisation strength of the written head")
+    parser.add_argument("--c", type=float, default=0.3, help="the written head's regularisation strength")
+    parser.add_argument("--c-pair", type=float, default=0.012, help="... for its pair-vector columns")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--write-combiner", type=Path, help="store the refitted six-feature combiner here")
     args = parser.parse_args()
@@ -178,21 +215,31 @@ def main() -> None:
     inputs = Inputs(embedder, [(str(r["gold"]), str(r["predicted"])) for r in rows])
     y = np.array([bool(r["label"]) for r in rows])
     groups = [f"{_source(r)}:{bool(r['label'])}" for r in rows]
+    texts = _shared_text_groups(rows)
     weights = _weights(groups)
+    pair_columns = inputs.pair.shape[1]
     print(f"{len(every)} calibration pairs, {len(rows)} open ({int(y.sum())} equivalent)")
-    candidates = [("cosine", 1.0), ("six features", 1.0), ("six features + alignment", 1.0)]
-    candidates += [("pair head", c) for c in (0.003, 0.01, 0.03, 0.1)]
-    candidates += [("pair head + alignment", c) for c in (0.01, 0.03)]
-    for name, c in candidates:
-        probability = _cross_validated(_logistic(c), inputs.columns(name), y, groups, weights)
+    candidates: list[tuple[str, float, float | None]] = [
+        ("cosine", 1.0, None),
+        ("six features", 1.0, None),
+        ("six features + alignment", 1.0, None),
+    ]
+    candidates += [("pair head", c, None) for c in (0.003, 0.01, 0.03)]
+    candidates += [("pair head", args.c, c_pair) for c_pair in (0.006, args.c_pair, 0.02)]
+    candidates += [("pair head + alignment", args.c, args.c_pair)]
+    for name, c, c_pair in candidates:
+        model = _logistic(c, c_pair, pair_columns if name.startswith("pair head") else 0)
+        probability = _cross_validated(model, inputs.columns(name), y, groups, texts, weights)
         passed = probability >= 0.5
         chain = _chain_scores(every, settled, dict(zip(open_index, passed.tolist(), strict=True)))
-        print(f"{name} (C={c}): open pairs {_open_scores(y, passed, groups)}; chain per case {chain}", flush=True)
-        if name == "pair head" and c == args.c:
+        strength = f"C={c}" + ("" if c_pair is None else f", pair vector C={c_pair}")
+        print(f"{name} ({strength}): open pairs {_open_scores(y, passed, groups)}; chain per case {chain}", flush=True)
+        if name == "pair head" and (c, c_pair) == (args.c, args.c_pair):
             print(f"  band floor: {_floor(probability, y):.2f}")
-    model = _logistic(args.c).fit(inputs.columns("pair head"), y, logisticregression__sample_weight=weights)
-    head = head_from(model, inputs.pair.shape[1] // 2)
-    print(f"pair head (C={args.c}): feature weights {dict(zip(FEATURES, head.features, strict=True))}")
+    model = _logistic(args.c, args.c_pair, pair_columns)
+    model.fit(inputs.columns("pair head"), y, logisticregression__sample_weight=weights)
+    head = head_from(model, pair_columns // 2)
+    print(f"pair head (C={args.c}, pair vector C={args.c_pair}): {dict(zip(FEATURES, head.features, strict=True))}")
     if args.write:
         TARGET.write_text(json.dumps(head.to_dict()) + "\n", encoding="utf-8")
         print(f"wrote {TARGET}")

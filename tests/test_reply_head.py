@@ -89,3 +89,15 @@ def test_the_embedding_scorer_scores_open_replies_with_the_shipped_head_and_says
     assert (result.method, result.score) == (Method.EMBEDDING, pytest.approx(score))
     assert f"embedding {score:.3f}" in result.detail  # the probability and its threshold
     assert f"pair-head combiner of cosine {float(u @ v):.3f}" in result.detail
+
+
+def test_the_fitted_pipeline_folds_into_weights_on_the_raw_inputs() -> None:
+    from reply_combiner_fit import _logistic, _unscaled  # benchmarks/ is on the test path
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(200, 4 + len(FEATURES))) * rng.uniform(0.01, 5.0, size=4 + len(FEATURES))
+    y = x[:, 0] + x[:, 5] > 0
+    for model in (_logistic(0.3), _logistic(0.3, 0.012, pair_columns=4)):  # one C, and a C of its own for 4 columns
+        model.fit(x, y)
+        weights, intercept = _unscaled(model)
+        assert x @ weights + intercept == pytest.approx(model.decision_function(x))
