@@ -235,6 +235,7 @@ def _found(table: Mapping[str, str], key: str, ids: Sequence[str]) -> set[str]:
     return {ids[int(i)] for i in table.get(key, "").split()}
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def places(text: str) -> Places:
     """The places ``text`` names (empty when none; see the module docstring)."""
     table = _index().table
