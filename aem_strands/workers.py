@@ -203,8 +203,17 @@ class _Outcome:
 
 
 def _outcomes(state: _State, records: list[LoadedRecord], indent: int | None, report_loaded: bool) -> list[_Outcome]:
+    return written_outcomes(records, state.options, state.comparator, indent, report_loaded)
+
+
+def written_outcomes(
+    records: list[LoadedRecord], options: EvalOptions, comparator: Comparator, indent: int | None, report_loaded: bool
+) -> list[_Outcome]:
+    """Each record scored (one batch) and written as JSON text, or its error, in order; with ``report_loaded`` each
+    outcome of a loaded dialog keeps its location, so the process that writes can check ids across a file (also
+    the Ray actors' step, ``aem_strands.distributed``)."""
     out = []
-    for record, item in zip(records, score_chunk(records, state.options, state.comparator), strict=True):
+    for record, item in zip(records, score_chunk(records, options, comparator), strict=True):
         loaded = record.where if report_loaded and record.dialog is not None else None
         if isinstance(item, InputError):
             out.append(_Outcome(loaded, None, item))
@@ -295,8 +304,13 @@ def scored_texts(
 
 
 def _handed_back(future: Future[list[_Outcome]], seen: set[str]) -> Iterator[ScoredText | InputError]:
-    """A batch's records in order; a dialog whose id an earlier one of the file has becomes that error."""
-    for outcome in future.result():
+    return handed_back(future.result(), seen)
+
+
+def handed_back(outcomes: Iterable[_Outcome], seen: set[str]) -> Iterator[ScoredText | InputError]:
+    """Scored outcomes' records in order; a dialog whose id an earlier one of the file has (``seen``, updated here)
+    becomes that error."""
+    for outcome in outcomes:
         if outcome.loaded is not None:
             repeated = repeated_id(outcome.loaded, seen)
             if repeated is not None:
