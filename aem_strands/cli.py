@@ -218,14 +218,8 @@ def _scored(records: Iterable[LoadedRecord], options: EvalOptions) -> Iterator[D
     if options.workers > 1:
         yield from _scored_by_workers(records, options, comparator)
         return
-    chunk: list[LoadedRecord] = []
-    size = 1
-    for record in records:
-        chunk.append(record)
-        if sum(r.dialog is not None for r in chunk) >= size:
-            yield from score_chunk(chunk, options, comparator)
-            chunk, size = [], min(2 * size, options.batch_size or CHUNK_MAX)
-    yield from score_chunk(chunk, options, comparator)
+    for chunk in _record_chunks(records, options.batch_size or CHUNK_MAX, first=1):
+        yield from score_chunk(chunk, options, comparator)
 
 
 def _scored_by_workers(
@@ -251,13 +245,19 @@ def _scored_by_workers(
                 yield next(results)
 
 
-def _record_chunks(records: Iterable[LoadedRecord], size: int) -> Iterator[list[LoadedRecord]]:
+def _record_chunks(
+    records: Iterable[LoadedRecord], size: int, first: int | None = None
+) -> Iterator[list[LoadedRecord]]:
+    """``records`` in runs of ``size`` dialogs (the errors between them ride along); with ``first``, the runs start
+    at ``first`` dialogs and double up to ``size``, so the first records come out at once."""
     chunk: list[LoadedRecord] = []
+    dialogs, target = 0, first or size
     for record in records:
         chunk.append(record)
-        if sum(r.dialog is not None for r in chunk) >= size:
+        dialogs += record.dialog is not None
+        if dialogs >= target:
             yield chunk
-            chunk = []
+            chunk, dialogs, target = [], 0, min(2 * target, size)
     if chunk:
         yield chunk
 

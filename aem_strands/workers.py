@@ -247,11 +247,13 @@ def _tasks(path: Path, options: EvalOptions, indent: int | None, size: int, stdi
             loaded_records(read_records(lines, file, "json"), file, align=options.align_options()), file
         )
         batch: list[LoadedRecord] = []
+        dialogs = 0
         for record in loaded:
             batch.append(record)
-            if sum(r.dialog is not None for r in batch) >= size:
+            dialogs += record.dialog is not None
+            if dialogs >= size:
                 yield _score_loaded, (batch, indent)
-                batch = []
+                batch, dialogs = [], 0
         if batch:
             yield _score_loaded, (batch, indent)
         return
