@@ -4,6 +4,8 @@ that motivated it (SGD calibration pairs, issue 7)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aem_strands.compare.acts import dialog_act, roles_in, stating_acts
 from aem_strands.compare.replies import NAMED_WORD_SLACK, TYPED_WORD_SLACK, WORD_SLACK, settle_reply
@@ -95,25 +97,25 @@ def test_stating_acts_name_the_kinds_and_refuse_requests() -> None:
     assert roles_in("When do you check out?") == {"checkout"}
 
 
-@pytest.mark.parametrize(
-    ("gold", "predicted", "topics"),
-    [
-        # phrasings of SGD REQUEST slots (calibration dialogues) the topic table missed
-        ("Pick up location?", "Where would you like to pick up the car?", "place:pickup"),  # a bare topic asked
-        ("Number of tickets do you need?", "How many tickets would you like?", "count"),
-        ("Would you like a regular or a pool ride?", "What kind of ride would you like?", "kind:choice"),  # options
-        (
-            "Do you want to transfer the money from app balance or debit card?",
-            "Which account should I pay from?",
-            "payment",
-        ),
-        ("What showing?", "What time do you want to see the movie?", "time"),
-        ("Please say the name of the person receiving the payment", "Please say the contact's name.", "recipient"),
-        ("Which property do you want to visit?", "Which property would you like to see?", "property"),
-        ("Is there a certain city you would like me to search in?", "Which city should I search in?", "place"),
-        ("And the duration of your stay?", "How long will you be staying?", "duration"),
-    ],
-)
+_REQUEST_PAIRS = [
+    # phrasings of SGD REQUEST slots (calibration dialogues) the topic table missed
+    ("Pick up location?", "Where would you like to pick up the car?", "place:pickup"),  # a bare topic asked
+    ("Number of tickets do you need?", "How many tickets would you like?", "count"),
+    ("Would you like a regular or a pool ride?", "What kind of ride would you like?", "kind:choice"),  # options
+    (
+        "Do you want to transfer the money from app balance or debit card?",
+        "Which account should I pay from?",
+        "payment",
+    ),
+    ("What showing?", "What time do you want to see the movie?", "time"),
+    ("Please say the name of the person receiving the payment", "Please say the contact's name.", "recipient"),
+    ("Which property do you want to visit?", "Which property would you like to see?", "property"),
+    ("Is there a certain city you would like me to search in?", "Which city should I search in?", "place"),
+    ("And the duration of your stay?", "How long will you be staying?", "duration"),
+]
+
+
+@pytest.mark.parametrize(("gold", "predicted", "topics"), _REQUEST_PAIRS)
 def test_requests_for_the_same_slot_are_settled_equivalent(gold: str, predicted: str, topics: str) -> None:
     settled = settle_reply(gold, predicted)
     assert settled is not None
@@ -181,24 +183,24 @@ def test_a_proposed_value_gives_its_question_a_topic() -> None:
     assert settle_reply("Will you be leaving on March 5th?", "Are you travelling on March 5th?") is not None
 
 
-@pytest.mark.parametrize(
-    ("gold", "predicted"),
-    [
-        # SGD calibration paraphrases each relaxation was made for
-        ("Bai Thong Thai is a good San Francisco restaurant.", "Bai Thong Thai is a restaurant in San Francisco."),
-        ("Ok, there is a train leaving at 1 pm and costs $108", "There is one departing at 1 pm with ticket fare $108"),
-        ("They are located at 2455 Bennett Valley Road.", "They're at 2455 Bennett Valley Road."),  # 2 words: names
-        ("Would you like to add insurance for $20?", "Shall I add insurance for $20?"),  # an offer and an offer to act
-        (
-            "The average temperature is 73 Fahrenheit with a 29 percent chance of rain.",
-            "There's a 29 percent chance of rain and the average temperature is 73.",
-        ),
-        (
-            "Confirm playing of Scary Stories to Tell in the Dark with English subtitles.",  # a confirm as a statement
-            "Sure, please confirm your request to play Scary Stories to Tell in the Dark with English subtitles.",
-        ),
-    ],
-)
+_STATEMENT_PAIRS = [
+    # SGD calibration paraphrases each relaxation was made for
+    ("Bai Thong Thai is a good San Francisco restaurant.", "Bai Thong Thai is a restaurant in San Francisco."),
+    ("Ok, there is a train leaving at 1 pm and costs $108", "There is one departing at 1 pm with ticket fare $108"),
+    ("They are located at 2455 Bennett Valley Road.", "They're at 2455 Bennett Valley Road."),  # 2 words: names
+    ("Would you like to add insurance for $20?", "Shall I add insurance for $20?"),  # an offer and an offer to act
+    (
+        "The average temperature is 73 Fahrenheit with a 29 percent chance of rain.",
+        "There's a 29 percent chance of rain and the average temperature is 73.",
+    ),
+    (
+        "Confirm playing of Scary Stories to Tell in the Dark with English subtitles.",  # a confirm as a statement
+        "Sure, please confirm your request to play Scary Stories to Tell in the Dark with English subtitles.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("gold", "predicted"), _STATEMENT_PAIRS)
 def test_statement_rule_relaxations_settle_their_paraphrase(gold: str, predicted: str) -> None:
     settled = settle_reply(gold, predicted)
     assert settled is not None
@@ -242,3 +244,22 @@ def test_a_confirmation_or_an_amount_that_asks_for_a_count(gold: str, predicted:
     settled = settle_reply(gold, predicted)
     assert settled is not None
     assert settled.detail == f"asks for the same information ({topics})"
+
+
+PHRASES = [text for pair in [*SAME_STATEMENTS, *_STATEMENT_PAIRS, *_REQUEST_PAIRS] for text in pair[:2]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PHRASES), st.sampled_from(PHRASES))
+def test_two_statements_of_the_same_facts_agree_whichever_is_gold(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    if settled is not None and settled.detail.startswith("both state the same facts"):
+        swapped = settle_reply(predicted, gold)  # facts checked both ways, words and states compared as sets
+        assert swapped is not None
+        assert swapped.equivalent is True
+
+
+@given(st.sampled_from(PHRASES))
+def test_a_reply_never_contradicts_itself(text: str) -> None:
+    settled = settle_reply(text, text)
+    assert settled is None or settled.equivalent is True

@@ -11,8 +11,12 @@ statement (``please tell me``, ``let me know``) and sorts it into:
 - an **offer** (``How about Delta?``, ``Would you like me to book it?``);
 - **anything else** (``Anything else I can help you with?``), a goodbye.
 
-Topics come from a table of cue words (``TOPICS``); a request none of whose words is a cue has the
-topic ``?`` (unknown), and comparisons involving it are left to the semantic stage.
+Topics come from a table of cue words (``TOPICS``, extended from the phrasings the SGD system
+turns use for each ``REQUEST`` slot); a request none of whose words is a cue has the topic ``?``
+(unknown), and comparisons involving it are left to the semantic stage. A bare topic asked
+(``Pick up location?``) and a choice between options (``a regular or a pool ride?``:
+``kind:choice``) are requests too; a question that proposes a value (``Will you leave on March
+5th?``) records the topics it is about as ``proposals``.
 
 Each sentence also gets one act *kind* (``ActKind``), named as the SGD corpus annotates system
 turns: a question or request is ``request``, ``confirm``, ``offer``, ``offer_intent`` (``Shall I book

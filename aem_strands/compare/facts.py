@@ -20,6 +20,9 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
 - ``questions``: gold asks for information the prediction does not ask for is *incomplete* (``asks
   for time where gold asks for date``); gold asks the user to confirm and the prediction asks
   nothing is *incomplete*. Two questions asking for the same information agree (``same_request``).
+  A question proposing a value is about that value's topic (``Would you like to pick up the car on
+  March 6th?``: ``date:pickup``): two questions about no common topic are *incomplete* (``asks
+  about date:pickup where gold asks about time:pickup``).
 
 ``FactCheck.matched`` lists the facts both replies state, for the reason of a passing reply.
 """

@@ -21,6 +21,7 @@ give one verdict on one pair.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -59,6 +60,7 @@ def explain_passes(decided: dict[Pair, Comparison], scorer: object = None) -> di
     return out
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def settle_reply(gold: str, predicted: str) -> Comparison | None:
     """The facts-and-acts verdict on a reply pair, or ``None`` when the semantic stage must decide."""
     check = check_reply_facts(gold, predicted)
