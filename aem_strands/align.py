@@ -291,6 +291,8 @@ Row = tuple[int | None, int | None]
 
 def _blocks(gold: Sequence[Turn]) -> list[list[int]]:
     """Gold positions grouped into units: adjacent members of one order-invariant group, or single turns."""
+    if not any(turn.tags for turn in gold):  # no group at all (the usual dialog): every turn is its own unit
+        return [[index] for index in range(len(gold))]
     units: list[list[int]] = []
     for index, turn in enumerate(gold):
         group = turn.order_group

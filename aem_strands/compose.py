@@ -97,6 +97,10 @@ def _mean(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> tuple[float
     pass (fail closed): the dialog is inconclusive, and its score is that of the judged turns."""
     if not turns:
         return 1.0, True, NOTHING_TO_JUDGE
+    outcomes = [v.verdict for v in verdicts]
+    if len(outcomes) == len(turns) and Verdict.NOT_APPLICABLE not in outcomes:  # every turn judged (the usual)
+        passed = outcomes.count(Verdict.PASS)
+        return passed / len(outcomes), passed == len(outcomes), f"{passed}/{len(outcomes)} turns pass"
     judged = _judged(turns, verdicts)
     passed = sum(v.success for _, v in judged)
     note = undecided_note(turns, verdicts)
