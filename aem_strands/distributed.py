@@ -400,7 +400,9 @@ def _jsonl_on_ray(
         return
     size = _batch_size(options)
     source = _jsonl_lines()([str(Path(path).resolve())], rows=size)
-    dataset = ray.data.read_datasource(source)
+    # The read asks for no CPU of its own: with one actor per CPU (``--workers`` = the cluster's CPUs) a read
+    # that waits for a free CPU would wait for ever; it only splits lines, the actors do the work.
+    dataset = ray.data.read_datasource(source, ray_remote_args={"num_cpus": 0})
     dataset.context.execution_options.preserve_order = True  # one file, one read: rows stay in line order
     scored = dataset.map_batches(
         _ScoreLines,

@@ -261,7 +261,10 @@ def test_cli_engine_ray_streams_a_jsonl_file_and_loads_other_inputs_as_locally(l
     inputs = [str(p) for p in (jsonl, document, empty, tmp_path / "missing.jsonl")]
     for fmt in ("json", "jsonl"):
         local = _score_many(inputs, "--scorer", "exact", "--format", fmt)
-        ray = _score_many(inputs, "--scorer", "exact", "--format", fmt, "--engine", "ray", "--batch-size", "3")
+        # One actor per CPU of the instance: the read of the JSONL file must still find room to run.
+        ray = _score_many(
+            inputs, "--scorer", "exact", "--format", fmt, "--engine", "ray", "--batch-size", "3", "--workers", "2"
+        )
         assert ray == local
         assert local[0] == 2
         errors = [line for line in local[2].splitlines() if line.startswith("aem-strands: file")]
