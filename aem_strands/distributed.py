@@ -27,6 +27,7 @@ docs/DISTRIBUTED.md has the cluster recipe.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import pickle
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -402,7 +403,11 @@ def _jsonl_on_ray(
     source = _jsonl_lines()([str(Path(path).resolve())], rows=size)
     # The read asks for no CPU of its own: with one actor per CPU (``--workers`` = the cluster's CPUs) a read
     # that waits for a free CPU would wait for ever; it only splits lines, the actors do the work.
-    dataset = ray.data.read_datasource(source, ray_remote_args={"num_cpus": 0})
+    read = ray.data.read_datasource
+    if "num_cpus" in inspect.signature(read).parameters:  # newer Ray names it; older Ray takes remote args
+        dataset = read(source, num_cpus=0)
+    else:
+        dataset = read(source, ray_remote_args={"num_cpus": 0})
     dataset.context.execution_options.preserve_order = True  # one file, one read: rows stay in line order
     scored = dataset.map_batches(
         _ScoreLines,
