@@ -3,13 +3,16 @@
 Usage (from the repository root)::
 
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/stream_benchmark.py [--sizes 1000 100000] [--workers 1]
-        [--batch-size N] [--api] [--sgd-dir DIR]
+        [--batch-size N] [--api] [--engine local|ray] [--sgd-dir DIR]
 
 An input of N dialogs is copies of the SGD gold-vs-perturbed set (unpaired form, ids suffixed with the copy
 number), written to a temporary JSONL file by a generator. Each size runs in a fresh process; its peak
 resident set comes from ``os.wait4`` (that child alone). ``--api`` measures ``iter_evaluate`` over a
-generator of the same dialogs in a child process instead of the command line. Streaming holds one batch at a
-time, so the peak should not grow with N; wall time should grow linearly.
+generator of the same dialogs in a child process instead of the command line. ``--engine ray`` runs the command
+with ``--engine ray`` (a local Ray instance started by the command; Ray Data reads the JSONL file): the peak is
+then that of the largest single process of the run that the command waited for (the command itself, or a Ray
+process it started and reaped). Streaming holds one batch at a time, so the peak should not grow with N; wall time
+should grow linearly.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--api", action="store_true", help="iter_evaluate in a child process instead of the CLI")
+    parser.add_argument("--engine", choices=("local", "ray"), default="local", help="the command's --engine")
     return parser.parse_args(argv)
 
 
@@ -74,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     objects = [unpaired(d) for d in perturb_dialogs(load_sgd_dialogs(args.sgd_dir), seed=0, rate=0.1)]
     turns_per_copy = sum(len(o["gold"]) for o in objects)
     path = "API iter_evaluate" if args.api else "CLI score"
-    print(f"{path}, scorer exact, batch size {args.batch_size}, workers {args.workers}; {len(objects)} SGD dialogs")
+    setup = f"scorer exact, batch size {args.batch_size}, workers {args.workers}, engine {args.engine}"
+    print(f"{path}, {setup}; {len(objects)} SGD dialogs")
     print(f"load average at start (1/5/15 min): {load_average()}")
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -87,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 command = [sys.executable, "-m", "aem_strands.cli", "score", str(data), "--scorer", "exact"]
                 command += ["--format", "jsonl", "--batch-size", str(args.batch_size), "--workers", str(args.workers)]
+                command += ["--engine", args.engine]
             wall, rss = peak_rss_mib(command)
             turns = turns_per_copy * size / len(objects)
             rows.append((size, wall, rss))
