@@ -263,3 +263,28 @@ def test_two_statements_of_the_same_facts_agree_whichever_is_gold(gold: str, pre
 def test_a_reply_never_contradicts_itself(text: str) -> None:
     settled = settle_reply(text, text)
     assert settled is None or settled.equivalent is True
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "detail"),
+    [
+        ("Have an amazing day.", "Have a great day!", "both close the conversation (goodbye)"),
+        ("Have a very nice day.", "Have a nice day!", "both close the conversation (goodbye)"),
+        ("any thing else?", "What else can I do for you?", "both ask whether the user needs anything else (req_more)"),
+        (  # a thank-you beside "Anything else?" is not the main act
+            "Thank you. Anything else today?",
+            "What else can I do for you?",
+            "both ask whether the user needs anything else (req_more)",
+        ),
+    ],
+)
+def test_pleasantries_phrased_as_in_sgd_settle_equivalent(gold: str, predicted: str, detail: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert (settled.equivalent, settled.detail) == (True, detail)
+
+
+def test_a_bare_no_before_its_subject_is_an_answer_not_a_negation() -> None:
+    assert [f for f in facts_in("No it is a direct bus.") if f.group == "negation"] == []
+    assert [f.text for f in facts_in("No it is not direct.") if f.group == "negation"] == ["not direct"]
+    assert settle_reply("It would be a direct bus.", "No it is a direct bus.") is None  # not "not direct vs direct"

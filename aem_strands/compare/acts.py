@@ -158,13 +158,14 @@ _OFFER = re.compile(
     r"what do you think|what is your opinion)\b"
 )
 _MORE = re.compile(
-    r"(?<!or )\b(anything else|something else|any other|anything more|something more|anything i can|else i can|"
+    r"(?<!or )\b(any ?thing else|something else|any other|anything more|something more|anything i can|else i can|"
     r"help you with anything|further (help|assistance)|other (help|request|questions?)|what else|"
     r"(help|assist) (you )?(any )?further|further assist|some other way|more help|help with anything|"
     r"anything further|(that|this) be all|is that all|that's all|all for (now|today))\b"
 )
 _GOODBYE = re.compile(
-    r"\b(good ?bye|bye|have a (good|nice|great|wonderful|pleasant|lovely)|enjoy|take care|see you|you'?re welcome|"
+    r"\b(good ?bye|bye|have an? (very |really )?(good|nice|great|wonderful|pleasant|lovely|amazing|fantastic|awesome)|"
+    r"enjoy|take care|see you|you'?re welcome|"
     r"welcome|glad (to|i could)|happy to (help|have|be of)|of help|my pleasure|anytime|thanks?|thank you)\b"
 )
 
@@ -285,8 +286,11 @@ class DialogAct:
 
     @property
     def core(self) -> frozenset[ActKind]:
-        """``kinds`` without pleasantries, unless they are all it has."""
-        return self.kinds - PLEASANTRIES or self.kinds
+        """``kinds`` without pleasantries, unless they are all it has; then a thank-you or goodbye
+        beside ``Anything else?`` is not the main act (``Thank you. Anything else today?``)."""
+        if self.kinds - PLEASANTRIES:
+            return self.kinds - PLEASANTRIES
+        return frozenset([ActKind.REQ_MORE]) if ActKind.REQ_MORE in self.kinds else self.kinds
 
 
 def _topics(sentence: str, facts: frozenset[str] = frozenset()) -> set[str]:

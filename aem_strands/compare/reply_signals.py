@@ -416,13 +416,16 @@ def _states_and_negations(reader: _Reader) -> None:
 
 
 _BE = frozenset(["is", "are", "was", "were", "be", "been", "now", "still"])
+_SUBJECTS = frozenset(["it", "there", "they", "i", "we", "you", "he", "she", "that", "this", "it's", "there's"])
 
 
 def _idiom(words: tuple[tuple[int, str], ...], index: int, text: str) -> bool:
     """``no problem``, ``not only``, ``no worries``, ``why not``, a bare answer ``No,`` (it negates no word)."""
     following = words[index + 1][1] if index + 1 < len(words) else ""
     previous = words[index - 1][1] if index else ""
-    answer = words[index][1] == "no" and bool(re.match(r"\s*[,.!]", text[words[index][0] + 2 :]))
+    answer = words[index][1] == "no" and (
+        bool(re.match(r"\s*[,.!]", text[words[index][0] + 2 :])) or (index == 0 and following in _SUBJECTS)
+    )  # "No, it is direct." and, typed without the comma, "No it is a direct bus."
     return answer or following in ("problem", "worries", "only", "doubt", "matter") or previous == "why"
 
 
