@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aem_strands.compare.acts import dialog_act, roles_in, stating_acts
+from aem_strands.compare.acts import ActKind, dialog_act, roles_in, stating_acts
 from aem_strands.compare.replies import NAMED_WORD_SLACK, TYPED_WORD_SLACK, WORD_SLACK, settle_reply
 from aem_strands.compare.reply_signals import facts_in
 from aem_strands.types import Method
@@ -112,6 +112,11 @@ _REQUEST_PAIRS = [
     ("Which property do you want to visit?", "Which property would you like to see?", "property"),
     ("Is there a certain city you would like me to search in?", "Which city should I search in?", "place"),
     ("And the duration of your stay?", "How long will you be staying?", "duration"),
+    (
+        "And what about the date, when would you like that to be?",
+        "What date would you like it for?",
+        "date",
+    ),  # no offer
 ]
 
 
@@ -288,3 +293,8 @@ def test_a_bare_no_before_its_subject_is_an_answer_not_a_negation() -> None:
     assert [f for f in facts_in("No it is a direct bus.") if f.group == "negation"] == []
     assert [f.text for f in facts_in("No it is not direct.") if f.group == "negation"] == ["not direct"]
     assert settle_reply("It would be a direct bus.", "No it is a direct bus.") is None  # not "not direct vs direct"
+
+
+def test_what_about_a_topic_asks_for_it_and_what_about_an_item_offers_it() -> None:
+    assert dialog_act("How about the number of bedrooms?").requests == {"count", "rooms:bed"}
+    assert dialog_act("How about the Delta flight?").kinds == {ActKind.OFFER}

@@ -145,6 +145,7 @@ _PREFERENCE = re.compile(
     r"\b(prefer|preference|preferred|particular|in mind|specific|any idea|certain|favou?rite|choice|convenient"
     r"|desire)\b"
 )
+_ABOUT_TOPIC = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|alright|also)[,!]?\s+)*(?:what|how) about (?:the|your)\b")
 _CHOICE = re.compile(r"\b[a-z]+ or (?!not\b|some|any|other\b|another\b|else\b|maybe\b|perhaps\b)(?:a |an |to )?[a-z]+")
 _CONFIRM = re.compile(
     r"\b(confirm|is (that|this|it|everything) (correct|right|ok|okay|fine|accurate)|correct\?|right\?|"
@@ -349,6 +350,8 @@ def _question_kind(sentence: str, original: str, wh: bool, stated: bool) -> ActK
         return ActKind.REQUEST  # "Is there a particular day you'd like?", "Luxury, or some other type?"
     if not wh and not stated and not proposes and _CHOICE.search(sentence):
         return ActKind.REQUEST  # "Would you like a regular or a pool ride?": which of the options
+    if not proposes and _ABOUT_TOPIC.search(sentence) and _topics(sentence) - OBJECTS - {"?"}:
+        return ActKind.REQUEST  # "And what about the date?", "How about the number of bedrooms?": no offer in it
     bare = not wh and not stated and not proposes and not _OFFER.search(sentence) and not _YES_NO.search(sentence)
     if bare and _topics(sentence) - OBJECTS - {"?"}:
         return ActKind.REQUEST  # a bare topic asked for: "Pick up location?", "Number of tickets do you need?"
