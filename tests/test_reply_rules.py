@@ -161,6 +161,17 @@ def test_requests_for_the_same_slot_are_settled_equivalent(gold: str, predicted:
             "What day will you be checking out?",
             "asks for date:checkout where gold asks for date:checkin",
         ),
+        # a choice between named options, a pick-up proposed in "picking up"
+        (
+            "How many seats will you be needing?",
+            "Would you prefer a Luxury or Pool ride?",
+            "asks about kind:choice where gold asks about count",
+        ),
+        (
+            "Till what day you need the car?",
+            "Are you picking up on march 6th?",
+            "asks about date:pickup where gold asks about date:return",
+        ),
     ],
 )
 def test_requests_for_other_slots_are_settled_different(gold: str, predicted: str, detail: str) -> None:

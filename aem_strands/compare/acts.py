@@ -113,7 +113,7 @@ _ROLES: tuple[tuple[str, str], ...] = (
     (r"\bcheck(ing)?[- ]?out\b|\bleave the hotel\b|\bcheck[- ]?in and out\b", "checkout"),
     (r"\bcheck(ing)?[- ]?in\b", "checkin"),
     (
-        r"\bpick[- ]?(it |the car |the vehicle )?up\b|\bcollect\b|\b(begin|start) the (car |vehicle )?rental\b"
+        r"\bpick(ing|ed)?[- ]?(it |the car |the vehicle )?up\b|\bcollect\b|\b(begin|start) the (car |vehicle )?rental\b"
         r"|\b(need|want|have|get) (it|the car|the vehicle|the rental|a car) (from|starting)\b",
         "pickup",
     ),
@@ -146,6 +146,7 @@ _PREFERENCE = re.compile(
     r"|desire)\b"
 )
 _ABOUT_TOPIC = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|alright|also)[,!]?\s+)*(?:what|how) about (?:the|your)\b")
+_CHOICE_OF_NAMES = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)*,? or (?:a |an |the )?[A-Z]")
 _CHOICE = re.compile(r"\b[a-z]+ or (?!not\b|some|any|other\b|another\b|else\b|maybe\b|perhaps\b)(?:a |an |to )?[a-z]+")
 _CONFIRM = re.compile(
     r"\b(confirm|is (that|this|it|everything) (correct|right|ok|okay|fine|accurate)|correct\?|right\?|"
@@ -414,7 +415,10 @@ def dialog_act(text: str) -> DialogAct:
             requests |= _request_topics(sentence)
         elif kind in (ActKind.OFFER, ActKind.OFFER_INTENT):
             # what an item is called, or that it is a movie, says nothing of what the offer is about
-            proposals |= _topics(sentence, _fact_topics(original[match.start() : match.end()])) - OBJECTS - {"name"}
+            written = original[match.start() : match.end()]
+            proposals |= _topics(sentence, _fact_topics(written)) - OBJECTS - {"name"}
+            if _CHOICE_OF_NAMES.search(written):
+                proposals.add("kind:choice")  # "Do you need a Psychiatrist or a Psychologist?": which one
         if kind is ActKind.OFFER_INTENT:
             intents.add(_intent(sentence) or "?")
     if requests - {"?"}:
