@@ -12,6 +12,10 @@ Each turn is ``{"turn": "Agent", "response": str}`` or
 alignment record in ``metadata["alignment"]``. Errors are ``InputError``s naming the file, the
 dialog id, the turn (its 1-based position in its list) and the field (``gold.args``,
 ``predicted.tool_id``, ...).
+
+``UnpairedTurnModel`` (pydantic) is the reference reading of a turn. The usual well-formed turn is read by a
+hand-written check instead (``_quick_turn``: exact JSON types, known keys), which costs a fraction of a model
+validation; any turn it does not accept as plainly well-formed goes to the model, so errors are the model's.
 """
 
 from __future__ import annotations
