@@ -126,7 +126,7 @@ class EvalOptions:
       ``aem_strands.compare.judge_scorer``;
     - ``batch_size``, ``workers``: how a run is carried out, never what it finds: dialogs scored per batch
       (their semantic comparisons go to the scorer together; ``None``: ``evaluate_dialogs`` takes all in
-      one batch, ``iter_evaluate`` 256) and worker processes (``aem_strands.workers``; results identical
+      one batch, ``iter_evaluate`` 256) and scoring processes (``aem_strands.workers``; results identical
       to one process);
     - ``engine``: ``local`` (this machine: one process or ``workers`` processes) or ``ray`` (Ray Data actors,
       ``aem_strands.distributed``; ``workers`` > 1 fixes the number of actors); results identical either way;
@@ -308,8 +308,9 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
         "--batch-size", type=int, metavar="N", help="dialogs scored per batch (memory stays flat; default 64)"
     )
     parser.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="worker processes (results identical to 1; default 1)"
-    )
+        "--workers", type=int, default=1, metavar="N",
+        help="scoring processes, this one included (results identical to 1; default 1)",
+    )  # fmt: skip
     parser.add_argument(
         "--cache-dir", default=os.environ.get("AEM_CACHE_DIR") or None, metavar="DIR",
         help="persistent embedding and judge cache: re-runs embed only new strings (default $AEM_CACHE_DIR)",
