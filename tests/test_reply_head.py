@@ -101,3 +101,21 @@ def test_the_fitted_pipeline_folds_into_weights_on_the_raw_inputs() -> None:
         model.fit(x, y)
         weights, intercept = _unscaled(model)
         assert x @ weights + intercept == pytest.approx(model.decision_function(x))
+
+
+def test_another_embedding_model_scores_replies_with_the_six_feature_combiner() -> None:
+    import numpy as np
+
+    from aem_strands.compare.combiner import default_combiner
+    from aem_strands.compare.scorers import EmbeddingScorer
+    from aem_strands.types import ValueKind
+
+    other = EmbeddingScorer("/models/another-model")  # never loaded: its vectors are given below
+    gold, predicted = "Your table is booked.", "The reservation is confirmed."
+    rng = np.random.default_rng(0)
+    for text in (gold, predicted):  # 8 dimensions: the pair head's 384 weights cannot apply
+        vector = rng.normal(size=8)
+        other._vectors[text] = vector / np.linalg.norm(vector)
+    [score] = other.similarities([(gold, predicted)], ValueKind.RESPONSE)
+    assert score == default_combiner().probability(gold, predicted, other.cosine(gold, predicted))
+    assert other.describe((gold, predicted), ValueKind.RESPONSE).startswith("combiner of cosine")

@@ -16,8 +16,9 @@ MiniLM) and a handful of features of the pair, ``FEATURES``:
 Its weights live in ``reply_pair_head.json`` beside this module (numbers, not a pickle), fitted by
 ``benchmarks/reply_combiner_fit.py`` on the calibration part of the SGD reply pairs and STS-B dev
 only (``data/replies``); the held-out dialogues never took part. ``ReplyCombiner`` (a logistic
-regression over ``FEATURES`` alone, ``reply_combiner.json``) is the stage shipped before it, kept to
-measure against; ``alignment_features`` (sentence-by-sentence matching) was measured and not kept.
+regression over ``FEATURES`` alone, ``reply_combiner.json``) is the stage shipped before it; it scores the
+replies of an embedding model other than the packaged one (the head's weights fit only the packaged model's
+vectors); ``alignment_features`` (sentence-by-sentence matching) was measured and not kept.
 """
 
 from __future__ import annotations
@@ -125,7 +126,8 @@ class ReplyCombiner:
 
 @functools.lru_cache(maxsize=1)
 def default_combiner() -> ReplyCombiner:
-    """The six-feature combiner shipped before the pair head (``reply_combiner.json``), kept to measure against."""
+    """The six-feature combiner (``reply_combiner.json``): replies of an embedding model other than the packaged
+    one, whose vectors the pair head's weights do not fit (and the stage shipped before the pair head)."""
     text = resources.files("aem_strands.compare").joinpath("reply_combiner.json").read_text(encoding="utf-8")
     return ReplyCombiner.from_dict(json.loads(text))
 

@@ -11,8 +11,10 @@ thresholds. Three scorers ship:
   loaded on first use, so torch is imported only when a pair actually reaches it. Each distinct
   string is embedded once per scorer instance. For replies (``replies="combined"``, the default) the
   score is the learned pair head's probability (``combiner.PairHead``: a logistic regression over the
-  two embeddings' pair vector ``[u*v, |u-v|]``, cosine, word overlap, facts and acts);
-  ``replies="cosine"`` gives the plain cosine.
+  two embeddings' pair vector ``[u*v, |u-v|]``, cosine, word overlap, facts and acts). The head's
+  weights belong to the packaged model, so with another ``model_path`` a reply's score is the six-feature
+  combiner's (``combiner.ReplyCombiner``: cosine, word overlap, facts and acts). ``replies="cosine"``
+  gives the plain cosine.
 - ``TableScorer``: deterministic, for tests and examples: similarities from a given table, else
   token overlap (Jaccard).
 
@@ -190,9 +192,12 @@ class EmbeddingScorer:
         self.embed(text for pair in pairs for text in pair)
         if kind is not ValueKind.RESPONSE or self.replies == "cosine":
             return [self.cosine(gold, predicted) for gold, predicted in pairs]
-        from aem_strands.compare.combiner import default_head
+        from aem_strands.compare.combiner import default_combiner, default_head
 
-        head = default_head()  # fitted on MiniLM's 384 dimensions: another model_path needs replies="cosine"
+        if self.model_path is not None:  # the head's weights belong to the packaged model's vector dimensions
+            combiner = default_combiner()
+            return [combiner.probability(g, p, self.cosine(g, p)) for g, p in pairs]
+        head = default_head()
         return [head.probability(g, p, self._vectors[g], self._vectors[p]) for g, p in pairs]
 
     def describe(self, pair: tuple[str, str], kind: ValueKind) -> str:
@@ -203,6 +208,8 @@ class EmbeddingScorer:
         if pair[0] not in self._vectors or pair[1] not in self._vectors:
             return ""
         cosine = self.cosine(*pair)
+        if self.model_path is not None:
+            return f"combiner of cosine {cosine:.3f}, word overlap, facts and acts"
         return f"pair-head combiner of cosine {cosine:.3f}, the embedding pair vector, word overlap, facts and acts"
 
 
