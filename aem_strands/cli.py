@@ -30,7 +30,7 @@ from aem_strands.compare.chain import Comparator, ComparisonRequest
 from aem_strands.decode import MAX_DEPTH, MAX_NUMBER_CHARS, MAX_STRING_CHARS, find_flaw, read_records, require_utf8
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.evaluate import make_comparator
-from aem_strands.load import LoadedRecord, iter_records, read_lines
+from aem_strands.load import LoadedRecord, read_lines, records_or_error
 from aem_strands.options import EvalOptions, add_option_flags, options_from_args
 from aem_strands.render import render_dialog, render_error, render_footer, rich_dialog
 from aem_strands.report import add_report_parser, run_report
@@ -199,10 +199,7 @@ class _Output:
 def _loaded(paths: Sequence[Path], options: EvalOptions, stdin: IO[Any] | None) -> Iterator[LoadedRecord]:
     align = options.align_options()
     for path in paths:
-        try:
-            yield from iter_records(path, align=align, stdin=stdin)
-        except InputError as error:
-            yield LoadedRecord(error.location, error=error)
+        yield from records_or_error(path, align=align, stdin=stdin)
 
 
 def _scored(records: Iterable[LoadedRecord], options: EvalOptions) -> Iterator[DialogResult | InputError]:

@@ -41,7 +41,7 @@ import numpy as np
 from aem_strands.align import AlignOptions
 from aem_strands.decode import format_of, jsonl_records, split_format
 from aem_strands.errors import AemError, ConfigError, InputError, Location
-from aem_strands.load import LoadedRecord, iter_records, loaded_record, loaded_records, read_lines
+from aem_strands.load import LoadedRecord, loaded_record, loaded_records, read_lines, records_or_error
 from aem_strands.options import Engine, EvalOptions
 from aem_strands.result import DialogResult, json_text, record_of
 from aem_strands.types import JsonValue
@@ -376,18 +376,11 @@ def scored_texts_on_ray(
         if str(path) != "-" and format_of(path) == "jsonl":
             yield from _jsonl_on_ray(ray, path, options, indent)
             continue
-        for item in scored_on_ray(_records_of(path, options, stdin), options):
+        for item in scored_on_ray(records_or_error(path, align=options.align_options(), stdin=stdin), options):
             if isinstance(item, InputError):
                 yield item
             else:
                 yield ScoredText(item.dialog_id, item.status, item.test_pass, json_text(record_of(item), indent))
-
-
-def _records_of(path: Path, options: EvalOptions, stdin: IO[Any] | None) -> Iterator[LoadedRecord]:
-    try:
-        yield from iter_records(path, align=options.align_options(), stdin=stdin)
-    except InputError as error:
-        yield LoadedRecord(error.location, error=error)
 
 
 def _jsonl_on_ray(

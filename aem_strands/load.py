@@ -283,6 +283,17 @@ def iter_records(
     yield from checked_ids(loaded_records(records, file, align=align), file)
 
 
+def records_or_error(
+    path: str | Path, *, align: AlignOptions | None = None, stdin: IO[Any] | None = None
+) -> Iterator[LoadedRecord]:
+    """``iter_records``, with an input that cannot be read (or read on) given as one more record holding that
+    error, after the records read before it: what a batch run reports and goes on from."""
+    try:
+        yield from iter_records(path, align=align, stdin=stdin)
+    except InputError as error:
+        yield LoadedRecord(error.location, error=error)
+
+
 def file_stem(file: str) -> str:
     """What default dialog ids of a file start with: its stem (``stdin`` for ``-``)."""
     return "stdin" if file == "-" else Path(file).stem
