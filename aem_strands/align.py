@@ -42,7 +42,7 @@ from aem_strands.compare.normalise import normalise_text
 from aem_strands.errors import ConfigError
 from aem_strands.scope import SCOPE_CHOICES, Scope, content_in_scope
 from aem_strands.tools import ToolCatalog
-from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
+from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind, make_turn
 
 AllowExtra = Literal["none", "all", "read_only"]
 ALLOW_EXTRA_CHOICES: tuple[str, ...] = ("none", "all", "read_only")
@@ -512,7 +512,105 @@ def align_turns(
 
     See the module docstring for the cost model, tie-breaking and the shape of the result.
     """
+    return align_settled(gold, predicted, options, dialog_id=dialog_id, metadata=metadata)[0]
+
+
+def _diagonal(gold: Sequence[Turn], predicted: Sequence[TurnContent], options: AlignOptions) -> list[bool] | None:
+    """For sequences the DP would pair on the diagonal without a search (``_Aligner``'s band 0, no block, every
+    skip costing 1, diagonal cost under 2), which pairs are identical; ``None`` for any other case."""
+    if len(gold) != len(predicted) or options.allow_extra != "none" or options.scope != "all":
+        return None
+    if any(g.optional or g.tags or g.gold is None for g in gold):
+        return None
+    same = [identical_turn(g.gold, p) for g, p in zip(gold, predicted, strict=True)]
+    if False in same and _diagonal_cost(gold, predicted, same, forward=True) + _BAND_MARGIN >= 2:
+        return None
+    return same
+
+
+def _diagonal_cost(gold: Sequence[Turn], predicted: Sequence[TurnContent], same: list[bool], *, forward: bool) -> float:
+    """The diagonal's cost summed as ``_Aligner`` sums it: forward for its band, from the end for the total."""
+    costs = [
+        0.0 if ok else match_cost(g.gold, p)  # type: ignore[arg-type]  # _diagonal checked that gold has content
+        for g, p, ok in zip(gold, predicted, same, strict=True)
+    ]
+    if forward:
+        return sum(costs)
+    total = 0.0
+    for cost in reversed(costs):
+        total = cost + total
+    return total
+
+
+def align_settled(
+    gold: Sequence[Turn],
+    predicted: Sequence[TurnContent],
+    options: AlignOptions | None = None,
+    *,
+    dialog_id: str = "dialog",
+    metadata: dict[str, JsonValue] | None = None,
+) -> tuple[Alignment, list[bool] | None]:
+    """``align_turns``, and when the alignment is the diagonal, which turns of the aligned dialog are identical
+    to gold (``identical_turn``), as aligning found out (``None``: not known without asking each turn).
+
+    The diagonal is settled without the DP: every turn paired with the one at its position, which is what the DP
+    returns there (tests/test_fast_path_align.py compares the two)."""
     options = options or AlignOptions()
+    same = _diagonal(gold, predicted, options)
+    if same is not None:
+        total = 0.0 if False not in same else _diagonal_cost(gold, predicted, same, forward=False)
+        return _on_diagonal(gold, predicted, total, dialog_id, metadata), same
+    return _aligned(gold, predicted, options, dialog_id, metadata), None
+
+
+def _on_diagonal(
+    gold: Sequence[Turn],
+    predicted: Sequence[TurnContent],
+    total: float,
+    dialog_id: str,
+    metadata: dict[str, JsonValue] | None,
+) -> Alignment:
+    """The alignment pairing gold turn i with predicted turn i, as ``_aligned`` builds it from the DP's rows."""
+    turns = [
+        make_turn(
+            number, g.kind, g.gold, p, g.tags, g.depends_on, g.critical, g.weight, g.latency_ms, g.optional
+        )
+        for number, g, p in zip(range(1, len(gold) + 1), gold, predicted, strict=True)
+    ]  # fmt: skip
+    if any(t.depends_on for t in turns):
+        turns = _renumbered(turns, {number: number for number in range(1, len(turns) + 1)})
+    pairs = tuple(_pair(number, index, index) for index, number in enumerate(range(1, len(turns) + 1)))
+    dialog = Dialog(dialog_id=dialog_id, turns=tuple(turns), metadata=dict(metadata or {}))
+    return Alignment(dialog, pairs, total)
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _pair(turn_no: int, gold_index: int | None, predicted_index: int | None) -> AlignedPair:
+    """``AlignedPair(...)`` built as ``aem_strands.types.make_turn`` builds a ``Turn`` (one per aligned turn)."""
+    pair = _new(AlignedPair)
+    _set(pair, "__dict__", {"turn_no": turn_no, "gold_index": gold_index, "predicted_index": predicted_index})
+    return pair
+
+
+def _renumbered(turns: list[Turn], renumber: dict[int, int]) -> list[Turn]:
+    """Gold ``depends_on`` (gold positions) as aligned turn numbers; a turn named that was not aligned is dropped."""
+    return [
+        replace(t, depends_on=tuple(renumber[d] for d in t.depends_on if d in renumber)) if t.depends_on else t
+        for t in turns
+    ]
+
+
+def _aligned(
+    gold: Sequence[Turn],
+    predicted: Sequence[TurnContent],
+    options: AlignOptions,
+    dialog_id: str,
+    metadata: dict[str, JsonValue] | None,
+) -> Alignment:
+    """``align_turns`` by the DP (see ``_Aligner``)."""
     if options.scope == "all":
         gold_kept, predicted_kept = list(range(len(gold))), list(range(len(predicted)))
         total, rows = _Aligner(gold, predicted, options).solve()
@@ -545,7 +643,7 @@ def align_turns(
             base = gold[g]
             # ``replace(base, turn_no=..., predicted=...)`` field by field, without its per-call field walk.
             turns.append(
-                Turn(
+                make_turn(
                     turn_no, base.kind, base.gold, None if p is None else predicted[p], base.tags, base.depends_on,
                     base.critical, base.weight, base.latency_ms, base.optional,
                 )
@@ -554,12 +652,9 @@ def align_turns(
             content = predicted[p]
             kind = TurnKind.ACTION if isinstance(content, ActionCall) else TurnKind.RESPONSE
             turns.append(Turn(turn_no=turn_no, kind=kind, gold=None, predicted=content))
-        pairs.append(AlignedPair(turn_no, g, p))
+        pairs.append(_pair(turn_no, g, p))
     if any(t.depends_on for t in turns):
-        turns = [
-            replace(t, depends_on=tuple(renumber[d] for d in t.depends_on if d in renumber)) if t.depends_on else t
-            for t in turns
-        ]
+        turns = _renumbered(turns, renumber)
     dialog = Dialog(dialog_id=dialog_id, turns=tuple(turns), metadata=dict(metadata or {}))
     left_gold: tuple[int, ...] = ()
     left_predicted: tuple[int, ...] = ()

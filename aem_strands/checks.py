@@ -42,6 +42,7 @@ from aem_strands.types import (
     TurnVerdict,
     ValueKind,
     Verdict,
+    make_verdict,
 )
 
 CompareFn = Callable[[ComparisonRequest], Comparison]
@@ -197,7 +198,7 @@ def identical_verdict(turn: Turn) -> TurnVerdict:
         scores, passed = _IDENTICAL_CALL.copy(), _IDENTICAL_CALL_PASSED.copy()
     else:
         scores, passed = _IDENTICAL_REPLY.copy(), _IDENTICAL_REPLY_PASSED.copy()
-    return TurnVerdict(turn.turn_no, turn.kind, Verdict.PASS, (), scores, passed, None, "", _IDENTICAL)
+    return make_verdict(turn.turn_no, turn.kind, Verdict.PASS, (), scores, passed, None, "", _IDENTICAL)
 
 
 def comparison_requests(turn: Turn, context: CheckContext = NO_CONTEXT) -> list[ComparisonRequest]:

@@ -114,6 +114,17 @@ def _plain_string(text: str) -> bool:
     return len(text) <= MAX_STRING_CHARS and (text.isascii() or _SURROGATE.search(text) is None)
 
 
+def plain_json(value: object, depth: int = 0) -> bool:
+    """Whether ``value``, standing ``depth`` levels deep in a record, certainly breaks no limit (``False``: it may;
+    ``find_flaw`` on the record decides). For callers that have already checked the rest of a record's shape."""
+    return _within_limits(value, depth)
+
+
+def plain_text(text: str) -> bool:
+    """Whether a string (a value or an object key) is within the string limits."""
+    return len(text) <= MAX_STRING_CHARS and (text.isascii() or _SURROGATE.search(text) is None)
+
+
 def find_flaw(value: object) -> Flaw | None:
     """The first part of ``value`` (in document order) that breaks a limit, or ``None``."""
     return None if _within_limits(value) else flaw_in(value)

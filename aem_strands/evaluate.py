@@ -21,9 +21,10 @@ from aem_strands.compose import Composer
 from aem_strands.load import parse_dialog
 from aem_strands.options import EvalOptions
 from aem_strands.order import candidate_pairings, reorder
-from aem_strands.result import DialogResult, TurnResult
-from aem_strands.scope import apply_scope
+from aem_strands.result import DialogResult, make_turn_result
+from aem_strands.scope import Scope, apply_scope
 from aem_strands.types import Dialog, JsonValue, Turn, TurnVerdict
+from aem_strands.unpaired import is_unpaired, parse_unpaired
 
 if TYPE_CHECKING:
     from aem_strands.cache import ModelCache
@@ -106,8 +107,20 @@ def _model_cache(directory: str) -> ModelCache:
     return ModelCache(directory)
 
 
-def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions) -> Dialog:
-    return dialog if isinstance(dialog, Dialog) else parse_dialog(dialog, default_id="dialog", align=align)
+def _as_dialog(dialog: Dialog | JsonValue, align: AlignOptions) -> tuple[Dialog, list[bool] | None]:
+    """The dialog to judge and, for an unpaired one aligned on the diagonal, which of its turns are identical to
+    gold (as ``_identical`` would find; ``None``: not known yet)."""
+    if isinstance(dialog, Dialog):
+        return dialog, None
+    if is_unpaired(dialog):  # as parse_dialog reads it, keeping what aligning found
+        return parse_unpaired(dialog, default_id="dialog").settled(align)
+    return parse_dialog(dialog, default_id="dialog", align=align), None
+
+
+def _scoped(dialog: Dialog, identical: list[bool] | None, scope: Scope) -> tuple[Dialog, list[bool]]:
+    """The dialog in ``scope`` and which of its turns are identical to gold."""
+    scoped = apply_scope(dialog, scope)
+    return scoped, identical if identical is not None and scoped is dialog else _identical(scoped)
 
 
 def _context(dialog: Dialog, options: EvalOptions) -> CheckContext:
@@ -139,7 +152,7 @@ def _evaluate(
         verdicts = [identical_verdict(t) if same else check(t) for t, same in zip(turns, identical, strict=True)]
     attributions = attribute(turns, verdicts)
     lengths = chain_lengths(turns)
-    results = tuple(TurnResult(t, v, a, n) for t, v, a, n in zip(turns, verdicts, attributions, lengths, strict=True))
+    results = tuple(map(make_turn_result, turns, verdicts, attributions, lengths))
     return DialogResult(
         dialog.dialog_id, results, composer.compose(turns, verdicts), composer.name, dict(dialog.metadata)
     )
@@ -245,9 +258,10 @@ def _evaluate_chunk(
     dialogs: Sequence[Dialog | JsonValue], options: EvalOptions, comparator: Comparator, composer: Composer
 ) -> list[DialogResult]:
     align = options.align_options()
-    parsed = [apply_scope(_as_dialog(d, align), options.scope) for d in dialogs]
+    settled = [_scoped(*_as_dialog(d, align), options.scope) for d in dialogs]
+    parsed = [dialog for dialog, _ in settled]
+    identical = [same for _, same in settled]
     contexts = [_context(dialog, options) for dialog in parsed]
-    identical = [_identical(dialog) for dialog in parsed]
     comparator.compare_many(
         [r for d, c, same in zip(parsed, contexts, identical, strict=True) for r in _requests(d, c, same)]
     )

@@ -77,6 +77,19 @@ class TurnResult:
         return out
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def make_turn_result(
+    turn: Turn, verdict: TurnVerdict, attribution: Attribution | None, chain_length: int | None
+) -> TurnResult:
+    """``TurnResult(...)`` built as ``aem_strands.types.make_turn`` builds a ``Turn`` (one per judged turn)."""
+    out = _new(TurnResult)
+    _set(out, "__dict__", {"turn": turn, "verdict": verdict, "attribution": attribution, "chain_length": chain_length})
+    return out
+
+
 def _round(score: float) -> float:
     """``round(score, 4)``, which leaves the usual 1.0 and 0.0 as they are."""
     return score if type(score) is float and (score == 1.0 or score == 0.0) else round(score, 4)

@@ -28,11 +28,11 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from aem_strands.align import Alignment, AlignOptions, align_turns
-from aem_strands.decode import find_flaw
+from aem_strands.align import Alignment, AlignOptions, align_settled, align_turns
+from aem_strands.decode import find_flaw, plain_json, plain_text
 from aem_strands.errors import InputError, Location
 from aem_strands.metadata import check_metadata
-from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind
+from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind, make_turn
 
 UNPAIRED_KEYS = frozenset({"dialog_id", "metadata", "gold", "predicted"})
 _GOLD_ONLY = ("tags", "depends_on", "critical", "weight", "optional", "compare_args")
@@ -73,7 +73,14 @@ class UnpairedDialog:
 
     def align(self, options: AlignOptions | None = None) -> Dialog:
         """The paired dialog to score; ``metadata["alignment"]`` records which turns were paired."""
-        result = self.alignment(options)
+        return self.settled(options)[0]
+
+    def settled(self, options: AlignOptions | None = None) -> tuple[Dialog, list[bool] | None]:
+        """``align``, and which of its turns are identical to gold where aligning found that out
+        (``aem_strands.align.align_settled``): the pipeline then settles them without asking again."""
+        result, identical = align_settled(
+            self.gold, self.predicted, options, dialog_id=self.dialog_id, metadata=self.metadata
+        )
         turns = result.dialog.turns
         if any(measured is not None for measured in self.predicted_latency_ms):
             latency = dict(enumerate(self.predicted_latency_ms))
@@ -83,7 +90,7 @@ class UnpairedDialog:
                 timed.append(turn if measured is None else replace(turn, latency_ms=measured))
             turns = tuple(timed)
         metadata = {**result.dialog.metadata, "alignment": result.to_dict()}
-        return Dialog(result.dialog.dialog_id, turns, metadata)
+        return Dialog(result.dialog.dialog_id, turns, metadata), identical
 
 
 _TURN_PATH = re.compile(r"(turns|gold|predicted)\[(\d+)\]\.?")
@@ -190,7 +197,8 @@ def _plain_strings(value: object) -> bool:
 
 def _quick_turn(item: dict[str, Any], gold: bool) -> _ParsedTurn | None:
     """The turn as ``_modelled_turn`` reads it, for the common well-formed case checked by hand (exact JSON types,
-    known keys, nothing to report); ``None`` sends the turn to the model, whose errors name what is wrong.
+    known keys, nothing to report, every part within the input limits of ``aem_strands.decode`` as a turn of an
+    unpaired object); ``None`` sends the turn to the model, whose errors name what is wrong.
 
     Never accepts a turn the model rejects, and gives the model's values where it accepts one
     (tests/test_fast_path_unpaired.py compares the two on generated turns)."""
@@ -199,7 +207,7 @@ def _quick_turn(item: dict[str, Any], gold: bool) -> _ParsedTurn | None:
         if not (_GOLD_AGENT_KEYS if gold else _AGENT_KEYS).issuperset(item):
             return None
         response = item.get("response")
-        if type(response) is not str:
+        if type(response) is not str or not plain_text(response):
             return None
         content: TurnContent = Reply(response)
     elif kind == "Tool":
@@ -208,14 +216,14 @@ def _quick_turn(item: dict[str, Any], gold: bool) -> _ParsedTurn | None:
         tool_id, action, args = item.get("tool_id"), item.get("action"), item.get("args", _NO_ARGS)
         if type(tool_id) is not str or type(action) is not str or not tool_id or not action or type(args) is not dict:
             return None
-        if not all(type(key) is str for key in args):
+        if not all(type(key) is str for key in args) or not _plain_args(tool_id + action, args):
             return None
-        compare = item.get("compare_args")
-        if compare is not None and not _plain_strings(compare):
+        compare, observation = item.get("compare_args"), item.get("observation")
+        if compare is not None and not (_plain_strings(compare) and plain_text("".join(compare))):
             return None
-        content = ActionCall(
-            tool_id, action, dict(args), item.get("observation"), None if compare is None else tuple(compare)
-        )
+        if observation is not None and not plain_json(observation, _TURN_DEPTH + 1):
+            return None
+        content = ActionCall(tool_id, action, dict(args), observation, None if compare is None else tuple(compare))
     else:
         return None
     if _ANNOTATIONS.isdisjoint(item):  # the usual turn
@@ -225,6 +233,17 @@ def _quick_turn(item: dict[str, Any], gold: bool) -> _ParsedTurn | None:
 
 
 _NO_ARGS: dict[str, Any] = {}
+_TURN_DEPTH = 2
+"""How deep a turn stands in an unpaired object (object, side list, turn): where its parts are checked."""
+
+
+def _plain_args(text: str, args: dict[str, Any]) -> bool:
+    """Whether a call's names (``text``: tool id and action) and arguments are within the input limits."""
+    try:
+        # All strings (the usual arguments): one check of names, keys and values together, in C.
+        return plain_text("".join((text, *args, *args.values())))
+    except TypeError:  # a value that is not a string: the general check
+        return plain_text("".join((text, *args))) and plain_json(args, _TURN_DEPTH + 1)
 
 
 def _notes(item: dict[str, Any]) -> _Notes | None:
@@ -240,6 +259,7 @@ def _notes(item: dict[str, Any]) -> _Notes | None:
     if (
         weight is None
         or not _plain_strings(tags)
+        or not plain_text("".join(tags))
         or type(depends_on) is not list
         or not all(type(dep) is int for dep in depends_on)
         or type(critical) is not bool
@@ -291,6 +311,29 @@ def _parse_side(raw: object, side: str, where: Location, *, quick: bool = True) 
     return out
 
 
+def _plain_sides(raw: dict[str, Any]) -> tuple[list[_ParsedTurn], list[_ParsedTurn]] | None:
+    """Both sides of an unpaired object read by ``_quick_turn``, when every part of the object is plainly well
+    formed and within the input limits (then ``limit_error`` has nothing to find and ``_parse_side`` nothing to
+    report); ``None`` when any part is not, and the object is read the careful way, which names what is wrong."""
+    if type(raw) is not dict or not UNPAIRED_KEYS.issuperset(raw):
+        return None
+    dialog_id, gold, predicted = raw.get("dialog_id"), raw.get("gold"), raw.get("predicted")
+    if type(gold) is not list or type(predicted) is not list:
+        return None
+    if dialog_id is not None and (type(dialog_id) is not str or not plain_text(dialog_id)):
+        return None
+    if "metadata" in raw and not plain_json(raw["metadata"], 1):
+        return None
+    sides: list[list[_ParsedTurn]] = [[], []]
+    for items, out, is_gold in ((gold, sides[0], True), (predicted, sides[1], False)):
+        for item in items:
+            parsed = _quick_turn(item, is_gold) if type(item) is dict else None
+            if parsed is None:
+                return None
+            out.append(parsed)
+    return sides[0], sides[1]
+
+
 def parse_unpaired(raw: object, *, file: str | None = None, default_id: str | None = None) -> UnpairedDialog:
     """Validate one unpaired dialog object (see the module docstring)."""
     return _parse_unpaired(raw, file, default_id)
@@ -301,9 +344,11 @@ def _parse_unpaired(raw: object, file: str | None, default_id: str | None, *, qu
     is tested against)."""
     if not isinstance(raw, dict):
         raise InputError(f"an unpaired dialog must be a JSON object, got {type(raw).__name__}", Location(file))
-    problem = limit_error(raw, file, default_id)
-    if problem is not None:  # parse_dialog checks first; this guards direct callers
-        raise problem
+    sides = _plain_sides(raw) if quick else None
+    if sides is None:  # the whole object was not plainly read: check the limits first, naming the first flaw
+        problem = limit_error(raw, file, default_id)
+        if problem is not None:  # parse_dialog checks first; this guards direct callers
+            raise problem
     dialog_id = raw.get("dialog_id", default_id)
     if not isinstance(dialog_id, str) or not dialog_id:
         raise InputError(
@@ -320,8 +365,11 @@ def _parse_unpaired(raw: object, file: str | None, default_id: str | None, *, qu
                 Location(file, dialog_id, None, side),
             )
     metadata = check_metadata(raw.get("metadata"), Location(file, dialog_id))
-    gold_side = _parse_side(raw["gold"], "gold", where, quick=quick)
-    predicted_side = _parse_side(raw["predicted"], "predicted", where, quick=quick)
+    if sides is None:
+        gold_side = _parse_side(raw["gold"], "gold", where, quick=quick)
+        predicted_side = _parse_side(raw["predicted"], "predicted", where, quick=quick)
+    else:
+        gold_side, predicted_side = sides
     # Both sides empty is a valid dialog: nothing was required and nothing was done (it passes).
     gold: list[Turn] = []
     for position, (content, notes) in enumerate(gold_side, start=1):
@@ -333,7 +381,7 @@ def _parse_unpaired(raw: object, file: str | None, default_id: str | None, *, qu
                 )
         kind = TurnKind.ACTION if type(content) is ActionCall else TurnKind.RESPONSE
         gold.append(
-            Turn(
+            make_turn(
                 position, kind, content, None, notes.tags, notes.depends_on, notes.critical, notes.weight,
                 notes.latency_ms, notes.optional,
             )
