@@ -216,7 +216,11 @@ def shipped_place_table() -> PlaceTable:
 @dataclass(frozen=True)
 class _Index:
     table: PlaceTable
-    labels: Mapping[str, str]
+
+    @functools.cached_property
+    def labels(self) -> Mapping[str, str]:
+        """How reasons name each place: built on the first reason, not with the index (most lookups name none)."""
+        return dict(zip(self.table.ids, self.table.labels, strict=True))
 
 
 def current_place_table(shipped: PlaceTable, installed: Mapping[str, str]) -> PlaceTable:
@@ -227,8 +231,7 @@ def current_place_table(shipped: PlaceTable, installed: Mapping[str, str]) -> Pl
 
 @functools.cache
 def _index() -> _Index:
-    table = current_place_table(shipped_place_table(), installed_versions())
-    return _Index(table, dict(zip(table.ids, table.labels, strict=True)))
+    return _Index(current_place_table(shipped_place_table(), installed_versions()))
 
 
 def _found(table: Mapping[str, str], key: str, ids: Sequence[str]) -> set[str]:

@@ -36,8 +36,10 @@ _SEPARATORS = re.compile(r"[_\-./:\s]+")
 def looks_like_phone(text: str) -> bool:
     """7 to 15 digits with a leading ``+`` or ``(``, or in three groups or more (``555-123-2002``);
     two groups are a range or a year span (``2019-2020``), not a phone number."""
+    if not _PHONE.fullmatch(text):  # first: it rejects most text at its first letter, counting reads it all
+        return False
     digits = sum(c.isdigit() for c in text)
-    if not 7 <= digits <= 15 or not _PHONE.fullmatch(text):
+    if not 7 <= digits <= 15:
         return False
     return bool(_PHONE_MARKED.match(text)) or len(_DIGIT_GROUPS.findall(text)) >= 3
 
@@ -80,6 +82,8 @@ class EmailParser:
     name = "email"
 
     def parse(self, text: str, context: ParseContext) -> Typed | None:
+        if "@" not in text and "\uff20" not in text and "\ufe6b" not in text:
+            return None  # no "@", nor a form NFKC turns into one (fullwidth, small)
         token = unicodedata.normalize("NFKC", text).strip().casefold()
         return Email(token) if _EMAIL.fullmatch(token) else None
 

@@ -7,6 +7,7 @@ and whitespace collapsing. Typed parsing (numbers, booleans, dates, times, durat
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -16,8 +17,10 @@ _PUNCTUATION = re.compile(r"[^\w\s]", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def normalise_text(text: str) -> str:
-    """NFKC, case-folded, punctuation replaced by spaces, whitespace collapsed."""
+    """NFKC, case-folded, punctuation replaced by spaces, whitespace collapsed. Remembered: one value is
+    normalised by several parsers and rules in one comparison, and again in later turns."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     return _SPACES.sub(" ", _PUNCTUATION.sub(" ", folded)).strip()
 

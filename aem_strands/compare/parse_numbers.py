@@ -32,6 +32,10 @@ _CURRENCY_WORDS = {
     "rupees": "INR", "cad": "CAD", "aud": "AUD", "chf": "CHF", "cny": "CNY", "rmb": "CNY", "krw": "KRW",
 }  # fmt: skip
 _CURRENCY_TOKEN = re.compile(r"us\$|[$€£¥₹₩]|[a-z]+")
+_CURRENCY_MENTION = re.compile("|".join(re.escape(name) for name in sorted({*_CURRENCY_SYMBOLS, *_CURRENCY_WORDS})))
+"""Any currency symbol or word anywhere in a text: a text without one is no currency amount (each of its tokens is
+a piece of the text, and one must name a currency), so ``price-parser`` is not run on it."""
+_SCALE_WORD = re.compile(r"([\d.,]+)\s*(thousand|million|billion|trillion|bn|mn|k|m)\b")
 _ASCII_DIGIT = re.compile(r"[0-9]")
 _WORDS = re.compile(r"[a-z]+(?:[\s-]+[a-z]+)*")
 
@@ -76,6 +80,12 @@ def parse_amount(text: str) -> float | None:
 
 
 def _currency(text: str) -> Quantity | None:
+    return priced(text) if _CURRENCY_MENTION.search(text) else None
+
+
+def priced(text: str) -> Quantity | None:
+    """The amount in one currency ``text`` (case-folded) states, read by ``price-parser``; ``None`` when the text
+    holds anything besides the amount and the currency."""
     price = Price.fromstring(text)
     if price.amount is None:
         return None
@@ -129,7 +139,7 @@ class QuantityParser:
 
 def _strip_amount_words(text: str) -> str:
     """``"one hundred and sixteen bucks"`` → ``"116 bucks"``; ``"$4.2 million"`` → ``"$4200000"``."""
-    scaled = re.search(r"([\d.,]+)\s*(thousand|million|billion|trillion|bn|mn|k|m)\b", text)
+    scaled = _SCALE_WORD.search(text)
     if scaled:
         base = _plain_number(scaled.group(1))
         if base is not None:

@@ -94,16 +94,40 @@ _DURATION_PART = re.compile(
 _ISO_DURATION = re.compile(r"p(?:(\d+)d)?(?:t(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?)?")
 
 
+_AM_PM_DOTS = re.compile(r"\b([ap])\.m\.?")
+_WORD_DIGIT = re.compile(r"\b([a-z]{3,9})\.?(?=\d)")
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[a-z]")
+_LETTERS = re.compile(r"[a-z]+")
+_TIME_WORDS = frozenset(
+    {*MONTHS, *_WEEKDAYS, "noon", "midday", "midnight", "today", "tonight", "tomorrow", "yesterday"}
+)
+"""Every word a time, date or quarter without a digit needs (a month for ``dateutil``, a weekday, a day word)."""
+
+
 def _fold(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
-    folded = _OCLOCK.sub(" oclock", folded)  # one token, so number words never read its "o" as zero
-    folded = re.sub(r"\b([ap])\.m\.?", r"\1m", folded)
-    folded = re.sub(r"\b([a-z]{3,9})\.?(?=\d)", r"\1 ", folded).replace("\\", "/")  # "Jan.1,2022", "16\\08\\2022"
+    # Each rewrite only where it can apply: the patterns need "clock", a "." and a digit.
+    if "clock" in folded:
+        folded = _OCLOCK.sub(" oclock", folded)  # one token, so number words never read its "o" as zero
+    if "." in folded:
+        folded = _AM_PM_DOTS.sub(r"\1m", folded)
+    if _DIGIT.search(folded):
+        folded = _WORD_DIGIT.sub(r"\1 ", folded)  # "Jan.1,2022"
+    folded = folded.replace("\\", "/")  # "16\\08\\2022"
     return " ".join(folded.replace(",", ", ").split()).replace(" ,", ",")
 
 
 def _digits(text: str) -> str:
-    return alpha2digit(text, "en", threshold=0) if re.search(r"[a-z]", text) else text
+    return alpha2digit(text, "en", threshold=0) if _LETTER.search(text) else text
+
+
+def may_be_time(folded: str) -> bool:
+    """Whether ``folded`` (folded, number words as digits) can be read as any time value: without a digit, only
+    through a word of ``_TIME_WORDS`` or a duration part (``an hour``). A cheap check that spares the parsers."""
+    if _DIGIT.search(folded) or _DURATION_PART.search(folded):
+        return True
+    return not _TIME_WORDS.isdisjoint(_LETTERS.findall(folded))
 
 
 def parse_clock(text: str) -> ClockTime | None:
@@ -252,18 +276,23 @@ class TimeParser:
         if not folded or len(folded) > 60:
             return None
         folded = _digits(folded)
-        if clock := parse_clock(folded):
-            return clock
-        if day := parse_date(folded, context):
-            return day
-        if duration := parse_duration(folded):
-            return duration
-        if quarter := parse_quarter(folded):
-            return quarter
-        weekday = _WEEKDAYS.get(folded.removeprefix("on ").rstrip(".")) if context.reference_date is None else None
-        if weekday is not None:
-            return Weekday(weekday)
-        return _moment(folded, context)
+        return read_time(folded, context) if may_be_time(folded) else None
+
+
+def read_time(folded: str, context: ParseContext) -> Typed | None:
+    """The time value ``folded`` (folded, number words as digits) reads as, trying each form in turn."""
+    if clock := parse_clock(folded):
+        return clock
+    if day := parse_date(folded, context):
+        return day
+    if duration := parse_duration(folded):
+        return duration
+    if quarter := parse_quarter(folded):
+        return quarter
+    weekday = _WEEKDAYS.get(folded.removeprefix("on ").rstrip(".")) if context.reference_date is None else None
+    if weekday is not None:
+        return Weekday(weekday)
+    return _moment(folded, context)
 
 
 def parse_quarter(text: str) -> Quarter | None:
