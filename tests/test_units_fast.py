@@ -19,6 +19,7 @@ from aem_strands.compare.unit_table import (
     build_unit_table,
     shipped_unit_table,
 )
+from aem_strands.compare.units import parse_measure
 
 Reading = tuple[str, str, float, float] | None
 """What a word reads as: canonical name, dimensionality, one unit and 37.5 units in base units; ``None``: no
@@ -112,6 +113,12 @@ def test_words_beyond_one_unit_are_left_to_pint() -> None:
 def test_words_pint_reads_specially(word: str) -> None:
     mine = table_reading(word)
     assert mine is Answer.ASK_PINT or mine == pint_reading(word)
+
+
+def test_a_product_pint_cannot_give_a_dimension_is_no_unit() -> None:
+    # pint parses "Np.footpound" (neper times foot-pound) but raises on its dimensionality: not a measurement.
+    assert parse_measure("Np.footpound") is None
+    assert parse_measure("3 decade.hbar") is None
 
 
 _prefixes = st.sampled_from(sorted({key for key, _, _ in shipped_unit_table().prefixes}))

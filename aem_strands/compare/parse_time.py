@@ -107,10 +107,10 @@ _TIME_WORDS = frozenset(
 
 def _fold(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
-    # Each rewrite only where it can apply: the patterns need "clock", a "." and a digit.
+    # Each rewrite only where it can apply: the patterns need "clock", ".m" and a digit.
     if "clock" in folded:
         folded = _OCLOCK.sub(" oclock", folded)  # one token, so number words never read its "o" as zero
-    if "." in folded:
+    if ".m" in folded:
         folded = _AM_PM_DOTS.sub(r"\1m", folded)
     if _DIGIT.search(folded):
         folded = _WORD_DIGIT.sub(r"\1 ", folded)  # "Jan.1,2022"

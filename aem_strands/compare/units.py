@@ -127,9 +127,10 @@ def _pint_unit(candidate: str) -> _PintUnit | None:
     """The unit of an everyday dimension pint's registry reads in ``candidate``, or ``None``."""
     try:
         unit = _registry().parse_units(candidate)
+        dimension = str(unit.dimensionality)  # raises too, on a logarithmic unit in a product ("Np.footpound")
     except Exception:  # pint's parser raises many unrelated types on non-units; each means "not a unit"
         return None
-    return _PintUnit(unit) if str(unit.dimensionality) in EVERYDAY_DIMENSIONS else None
+    return _PintUnit(unit) if dimension in EVERYDAY_DIMENSIONS else None
 
 
 def parse_measure(text: str) -> Measure | None:
