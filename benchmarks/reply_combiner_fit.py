@@ -27,9 +27,13 @@ stratified by source and label and keep pairs that share a reply text together (
 several SGD pairs; with plain folds the pair head partly recognises the utterance, which made it look
 better on SGD than it is); the same folds for every candidate, repeated ``--repeats`` times with other
 folds (the figures are the means). Last, the band floor the pair head's out-of-fold scores suggest
-(the highest score under which >= 95 % of the open pairs are different).
+(the highest score under which >= 95 % of the open pairs are different), and the head's decision
+threshold per act group (``combiner.PairGroup``: a pair that asks, dialog statements, plain
+statements; ``group_thresholds``): from the kept head's out-of-fold probabilities, the thresholds
+that raise the chain's worst SGD per-case figure on the calibration part the most while its STS-B
+balanced accuracy stays within 0.005 of the single 0.5 threshold's.
 ``--write`` refits the pair head whose regularisation gave the best mean of the two sources'
-balanced accuracies on every open calibration pair and stores it in
+balanced accuracies on every open calibration pair and stores it, with those thresholds, in
 ``aem_strands/compare/reply_pair_head.json``; ``--write-combiner FILE`` stores the
 six-feature combiner refitted the same way (a candidate for ``reply_report.py --candidate``).
 """
@@ -37,9 +41,12 @@ six-feature combiner refitted the same way (a candidate for ``reply_report.py --
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import random
 import sys
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +61,11 @@ from sklearn.preprocessing import FunctionTransformer, StandardScaler
 from aem_strands.cache import ModelCache
 from aem_strands.compare.combiner import (
     FEATURES,
+    PairGroup,
     PairHead,
     ReplyCombiner,
     alignment_features,
+    pair_group,
     reply_features,
     sentences,
 )
@@ -74,6 +83,33 @@ Row = dict[str, Any]
 def calibration_rows() -> list[Row]:
     sets = load_sets()
     return sets["sgd calibration"] + sets["sts-b calibration"]
+
+
+SGD_DIR = ROOT.parent / "shared" / "external_data" / "sgd"
+PERTURBED = 700
+"""How many perturbed calibration replies ``perturbed_rows`` keeps."""
+
+
+def perturbed_rows() -> list[Row]:
+    """Replies of the calibration dialogues (``reply_pairs.split_of``) perturbed as the SGD benchmark
+    perturbs them (``aem_bench.perturb_dialogs``, seed 0, rate 0.3: a reply swapped for another reply of
+    the set, or a number in it changed), ``PERTURBED`` of them drawn with a fixed seed; each should
+    fail. Not used to fit the head: the act-group thresholds must not pass more of them than one 0.5
+    threshold does (``group_thresholds``)."""
+    from aem_bench import load_sgd_dialogs, perturb_dialogs
+    from reply_pairs import split_of
+
+    from aem_strands.types import Reply
+
+    dialogs = [d for d in load_sgd_dialogs(SGD_DIR) if split_of(d.dialog_id) == "calibration"]
+    rows: list[Row] = []
+    for dialog in perturb_dialogs(dialogs, seed=0, rate=0.3):
+        for turn in dialog.turns:
+            gold, predicted = turn.gold, turn.predicted
+            if isinstance(gold, Reply) and isinstance(predicted, Reply) and gold.response != predicted.response:
+                rows.append({"gold": gold.response, "predicted": predicted.response, "label": False})
+    random.Random(7).shuffle(rows)
+    return rows[:PERTURBED]
 
 
 def training_rows(rows: list[Row] | None = None) -> list[Row]:
@@ -171,8 +207,7 @@ def _chain_scores(every: list[Row], settled: dict[int, bool], passed: dict[int, 
     hits: dict[str, list[bool]] = defaultdict(list)
     for i, row in enumerate(every):
         verdict = settled[i] if i in settled else passed[i]
-        case = str(row["case"]) if _source(row) == "sgd" else f"sts-b {row['case']}"
-        hits[case].append(verdict == bool(row["label"]))
+        hits[_case(row)].append(verdict == bool(row["label"]))
     return {case: round(sum(h) / len(h), 3) for case, h in sorted(hits.items())}
 
 
@@ -245,10 +280,19 @@ def main() -> None:
     _, c, c_pair = best
     model = _logistic(c, c_pair, pair_columns)
     model.fit(inputs.columns("pair head"), y, logisticregression__sample_weight=weights)
-    head = head_from(model, pair_columns // 2)
-    runs = [_cross_validated(model, inputs.columns("pair head"), y, groups, texts, weights, 0)]
+    runs = [
+        _cross_validated(model, inputs.columns("pair head"), y, groups, texts, weights, s) for s in range(args.repeats)
+    ]
+    acts = [pair_group(str(r["gold"]), str(r["predicted"])) for r in rows]
+    thresholds = group_thresholds(every, settled, open_index, runs, acts, _perturbed(embedder, model))
+    head = replace(head_from(model, pair_columns // 2), thresholds=thresholds)
+    chosen = np.array([thresholds[g] for g in acts])
+    chain = _mean(
+        [_chain_scores(every, settled, dict(zip(open_index, (p >= chosen).tolist(), strict=True))) for p in runs]
+    )
     print(f"kept: pair head (C={c}, pair vector C={c_pair}), the best mean of SGD and STS-B; band floor it suggests:")
     print(f"  {_floor(runs[0], y):.2f}; feature weights {dict(zip(FEATURES, head.features, strict=True))}")
+    print(f"  act-group thresholds { ({g.value: t for g, t in thresholds.items()}) }: chain per case {chain}")
     if args.write:
         TARGET.write_text(json.dumps(head.to_dict()) + "\n", encoding="utf-8")
         print(f"wrote {TARGET}")
@@ -257,6 +301,107 @@ def main() -> None:
         combiner = ReplyCombiner(tuple(float(c) for c in six), intercept)
         args.write_combiner.write_text(json.dumps(combiner.to_dict(), indent=2) + "\n", encoding="utf-8")
         print(f"wrote {args.write_combiner}")
+
+
+GRID = tuple(round(0.05 * step, 2) for step in range(1, 20))
+"""The decision thresholds tried for each act group (0.05 to 0.95)."""
+SGD_CASES = ("contradiction", "other_request", "paraphrase")
+STSB_SLACK = 0.005
+"""How much the calibration STS-B balanced accuracy may fall below the single 0.5 threshold's."""
+
+
+def group_thresholds(
+    every: list[Row],
+    settled: dict[int, bool],
+    open_index: list[int],
+    runs: list[np.ndarray],
+    acts: list[PairGroup],
+    perturbed: list[tuple[PairGroup, float]],
+) -> dict[PairGroup, float]:
+    """The head's threshold per act group (``combiner.PairGroup``), from the out-of-fold probabilities
+    ``runs`` (figures averaged over the repeats; ``settled``: the verdicts of the pairs the facts and acts
+    settle), every combination of ``GRID`` thresholds tried:
+    the one whose worst SGD per-case figure of the chain on the calibration part (paraphrases passed,
+    contradictions and other requests failed) is highest, among those whose STS-B balanced accuracy
+    (the mean of its two classes' figures) is at most ``STSB_SLACK`` under the one 0.5 threshold's, and
+    that fail as many ``perturbed`` replies (each with its group and the fitted head's probability; 1.0
+    for one the facts and acts pass, 0.0 for one they fail) as the one 0.5 threshold, up to the same slack.
+    Within one pair of that worst case (1 / its size) of the best, the tie goes to the highest mean
+    of all five per-case figures, then to thresholds nearest 0.5."""
+    sizes = Counter(_case(row) for row in every)
+    settled_right = Counter(_case(every[i]) for i, verdict in settled.items() if verdict == bool(every[i]["label"]))
+    labels = np.array([bool(every[i]["label"]) for i in open_index])
+    cases = [_case(every[i]) for i in open_index]
+    groups = [g for g in PairGroup if g in acts]
+    # right[group][threshold][case]: open pairs of that group and case decided right, mean over the repeats
+    right = {
+        g: {
+            t: Counter(
+                {
+                    c: float(np.mean([sum(((p[k] >= t) == labels[k]) for k in members) for p in runs]))
+                    for c in sizes
+                    if (members := [k for k, (a, kc) in enumerate(zip(acts, cases, strict=True)) if a is g and kc == c])
+                }
+            )
+            for t in GRID
+        }
+        for g in groups
+    }
+
+    def figures(thresholds: tuple[float, ...]) -> dict[str, float]:
+        hits = Counter({c: float(n) for c, n in settled_right.items()})
+        for g, t in zip(groups, thresholds, strict=True):
+            hits.update(right[g][t])
+        return {c: hits[c] / sizes[c] for c in sizes}
+
+    def stsb(f: dict[str, float]) -> float:
+        return float(np.mean([v for c, v in f.items() if c.startswith("sts-b")]))
+
+    def failed(thresholds: tuple[float, ...]) -> float:
+        limit = dict(zip(groups, thresholds, strict=True))
+        return sum(p < limit.get(g, 0.5) for g, p in perturbed) / len(perturbed)
+
+    floor = stsb(figures(tuple(0.5 for _ in groups))) - STSB_SLACK
+    perturbed_floor = failed(tuple(0.5 for _ in groups)) - STSB_SLACK
+    allowed = [
+        (combo, f)
+        for combo in itertools.product(GRID, repeat=len(groups))
+        if stsb(f := figures(combo)) >= floor and failed(combo) >= perturbed_floor
+    ]
+    worst = {combo: min(f[c] for c in SGD_CASES) for combo, f in allowed}
+    best = max(worst.values())
+    tie = 1.0 / max(sizes[c] for c in SGD_CASES)
+    combo, f = max(
+        ((combo, f) for combo, f in allowed if worst[combo] >= best - tie),
+        key=lambda item: (round(float(np.mean(list(item[1].values()))), 9), -sum(abs(t - 0.5) for t in item[0])),
+    )
+    print(
+        f"  act-group thresholds chosen: worst SGD case {min(f[c] for c in SGD_CASES):.3f} (best {best:.3f}); "
+        f"perturbed replies failed {failed(combo):.3f} (one 0.5 threshold: {perturbed_floor + STSB_SLACK:.3f})"
+    )
+    return dict(zip(groups, combo, strict=True))
+
+
+def _perturbed(embedder: EmbeddingScorer, model: Pipeline) -> list[tuple[PairGroup, float]]:
+    """``perturbed_rows`` as (group, probability): the fitted head's for the open ones, 1.0 / 0.0 for
+    those the facts and acts pass / fail."""
+    out: list[tuple[PairGroup, float]] = []
+    open_pairs: list[tuple[str, str]] = []
+    for row in perturbed_rows():
+        pair = (str(row["gold"]), str(row["predicted"]))
+        verdict = settle_reply(*pair)
+        if verdict is None:
+            open_pairs.append(pair)
+        else:
+            out.append((pair_group(*pair), 1.0 if verdict.equivalent else 0.0))
+    probability = model.predict_proba(Inputs(embedder, open_pairs).columns("pair head"))[:, 1]
+    out += [(pair_group(*pair), float(p)) for pair, p in zip(open_pairs, probability, strict=True)]
+    print(f"  {len(out)} perturbed calibration replies, {len(open_pairs)} open")
+    return out
+
+
+def _case(row: Row) -> str:
+    return str(row["case"]) if _source(row) == "sgd" else f"sts-b {row['case']}"
 
 
 def _mean(scores: list[dict[str, float]]) -> dict[str, float]:

@@ -10,10 +10,12 @@ import pytest
 from aem_strands.compare.chain import Comparator
 from aem_strands.compare.combiner import (
     FEATURES,
+    PairGroup,
     PairHead,
     ReplyCombiner,
     alignment_features,
     default_head,
+    pair_group,
     reply_features,
     sentences,
 )
@@ -89,6 +91,8 @@ def test_the_embedding_scorer_scores_open_replies_with_the_shipped_head_and_says
     assert (result.method, result.score) == (Method.EMBEDDING, pytest.approx(score))
     assert f"embedding {score:.3f}" in result.detail  # the probability and its threshold
     assert f"pair-head combiner of cosine {float(u @ v):.3f}" in result.detail
+    threshold = default_head().threshold(PairGroup.OTHER)
+    assert f"act group other: head threshold {threshold:.2f} moved to 0.5" in result.detail
 
 
 def test_the_fitted_pipeline_folds_into_weights_on_the_raw_inputs() -> None:
@@ -119,3 +123,50 @@ def test_another_embedding_model_scores_replies_with_the_six_feature_combiner() 
     [score] = other.similarities([(gold, predicted)], ValueKind.RESPONSE)
     assert score == default_combiner().probability(gold, predicted, other.cosine(gold, predicted))
     assert other.describe((gold, predicted), ValueKind.RESPONSE).startswith("combiner of cosine")
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "group"),
+    [
+        ("What date would you like to leave?", "When do you want to go?", PairGroup.ASKS),  # two requests
+        ("Please tell me the city.", "Which city?", PairGroup.ASKS),  # a stated request asks too
+        ("Would you like me to buy tickets?", "Where are you going?", PairGroup.OTHER),  # an offer, a request
+        ("What date would you like to leave?", "Your flight leaves at 7 pm.", PairGroup.OTHER),  # one side asks
+        ("Your table is booked.", "The table has been reserved for you.", PairGroup.DIALOG),  # two successes
+        ("Your table is booked.", "The cab is booked. It costs $21.", PairGroup.OTHER),  # success beside inform
+        ("A man is playing a guitar.", "Someone plays an instrument.", PairGroup.OTHER),  # plain statements
+    ],
+)
+def test_pairs_are_grouped_by_what_their_replies_do(gold: str, predicted: str, group: PairGroup) -> None:
+    assert pair_group(gold, predicted) is group
+    assert pair_group(predicted, gold) is group  # symmetric
+
+
+def test_a_group_threshold_moves_the_head_probability_to_the_chain_threshold() -> None:
+    gold, predicted = "Which city?", "Where to?"  # PairGroup.ASKS: two requests
+    u, v = np.array([1.0, 0.0]), np.array([0.6, 0.8])
+    plain = _head((2.0, 0.0), (0.0, -1.0), intercept=-1.0)  # z = -1 + 1.2 - 0.8 = -0.6: probability 0.354
+    moved = PairHead(plain.product, plain.distance, plain.features, plain.intercept, {PairGroup.ASKS: 0.25})
+    raw = plain.probability(gold, predicted, u, v)
+    assert raw == pytest.approx(1 / (1 + math.exp(0.6)))  # 0.354 < 0.5: would fail at 0.5
+    # logit(score) = logit(0.354) - logit(0.25) = -0.6 + 1.0986 = 0.4986: 0.622 >= 0.5, so it passes
+    assert moved.probability(gold, predicted, u, v) == pytest.approx(1 / (1 + math.exp(0.6 - math.log(3))))
+    assert moved.probability(GOLD, PREDICTED, u, v) == pytest.approx(raw)  # another group: 0.5, unchanged
+    assert moved.threshold(PairGroup.OTHER) == 0.5
+
+
+def test_group_thresholds_are_validated_and_read_back() -> None:
+    head = PairHead((0.5,), (1.0,), (0.0,) * len(FEATURES), 0.0, {PairGroup.ASKS: 0.25, PairGroup.DIALOG: 0.1})
+    again = PairHead.from_dict(head.to_dict())
+    assert again.thresholds == head.thresholds
+    assert PairHead.from_dict({k: v for k, v in head.to_dict().items() if k != "thresholds"}).thresholds == {}
+    with pytest.raises(ConfigError, match="strictly between 0 and 1"):
+        PairHead((0.5,), (1.0,), (0.0,) * len(FEATURES), 0.0, {PairGroup.ASKS: 1.0})
+    with pytest.raises(ConfigError, match=r"thresholds must map act groups \(asks, dialog, other\)"):
+        PairHead.from_dict({**head.to_dict(), "thresholds": {"questions": 0.2}})
+
+
+def test_the_shipped_head_names_a_threshold_for_every_group() -> None:
+    head = default_head()
+    assert set(head.thresholds) == set(PairGroup)
+    assert all(0.0 < t < 1.0 for t in head.thresholds.values())

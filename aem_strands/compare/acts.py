@@ -54,7 +54,8 @@ TOPICS: tuple[tuple[str, str], ...] = (
         "count",
     ),
     (
-        r"\bwhere\b.*\b(to|going|headed|heading|go)\b|\bdestination\b|\b(going|flying|traveling|travelling|headed|"
+        r"\bwhere\b.*(?<!want )(?<!like )(?<!need )(?<!wish )(?<!plan )(?<!have )\b(to|going|headed|heading|go|reach)\b"
+        r"|\bdestination\b|\b(going|flying|traveling|travelling|headed|"
         r"heading|go|travel|fly) to\b|\bwhere to\b|\barrival (city|airport)\b|\bvisit\b",
         "place:destination",
     ),
@@ -114,7 +115,8 @@ _ROLES: tuple[tuple[str, str], ...] = (
     (r"\bcheck(ing)?[- ]?in\b", "checkin"),
     (
         r"\bpick(ing|ed)?[- ]?(it |the car |the vehicle )?up\b|\bcollect\b|\b(begin|start) the (car |vehicle )?rental\b"
-        r"|\b(need|want|have|get) (it|the car|the vehicle|the rental|a car) (from|starting)\b",
+        r"|\b(need|want|have|get) (it|the car|the vehicle|the rental|a car) (from|starting)\b"
+        r"|\bpick(ing|ed)? (the |your |a )?(car|vehicle|rental)\b",
         "pickup",
     ),
     (r"\bdrop[- ]?off\b|\breturn the car\b", "dropoff"),
@@ -295,6 +297,11 @@ class DialogAct:
         return frozenset([ActKind.REQ_MORE]) if ActKind.REQ_MORE in self.kinds else self.kinds
 
 
+_TO_A_PLACE = re.compile(r"(?<!want )(?<!like )(?<!need )(?<!wish )(?<!plan )(?<!have )\bto\b|destination|\breach\b")
+"""Words pointing to where one goes: ``to`` as a preposition of place, not of an infinitive (``Where do you
+want to depart from?``), ``destination``, ``reach``."""
+
+
 def _topics(sentence: str, facts: frozenset[str] = frozenset()) -> set[str]:
     """The topics ``sentence`` names, with ``facts`` (topics of the values it proposes) added."""
     found = {topic for pattern, topic in _TOPICS if pattern.search(sentence)} | facts
@@ -304,7 +311,7 @@ def _topics(sentence: str, facts: frozenset[str] = frozenset()) -> set[str]:
         found.discard("place:origin")  # "from which account": money comes from an account, not a place
     if found & {"place:destination", "place:origin"}:
         found.discard("place")
-    if {"place:destination", "place:origin"} <= found and not re.search(r"\bto\b|destination", sentence):
+    if {"place:destination", "place:origin"} <= found and not re.search(_TO_A_PLACE, sentence):
         found.discard("place:destination")
     if "recipient" in found:
         found -= {"name", "place", "contact"}  # "Who would you like to share the location with?" asks for a person
@@ -546,11 +553,15 @@ _OPPOSED_ROLES = (
     frozenset({"pickup", "dropoff"}),
     frozenset({"pickup", "return"}),  # a rental's start and its end ("until when do you need the car?")
     frozenset({"departure", "return"}),
+    frozenset({"bed", "bath"}),  # "How many bathrooms?" / "How many bedrooms?": two slots of one listing
 )
 
 
 def _opposed_roles(gold: frozenset[str], predicted: frozenset[str]) -> bool:
-    """One side asks only for one role of a pair, the other only for the other (``from`` / ``to``)."""
+    """One side asks only for one role of a pair, the other only for the other (``from`` / ``to``); a
+    topic both ask for (``Where from and where to?`` / ``Where to and from, and when?``) rules it out."""
+    if any(_agrees(a, b) for a in gold for b in predicted if ":" in a and ":" in b):
+        return False
     mine = {tuple(t.split(":")) for t in gold if ":" in t}
     theirs = {tuple(t.split(":")) for t in predicted if ":" in t}
     return bool(mine and theirs) and all(

@@ -27,11 +27,12 @@ import functools
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from aem_strands.compare.acts import dialog_act, same_topics
+from aem_strands.compare.acts import ActKind, dialog_act, same_topics
 from aem_strands.compare.facts import check_reply_facts
 from aem_strands.compare.reply_signals import facts_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, stem
@@ -132,6 +133,37 @@ def default_combiner() -> ReplyCombiner:
     return ReplyCombiner.from_dict(json.loads(text))
 
 
+class PairGroup(str, Enum):
+    """Which operating point of the pair head a reply pair gets, by what the two replies do
+    (``pair_group``)."""
+
+    ASKS = "asks"
+    """Both replies ask the user something, and their main acts are the same kinds (two requests, two
+    confirmations, two offers ...)."""
+    DIALOG = "dialog"
+    """Both are statements of the same main act kinds, beyond plain inform (two success notifications,
+    two counts ...)."""
+    OTHER = "other"
+    """Anything else: plain statements (every STS-B sentence but a few), or replies doing different things
+    (``Would you like me to buy tickets?`` / ``Where are you going?``)."""
+
+
+def pair_group(gold: str, predicted: str) -> PairGroup:
+    """The ``PairGroup`` of a reply pair, from the dialog acts of its two replies."""
+    mine, theirs = dialog_act(gold), dialog_act(predicted)
+    if not mine.core or mine.core != theirs.core:
+        return PairGroup.OTHER
+    if mine.asks and theirs.asks:
+        return PairGroup.ASKS
+    if not (mine.asks or theirs.asks) and mine.core - {ActKind.INFORM}:
+        return PairGroup.DIALOG
+    return PairGroup.OTHER
+
+
+def _logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
+
+
 @dataclass(frozen=True)
 class PairHead:
     """Logistic regression over the embedding pair vector of two replies and ``FEATURES``.
@@ -140,12 +172,20 @@ class PairHead:
     ``intercept + product·(u*v) + distance·|u-v| + features·reply_features(...)``: the classic
     sentence-pair classifier head over a frozen encoder, a few thousand numbers
     (``reply_pair_head.json``), symmetric in the two replies' vectors.
+
+    ``thresholds`` holds the head's decision threshold for each ``PairGroup`` (chosen by
+    cross-validation on the calibration part, ``benchmarks/reply_combiner_fit.py``; 0.5 for a group
+    not given). ``probability`` returns the head's probability moved on the logit scale so that the
+    pair's group threshold lands at 0.5, the comparison chain's reply threshold: ``logit(score) =
+    logit(head) - logit(threshold)``. A pair of questions whose head probability is 0.30 against an
+    ``asks`` threshold of 0.25 scores 0.56 and passes.
     """
 
     product: tuple[float, ...]
     distance: tuple[float, ...]
     features: tuple[float, ...]
     intercept: float
+    thresholds: dict[PairGroup, float] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.product) != len(self.distance) or not self.product:
@@ -158,6 +198,16 @@ class PairHead:
                 f"PairHead: features must have {len(FEATURES)} weights ({', '.join(FEATURES)}), "
                 f"got {len(self.features)}"
             )
+        for group, threshold in self.thresholds.items():
+            if not isinstance(group, PairGroup) or not 0.0 < threshold < 1.0:
+                raise ConfigError(
+                    f"PairHead: thresholds must map act groups ({', '.join(g.value for g in PairGroup)}) to numbers "
+                    f"strictly between 0 and 1, got {group!r}: {threshold!r}"
+                )
+
+    def threshold(self, group: PairGroup) -> float:
+        """The head's decision threshold for pairs of ``group``."""
+        return self.thresholds.get(group, 0.5)
 
     @property
     def dimensions(self) -> int:
@@ -179,6 +229,7 @@ class PairHead:
             + float(np.asarray(self.product) @ (gold_vector * predicted_vector))
             + float(np.asarray(self.distance) @ np.abs(gold_vector - predicted_vector))
             + float(np.asarray(self.features) @ features)
+            - _logit(self.threshold(pair_group(gold, predicted)))
         )
         return 1.0 / (1.0 + math.exp(-z))
 
@@ -190,6 +241,7 @@ class PairHead:
             "distance": list(self.distance),
             "feature_weights": list(self.features),
             "intercept": self.intercept,
+            "thresholds": {group.value: self.thresholds[group] for group in PairGroup if group in self.thresholds},
         }
 
     @classmethod
@@ -207,7 +259,16 @@ class PairHead:
         intercept = data.get("intercept")
         if not isinstance(intercept, (int, float)):
             raise ConfigError(f"PairHead: intercept must be a number, got {intercept!r}")
-        return cls(numbers["product"], numbers["distance"], numbers["feature_weights"], float(intercept))
+        given = data.get("thresholds", {})
+        known = {g.value: g for g in PairGroup}
+        if not isinstance(given, dict) or not all(
+            k in known and isinstance(v, (int, float)) and not isinstance(v, bool) for k, v in given.items()
+        ):
+            raise ConfigError(
+                f"PairHead: thresholds must map act groups ({', '.join(known)}) to numbers, got {given!r:.80}"
+            )
+        thresholds = {known[k]: float(v) for k, v in given.items()}
+        return cls(numbers["product"], numbers["distance"], numbers["feature_weights"], float(intercept), thresholds)
 
 
 @functools.lru_cache(maxsize=1)

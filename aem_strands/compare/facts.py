@@ -19,7 +19,10 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
   (``could not book`` / ``booked``); the negation is scoped to the word it governs.
 - ``questions``: gold asks for information the prediction does not ask for is *incomplete* (``asks
   for time where gold asks for date``); gold asks the user to confirm and the prediction asks
-  nothing is *incomplete*. Two questions asking for the same information agree (``same_request``).
+  nothing is *incomplete*; gold asks for information and the prediction only asks a yes/no question or
+  to confirm, proposing no value (``Who do you need to share it with?`` / ``Please confirm the address
+  is 1532 20th Street.``), is *incomplete* too. Two questions asking for the same information agree
+  (``same_request``).
   A question proposing a value is about that value's topic (``Would you like to pick up the car on
   March 6th?``: ``date:pickup``): two questions about no common topic are *incomplete* (``asks
   about date:pickup where gold asks about time:pickup``).
@@ -36,7 +39,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from aem_strands.compare.acts import DialogAct, dialog_act, opposed_outcomes, same_topics
+from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_outcomes, same_topics
 from aem_strands.compare.reply_signals import Fact, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.errors import ConfigError
@@ -51,6 +54,7 @@ _FAMILIES = {
     "identifier": "identifiers", "email": "identifiers", "phone": "identifiers", "entity": "entities",
     "address": "entities",
 }  # fmt: skip
+_ASKING = frozenset([ActKind.CONFIRM, ActKind.OFFER, ActKind.OFFER_INTENT, ActKind.REQ_MORE])
 _UNIT_GROUPS = frozenset(["money", "percent", "measure"])
 _NEGATIVE_WORDS = frozenset(["unable", "without", "nothing", "none", "neither", "failed", "lack", "lacks"])
 _NEGATION = re.compile(
@@ -230,6 +234,11 @@ def _questions_check(gold: str, predicted: str) -> tuple[list[FactFinding], bool
             return [], True
         if not predicted_act.asks:
             return [_incomplete("?", f"gold asks for {asked}; the prediction asks nothing")], False
+        if not predicted_act.requests and "?" not in gold_act.requests and not predicted_act.proposals:
+            # "What time will you be visiting?" / "In San Francisco you want to search?": a yes/no question
+            # or a confirmation about nothing gold asks for
+            what = ", ".join(sorted(k.value for k in predicted_act.kinds if k in _ASKING)) or "a question"
+            return [_incomplete("?", f"gold asks for {asked}; the prediction asks no information ({what})")], False
         asked_about = predicted_act.requests | predicted_act.proposals  # "What kind of car? Need insurance?"
         if (
             predicted_act.requests

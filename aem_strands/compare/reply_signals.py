@@ -383,10 +383,11 @@ def _words(text: str) -> tuple[tuple[int, str], ...]:
 def _states_and_negations(reader: _Reader) -> None:
     words = _words(reader.text)
     negated_until = -1
+    determiner = False  # the cue is "no" before a noun: "No smoking is allowed" negates "allowed" too
     for index, (position, word) in enumerate(words):
         cue = word in NEGATION_CUES or word.endswith("n't")
         if cue and not _idiom(words, index, reader.text):
-            negated_until = index + 4
+            negated_until, determiner = index + 4, word == "no"
             continue
         token_stem = stem(word)
         state = STATE_WORDS.get(word) or STATE_WORDS.get(token_stem)
@@ -412,7 +413,12 @@ def _states_and_negations(reader: _Reader) -> None:
             reader.facts.append((position, Fact(f"state:{group}", pole, ("not " if negated else "") + word)))
         elif negated:
             reader.facts.append((position, Fact("negation", token_stem, f"not {word}")))
-        negated_until = -1 if negated else negated_until
+        following = words[index + 1][1] if index + 1 < len(words) else ""
+        if negated and determiner and (following in _BE or following in STATE_WORDS):
+            # the subject's "no" carries to its predicate: "no smoking (is) allowed"
+            negated_until, determiner = index + (2 if following in _BE else 1), False
+        elif negated:
+            negated_until = -1
 
 
 _BE = frozenset(["is", "are", "was", "were", "be", "been", "now", "still"])

@@ -33,6 +33,9 @@ _OPPOSED: dict[str, tuple[tuple[str, ...], ...]] = {
     "order": (("ascending",), ("descending",)),
     "sign": (("positive",), ("negative",)),
     "refund": (("refundable",), ("nonrefundable", "non-refundable")),
+    "genre": (("pop",), ("rock",), ("jazz",), ("blues",), ("metal", "metalcore"), ("disco",), ("reggae",),
+              ("techno",), ("punk",), ("classical",), ("rap", "hip-hop"), ("comedy", "comedies"),
+              ("thriller", "thrillers"), ("horror",), ("drama", "dramas"), ("documentary", "documentaries")),
     "arrival": (("arrive", "arrives", "arrival", "arriving", "lands"), ("depart", "departs", "departure", "leaves")),
 }  # fmt: skip
 

@@ -11,7 +11,8 @@ thresholds. Three scorers ship:
   loaded on first use, so torch is imported only when a pair actually reaches it. Each distinct
   string is embedded once per scorer instance. For replies (``replies="combined"``, the default) the
   score is the learned pair head's probability (``combiner.PairHead``: a logistic regression over the
-  two embeddings' pair vector ``[u*v, |u-v|]``, cosine, word overlap, facts and acts). The head's
+  two embeddings' pair vector ``[u*v, |u-v|]``, cosine, word overlap, facts and acts), moved so that
+  the head's threshold for the pair's act group (``combiner.PairGroup``) lands at 0.5. The head's
   weights belong to the packaged model, so with another ``model_path`` a reply's score is the six-feature
   combiner's (``combiner.ReplyCombiner``: cosine, word overlap, facts and acts). ``replies="cosine"``
   gives the plain cosine.
@@ -210,7 +211,13 @@ class EmbeddingScorer:
         cosine = self.cosine(*pair)
         if self.model_path is not None:
             return f"combiner of cosine {cosine:.3f}, word overlap, facts and acts"
-        return f"pair-head combiner of cosine {cosine:.3f}, the embedding pair vector, word overlap, facts and acts"
+        from aem_strands.compare.combiner import default_head, pair_group
+
+        group = pair_group(*pair)
+        return (
+            f"pair-head combiner of cosine {cosine:.3f}, the embedding pair vector, word overlap, facts and acts; "
+            f"act group {group.value}: head threshold {default_head().threshold(group):.2f} moved to 0.5"
+        )
 
 
 SCORER_NAMES = ("exact", "embedding", "judge")
