@@ -319,8 +319,14 @@ class _Aligner:
     least ``2d``; the diagonal itself costs ``C``, so no optimal (or tied) alignment leaves the band
     ``d <= floor((C + margin) / 2)``, and every state on one keeps its full-DP value: same cost, same
     tie-breaks. With ``C`` under 2 (identical sequences, or one differing turn) that band is the diagonal:
-    no DP at all unless an order-invariant block needs its assignment. ``banded=False`` runs the full DP (the
-    differential tests compare both).
+    no DP at all unless an order-invariant block needs its assignment.
+
+    A common prefix of zero-cost pairs is settled without the DP too (when no gold turn is in a block): where gold
+    turn 0 and predicted turn 0 pair at cost 0 and skipping either costs 1, any alignment that does not pair them
+    can be changed into one that does at no more cost (skip the turn either was paired with instead), with the
+    same sums in the same order where the two tie; so the DP's traceback, which tries that pair first, takes it,
+    and so on down the prefix. The DP then runs from the first pair that differs. ``banded=False`` runs the full
+    DP with neither shortcut (the differential tests compare both).
     """
 
     def __init__(
@@ -340,6 +346,7 @@ class _Aligner:
         )
         self._block_memo: dict[tuple[int, int], list[float]] = {}
         self.band = self._band() if banded else None
+        self._trim = banded
 
     def cost(self, g: int, j: int) -> float:
         key = (g, j)
@@ -445,17 +452,18 @@ class _Aligner:
             for i in range(m - 1, -1, -1):
                 total = self.cost(i, i) + total
             return total, [(i, i) for i in range(m)]
+        start = self._prefix() if self._trim else 0
         fill = 0.0 if self.band is None else math.inf
         best = [[fill] * (m + 1) for _ in range(n_units)] + [[0.0] * (m + 1)]
-        for j in range(m - 1, -1, -1):
+        for j in range(m - 1, start - 1, -1):
             best[n_units][j] = self.skip_pred[j] + best[n_units][j + 1]
-        for u in range(n_units - 1, -1, -1):
+        for u in range(n_units - 1, start - 1, -1):
             first = self.units[u][0]
             low, high = (0, m) if self.band is None else (max(0, first - self.band), min(m, first + self.band))
-            for j in range(high, low - 1, -1):
+            for j in range(high, max(low, start) - 1, -1):  # the states the traceback from (start, start) can reach
                 best[u][j] = min(cost for cost, _ in self._moves(u, j, best))
-        rows: list[Row] = []
-        u, j = 0, 0
+        rows: list[Row] = [(i, i) for i in range(start)]
+        u, j = start, start
         while u < n_units or j < m:
             if u == n_units:
                 rows.append((None, j))
@@ -466,7 +474,17 @@ class _Aligner:
                     rows.extend(self._rows(u, j, next_u, next_j))
                     u, j = next_u, next_j
                     break
-        return best[0][0], rows
+        return best[start][start], rows
+
+    def _prefix(self) -> int:
+        """How many leading gold and predicted turns pair at cost 0 where skipping costs 1 (see the class
+        docstring); 0 when a gold turn is in a block."""
+        if any(len(members) > 1 for members in self.units):
+            return 0
+        limit, k = min(len(self.units), len(self.predicted)), 0
+        while k < limit and self.skip_gold[k] == 1.0 and self.skip_pred[k] == 1.0 and self.cost(k, k) == 0.0:
+            k += 1
+        return k
 
     def _rows(self, u: int, j: int, next_u: int, next_j: int) -> list[Row]:
         if next_u == u:
@@ -515,31 +533,29 @@ def align_turns(
     return align_settled(gold, predicted, options, dialog_id=dialog_id, metadata=metadata)[0]
 
 
-def _diagonal(gold: Sequence[Turn], predicted: Sequence[TurnContent], options: AlignOptions) -> list[bool] | None:
-    """For sequences the DP would pair on the diagonal without a search (``_Aligner``'s band 0, no block, every
-    skip costing 1, diagonal cost under 2), which pairs are identical; ``None`` for any other case."""
+def _diagonal(
+    gold: Sequence[Turn], predicted: Sequence[TurnContent], options: AlignOptions
+) -> tuple[float, list[bool]] | None:
+    """For sequences the DP pairs on the diagonal without a search (``_Aligner``'s band 0: equal lengths, no
+    block, every skip costing 1, diagonal cost under 2): the cost, and which pairs are identical; ``None`` for any
+    other case."""
     if len(gold) != len(predicted) or options.allow_extra != "none" or options.scope != "all":
         return None
     if any(g.optional or g.tags or g.gold is None for g in gold):
         return None
     same = [identical_turn(g.gold, p) for g, p in zip(gold, predicted, strict=True)]
-    if False in same and _diagonal_cost(gold, predicted, same, forward=True) + _BAND_MARGIN >= 2:
-        return None
-    return same
-
-
-def _diagonal_cost(gold: Sequence[Turn], predicted: Sequence[TurnContent], same: list[bool], *, forward: bool) -> float:
-    """The diagonal's cost summed as ``_Aligner`` sums it: forward for its band, from the end for the total."""
+    if False not in same:
+        return 0.0, same
     costs = [
-        0.0 if ok else match_cost(g.gold, p)  # type: ignore[arg-type]  # _diagonal checked that gold has content
+        0.0 if ok else match_cost(g.gold, p)  # type: ignore[arg-type]  # checked above: every gold turn has content
         for g, p, ok in zip(gold, predicted, same, strict=True)
     ]
-    if forward:
-        return sum(costs)
+    if sum(costs) + _BAND_MARGIN >= 2:  # the band's test, summed as _Aligner._band sums
+        return None
     total = 0.0
-    for cost in reversed(costs):
+    for cost in reversed(costs):  # summed from the end, as _Aligner.solve sums the diagonal
         total = cost + total
-    return total
+    return total, same
 
 
 def align_settled(
@@ -556,9 +572,9 @@ def align_settled(
     The diagonal is settled without the DP: every turn paired with the one at its position, which is what the DP
     returns there (tests/test_fast_path_align.py compares the two)."""
     options = options or AlignOptions()
-    same = _diagonal(gold, predicted, options)
-    if same is not None:
-        total = 0.0 if False not in same else _diagonal_cost(gold, predicted, same, forward=False)
+    diagonal = _diagonal(gold, predicted, options)
+    if diagonal is not None:
+        total, same = diagonal
         return _on_diagonal(gold, predicted, total, dialog_id, metadata), same
     return _aligned(gold, predicted, options, dialog_id, metadata), None
 

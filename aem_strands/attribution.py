@@ -29,6 +29,8 @@ of candidate turns F is earliest first.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import re
 from collections.abc import Iterator, Sequence
 
@@ -116,6 +118,8 @@ def _mentions(haystack: list[str], needle: str) -> bool:
 
 def _data_flow(turn: Turn, taint: dict[str, JsonValue]) -> JsonValue:
     """The first tainted value the turn's prediction reuses while its gold does not, if any."""
+    if not taint:
+        return None
     used = [t for t in (_token(v) for v in _content_values(turn.predicted, with_observation=False)) if t]
     expected = [t for t in (_token(v) for v in _content_values(turn.gold, with_observation=False)) if t]
     for token in sorted(taint):
@@ -142,9 +146,14 @@ def _chain_ids(turns: Sequence[Turn]) -> list[int | None]:
 
 def chain_lengths(turns: Sequence[Turn]) -> list[int | None]:
     """For each turn, the length of the action chain it belongs to (``None`` for response turns)."""
-    ids = _chain_ids(turns)
-    sizes = {c: ids.count(c) for c in ids if c is not None}
-    return [None if c is None else sizes[c] for c in ids]
+    out: list[int | None] = []
+    for kind, run in itertools.groupby(turns, key=_KIND):  # a chain is a run of action turns
+        size = len(list(run))
+        out += [size] * size if kind is TurnKind.ACTION else [None] * size
+    return out
+
+
+_KIND = operator.attrgetter("kind")
 
 
 def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[Attribution | None]:
@@ -153,7 +162,7 @@ def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[At
         return [None] * len(verdicts)  # nothing failed: nothing to attribute
     chains = _chain_ids(turns)
     out: list[Attribution | None] = []
-    failed: list[tuple[int, Turn, dict[str, JsonValue]]] = []  # (index, turn, tainted values) of earlier failures
+    failed: list[_Failed] = []  # the earlier failures
     roots: dict[int, int] = {}  # turn_no -> turn_no of its root cause
     for index, (turn, verdict) in enumerate(zip(turns, verdicts, strict=True)):
         if not verdict.failed:
@@ -168,8 +177,25 @@ def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[At
             attribution = Attribution(turn.turn_no, Role.CASCADE, roots[via], via, how, evidence)
             roots[turn.turn_no] = roots[via]
         out.append(attribution)
-        failed.append((index, turn, tainted_values(turn, verdict)))
+        failed.append(_Failed(index, turn, verdict))
     return out
+
+
+class _Failed:
+    """An earlier failed turn. Its tainted values are worked out when a later failed turn first looks for them
+    (most dialogs have no later failure to look)."""
+
+    __slots__ = ("_taint", "index", "turn", "verdict")
+
+    def __init__(self, index: int, turn: Turn, verdict: TurnVerdict) -> None:
+        self.index, self.turn, self.verdict = index, turn, verdict
+        self._taint: dict[str, JsonValue] | None = None
+
+    @property
+    def taint(self) -> dict[str, JsonValue]:
+        if self._taint is None:
+            self._taint = tainted_values(self.turn, self.verdict)
+        return self._taint
 
 
 def _structural(verdict: TurnVerdict) -> bool:
@@ -184,21 +210,24 @@ def _link(
     turn: Turn,
     verdict: TurnVerdict,
     chains: list[int | None],
-    failed: list[tuple[int, Turn, dict[str, JsonValue]]],
+    failed: list[_Failed],
 ) -> tuple[int, Link, str] | None:
     if turn.depends_on:
-        for _, earlier, _ in failed:
+        for failure in failed:
+            earlier = failure.turn
             if earlier.turn_no in turn.depends_on:
                 return earlier.turn_no, Link.DEPENDS_ON, f"depends_on names turn {earlier.turn_no}"
         return None
-    for _, earlier, taint in failed:
-        value = _data_flow(turn, taint)
+    for failure in failed:
+        value = _data_flow(turn, failure.taint)
         if value is not None:
+            earlier = failure.turn
             return earlier.turn_no, Link.DATA_FLOW, f"reuses {value!r}, a wrong value from turn {earlier.turn_no}"
     reason = verdict.own_reason
     if chains[index] is not None and reason is not None and _structural(verdict):
-        for earlier_index, earlier, _ in failed:
-            if chains[earlier_index] == chains[index]:
+        for failure in failed:
+            earlier = failure.turn
+            if chains[failure.index] == chains[index]:
                 return (
                     earlier.turn_no,
                     Link.ACTION_CHAIN,

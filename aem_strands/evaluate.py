@@ -220,6 +220,12 @@ class _CollectorPause:
     Judging allocates many small objects that live until the batch's results are written; each automatic
     collection walks all of them again, which on the SGD set took about half of the run's CPU time. Judging
     makes no reference cycles, so pausing frees nothing later than it would have been freed.
+
+    On resuming, the objects made meanwhile are moved to the oldest generation without a walk (``gc.freeze`` then
+    ``gc.unfreeze``), where the collector's next full collection looks at them, as it would have after the two
+    young collections this skips; without the move, the first allocation after resuming walked every object the
+    batches made (about a fifth of a warm run on the SGD set). Not done where the host froze objects of its own
+    (``gc.get_freeze_count()``), which ``unfreeze`` would release.
     """
 
     def __init__(self) -> None:
@@ -240,6 +246,9 @@ class _CollectorPause:
             with self._lock:
                 self._active -= 1
                 if self._active == 0 and self._resume:
+                    if gc.get_freeze_count() == 0:
+                        gc.freeze()
+                        gc.unfreeze()
                     gc.enable()
 
 

@@ -106,6 +106,29 @@ class Reply:
 
 TurnContent = ActionCall | Reply
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def make_call(
+    tool_id: str, action: str, args: dict[str, JsonValue], observation: JsonValue, compare_args: tuple[str, ...] | None
+) -> ActionCall:
+    """``ActionCall(...)`` with every field given in order, built as ``make_turn`` builds a ``Turn``."""
+    call = _new(ActionCall)
+    _set(
+        call,
+        "__dict__",
+        {"tool_id": tool_id, "action": action, "args": args, "observation": observation, "compare_args": compare_args},
+    )
+    return call
+
+
+def make_reply(response: str) -> Reply:
+    """``Reply(response)``, built as ``make_turn`` builds a ``Turn``."""
+    reply = _new(Reply)
+    _set(reply, "__dict__", {"response": response})
+    return reply
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -136,9 +159,6 @@ class Turn:
 
 
 ORDER_INVARIANT_PREFIX = "OrderInvariant_"
-
-_new = object.__new__
-_set = object.__setattr__
 
 
 def make_turn(

@@ -32,7 +32,18 @@ from aem_strands.align import Alignment, AlignOptions, align_settled, align_turn
 from aem_strands.decode import find_flaw, plain_json, plain_text
 from aem_strands.errors import InputError, Location
 from aem_strands.metadata import check_metadata
-from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind, make_turn
+from aem_strands.types import (
+    ActionCall,
+    Dialog,
+    JsonValue,
+    Reply,
+    Turn,
+    TurnContent,
+    TurnKind,
+    make_call,
+    make_reply,
+    make_turn,
+)
 
 UNPAIRED_KEYS = frozenset({"dialog_id", "metadata", "gold", "predicted"})
 _GOLD_ONLY = ("tags", "depends_on", "critical", "weight", "optional", "compare_args")
@@ -209,7 +220,7 @@ def _quick_turn(item: dict[str, Any], gold: bool) -> _ParsedTurn | None:
         response = item.get("response")
         if type(response) is not str or not plain_text(response):
             return None
-        content: TurnContent = Reply(response)
+        content: TurnContent = make_reply(response)
     elif kind == "Tool":
         if not (_GOLD_TOOL_KEYS if gold else _TOOL_KEYS).issuperset(item):
             return None
@@ -223,7 +234,7 @@ def _quick_turn(item: dict[str, Any], gold: bool) -> _ParsedTurn | None:
             return None
         if observation is not None and not plain_json(observation, _TURN_DEPTH + 1):
             return None
-        content = ActionCall(tool_id, action, dict(args), observation, None if compare is None else tuple(compare))
+        content = make_call(tool_id, action, dict(args), observation, None if compare is None else tuple(compare))
     else:
         return None
     if _ANNOTATIONS.isdisjoint(item):  # the usual turn
