@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aem_strands import InputError, evaluate_dialogs
+from aem_strands.decode import MAX_DEPTH, MAX_STRING_CHARS, _BadNumber, find_flaw
 from aem_strands.errors import Location
-from aem_strands.unpaired import _modelled_turn, _parse_unpaired, _quick_turn, parse_unpaired
+from aem_strands.unpaired import _modelled_turn, _parse_unpaired, _plain_sides, _quick_turn, parse_unpaired
 
 finite = st.recursive(
     st.one_of(
@@ -229,3 +230,64 @@ def test_each_value_one_step_from_well_formed_goes_to_the_model() -> None:
             item = {"turn": "Tool", "tool_id": "t", "action": "a", "args": {}, key: value}
             assert _quick_turn(item, gold=True) is None, item
             assert _modelled(item, "gold") is None, item
+
+
+# Parts beyond the input limits, for every place of an unpaired object the quick reading looks at.
+FLAWS: list[Any] = [
+    math.nan,
+    math.inf,
+    "\ud800",
+    "ok \udfff",
+    "x" * (MAX_STRING_CHARS + 1),
+    _BadNumber("number literal of 101 characters (the limit is 100)"),
+]
+
+
+def _deep(levels: int) -> Any:
+    value: Any = "deep"
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+@st.composite
+def flawed_dialogs(draw: st.DrawFn) -> dict[str, Any]:
+    """An unpaired dialog with one part beyond a limit (or, now and then, none): in a value, a key, or deep down."""
+    raw = draw(unpaired_dialogs())
+    flaw = draw(st.sampled_from([*FLAWS, _deep(MAX_DEPTH), _deep(MAX_DEPTH - 4), "fine"]))
+    place = draw(
+        st.sampled_from(["response", "tool_id", "args value", "args key", "observation", "tags", "metadata", "id"])
+    )
+    if place == "metadata":
+        raw["metadata"] = {"note": flaw}
+        return raw
+    if place == "id":
+        raw["dialog_id"] = flaw
+        return raw
+    side = draw(st.sampled_from(["gold", "predicted"]))
+    turns = raw[side] or [{"turn": "Tool", "tool_id": "t", "action": "a", "args": {}}]
+    raw[side] = turns
+    turn = turns[draw(st.integers(0, len(turns) - 1))]
+    if place == "response" and turn.get("turn") == "Agent":
+        turn["response"] = flaw
+    elif place == "tool_id" and turn.get("turn") == "Tool":
+        turn["tool_id"] = flaw
+    elif place == "args key" and isinstance(flaw, str):
+        turn["args"] = {flaw: "v"}
+    elif place == "tags":
+        turn["tags"] = [flaw]
+    elif place == "observation":
+        turn["observation"] = {"hits": flaw}
+    else:
+        turn["args"] = {"city": flaw}
+    return raw
+
+
+@settings(max_examples=300, deadline=None)
+@given(raw=flawed_dialogs())
+def test_the_quick_pass_accepts_nothing_beyond_a_limit(raw: dict[str, Any]) -> None:
+    """Reading both sides in one quick pass skips the limit walk only where that walk finds nothing; anywhere else
+    the error is the careful reading's, naming the same dialog, turn and field."""
+    if _plain_sides(raw) is not None:
+        assert find_flaw(raw) is None
+    assert repr(_read(raw, quick=True)) == repr(_read(raw, quick=False))
