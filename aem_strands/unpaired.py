@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -173,11 +173,9 @@ class _Notes:
 _NO_NOTES = _Notes()
 
 
-class _ParsedTurn(NamedTuple):
-    """One validated turn of either side (a named tuple: one is built per turn, the cheapest record to build)."""
-
-    content: TurnContent
-    notes: _Notes
+_ParsedTurn = tuple[TurnContent, _Notes]
+"""One validated turn of either side: its content and its notes (a plain tuple: one is built per turn, and a
+named tuple's constructor is a Python-level call that costs several times as much)."""
 
 
 _AGENT_KEYS = frozenset({"turn", "response", "latency_ms"})
@@ -238,9 +236,9 @@ def _quick_turn(item: dict[str, Any], gold: bool) -> _ParsedTurn | None:
     else:
         return None
     if _ANNOTATIONS.isdisjoint(item):  # the usual turn
-        return _ParsedTurn(content, _NO_NOTES)
+        return content, _NO_NOTES
     notes = _notes(item)
-    return None if notes is None else _ParsedTurn(content, notes)
+    return None if notes is None else (content, notes)
 
 
 _NO_ARGS: dict[str, Any] = {}
@@ -300,7 +298,7 @@ def _modelled_turn(item: dict[str, Any], side: str, where: Location) -> _ParsedT
     notes = _Notes(
         model.latency_ms, tuple(model.tags), tuple(model.depends_on), model.critical, model.weight, model.optional
     )
-    return _ParsedTurn(_content(model, where, side), notes)
+    return _content(model, where, side), notes
 
 
 def _parse_side(raw: object, side: str, where: Location, *, quick: bool = True) -> list[_ParsedTurn]:
@@ -400,7 +398,7 @@ def _parse_unpaired(raw: object, file: str | None, default_id: str | None, *, qu
     return UnpairedDialog(
         dialog_id=dialog_id,
         gold=tuple(gold),
-        predicted=tuple(parsed.content for parsed in predicted_side),
+        predicted=tuple(content for content, _ in predicted_side),
         metadata=metadata,
-        predicted_latency_ms=tuple(parsed.notes.latency_ms for parsed in predicted_side),
+        predicted_latency_ms=tuple(notes.latency_ms for _, notes in predicted_side),
     )
