@@ -42,9 +42,9 @@ def pint_reading(word: str, amount: float = _AMOUNT) -> Reading:
     registry = _pint()
     try:
         unit = registry.parse_units(word)
+        dimension = str(unit.dimensionality)  # raises on a logarithmic unit in a product
     except Exception:  # pint raises many types on a word it cannot read: each means "not a unit"
         return None
-    dimension = str(unit.dimensionality)
     if dimension not in EVERYDAY_DIMENSIONS:
         return None
     one = float(registry.Quantity(1.0, unit).to_base_units().magnitude)
@@ -135,6 +135,28 @@ def test_prefixed_words_and_any_amount_read_as_pint_reads_them(
     mine = table_reading(word, amount)
     if mine is not Answer.ASK_PINT:
         assert mine == pint_reading(word, amount)
+
+
+_words_in_products = st.sampled_from([*sorted(shipped_unit_table().units), "Cha", "es", "dimensionless", "nan", "x"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(words=st.lists(_words_in_products, min_size=2, max_size=3))
+def test_words_joined_by_spaces_read_as_pint_reads_them(words: list[str]) -> None:
+    # pint multiplies them: the table says "no unit" only where pint finds none of an everyday dimension.
+    text = " ".join(words)
+    mine = table_reading(text)
+    if mine is not Answer.ASK_PINT:
+        assert mine is None
+        assert pint_reading(text) is None
+
+
+def test_products_of_words_the_table_decides() -> None:
+    assert _table().lookup("Cha Cha Cha") is Answer.NOT_A_UNIT  # "Cha" is no unit to pint
+    assert _table().lookup("window seat") is Answer.NOT_A_UNIT
+    assert _table().lookup("kg kg") is Answer.NOT_A_UNIT  # kilogram squared: no everyday dimension
+    assert _table().lookup("newton meter") is Answer.ASK_PINT  # an energy: pint names and converts it
+    assert _table().lookup("square feet") is Answer.ASK_PINT  # pint rewrites "square"
 
 
 @settings(max_examples=200, deadline=None)

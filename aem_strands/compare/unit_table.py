@@ -4,9 +4,11 @@ A measurement whose unit is one word (``kg``, ``miles``, ``°F``, ``milligrams``
 table alone, without pint's registry (about a second to build). ``UnitTable.lookup`` answers what
 ``pint.UnitRegistry().parse_units(word)`` followed by ``to_base_units`` gives for such a word, number for number:
 the table keeps each unit's conversion as the scale terms pint multiplies (its numerator and denominator of
-scales, in pint's order) and multiplies them the way pint does, so the magnitudes are the same floats. Anything
-else (``km/h``, ``square feet``, a word pint would parse with a rule this table does not follow) is answered
-``ASK_PINT``, and the caller asks pint. ``benchmarks/build_tables.py`` derives the table from pint
+scales, in pint's order) and multiplies them the way pint does, so the magnitudes are the same floats. Words
+joined by spaces, which pint multiplies (``Cha Cha Cha``, ``window seat``), are answered ``NOT_A_UNIT`` from the
+table when one is no unit or their product has no everyday dimension. Anything else (``km/h``, ``square feet``,
+``newton meter``, a word pint would parse with a rule this table does not follow) is answered ``ASK_PINT``, and
+the caller asks pint. ``benchmarks/build_tables.py`` derives the table from pint
 (``build_unit_table``) and ``tests/test_units_fast.py`` compares every unit word's answer with pint's.
 """
 
@@ -16,9 +18,10 @@ import functools
 import json
 import keyword
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from importlib import metadata, resources
 from typing import Any
@@ -103,6 +106,12 @@ class UnitTable:
     pint_version: str
     pint_only: frozenset[str] = frozenset()
     """Canonical units of an everyday dimension the table cannot convert (a scale that is not a number)."""
+    dimensions: Mapping[str, Dimension] = field(default_factory=dict)
+    """Every canonical unit's dimension as base dimensions and exponents, for products of unit words."""
+    everyday: frozenset[Dimension] = frozenset()
+    """``EVERYDAY_DIMENSIONS`` as base dimensions and exponents."""
+    not_multiplicative: frozenset[str] = frozenset()
+    """Canonical units pint refuses a prefix on (temperature scales with an offset, logarithmic units)."""
 
     @functools.cached_property
     def prefix_words(self) -> frozenset[str]:
@@ -118,6 +127,9 @@ class UnitTable:
             "suffixes": list(self.suffixes),
             "conversions": {name: self.conversions[name].to_json() for name in sorted(self.conversions)},
             "pint_only": sorted(self.pint_only),
+            "dimensions": {name: [list(term) for term in self.dimensions[name]] for name in sorted(self.dimensions)},
+            "everyday": sorted([list(term) for term in dimension] for dimension in self.everyday),
+            "not_multiplicative": sorted(self.not_multiplicative),
         }
 
     @classmethod
@@ -129,24 +141,26 @@ class UnitTable:
             {name: Conversion.from_json(shown) for name, shown in table["conversions"].items()},
             table["pint"],
             frozenset(table["pint_only"]),
+            {name: _dimension(terms) for name, terms in table["dimensions"].items()},
+            frozenset(_dimension(terms) for terms in table["everyday"]),
+            frozenset(table["not_multiplicative"]),
         )
 
-    def lookup(self, word: str) -> TableUnit | Answer:
-        """What pint's registry reads in ``word``, a single unit word, maybe prefixed or plural (see the module
-        docstring); ``Answer.ASK_PINT`` beyond that."""
-        word = word.replace("\N{DEGREE SIGN}", "degree")  # pint's own first rewrite of a unit expression
-        if not word.isidentifier() or keyword.iskeyword(word) or keyword.issoftkeyword(word):
+    def lookup(self, text: str) -> TableUnit | Answer:
+        """What pint's registry reads in ``text``: a unit for a single unit word, maybe prefixed or plural (see the
+        module docstring); ``NOT_A_UNIT`` also for words joined by spaces (which pint multiplies) when one is no
+        unit or their product has no everyday dimension; ``Answer.ASK_PINT`` beyond that."""
+        text = text.replace("\N{DEGREE SIGN}", "degree")  # pint's own first rewrite of a unit expression
+        if " " in text:
+            return self._product(text.split(" "))
+        if not _plain(text):
             return Answer.ASK_PINT
-        if word.lower() == "nan" or word == "dimensionless":
+        if text.lower() == "nan" or text == "dimensionless":
             return Answer.NOT_A_UNIT  # pint reads these as a scale and as no unit at all
-        canonical = self.units.get(word)
-        prefix: tuple[str, float] | None = None
-        if canonical is None:
-            candidates = _unit_triplets(word, self)
-            if not candidates:
-                return Answer.NOT_A_UNIT
-            prefix_name, canonical, prefix_scale = candidates[0]
-            prefix = (prefix_name, prefix_scale) if prefix_name else None
+        reading = self._read(text)
+        if reading is None:
+            return Answer.NOT_A_UNIT
+        canonical, prefix = reading
         if canonical in self.pint_only:
             return Answer.ASK_PINT
         conversion = self.conversions.get(canonical)
@@ -160,6 +174,52 @@ class UnitTable:
         name, scale = prefix
         factor = _factor(((scale, 1), *conversion.numerator), conversion.denominator)
         return TableUnit(name + canonical, conversion.dimension, factor, None)
+
+    def _read(self, word: str) -> tuple[str, tuple[str, float] | None] | None:
+        """The canonical unit ``word`` names and its prefix (name, scale), as pint reads it; ``None``: no unit."""
+        canonical = self.units.get(word)
+        if canonical is not None:
+            return canonical, None
+        candidates = _unit_triplets(word, self)
+        if not candidates:
+            return None
+        prefix_name, canonical, scale = candidates[0]
+        return canonical, ((prefix_name, scale) if prefix_name else None)
+
+    def _product(self, words: list[str]) -> Answer:
+        """``NOT_A_UNIT`` when pint reads no everyday unit in ``words`` joined by spaces, which it multiplies:
+        one word is no unit (or a prefixed temperature scale), or the product's dimension is no everyday one."""
+        if not all(_plain(word) and _MULTIPLIED.fullmatch(word) for word in words):
+            return Answer.ASK_PINT  # "per", "square", "sq", "cubic", "squared", "cubed": pint rewrites them
+        total: dict[str, float] = {}
+        for word in words:
+            if word.lower() == "nan":
+                return Answer.NOT_A_UNIT
+            if word == "dimensionless":
+                continue
+            reading = self._read(word)
+            if reading is None or (reading[1] is not None and reading[0] in self.not_multiplicative):
+                return Answer.NOT_A_UNIT  # pint raises on the word
+            for base, exponent in self.dimensions.get(reading[0], ()):
+                total[base] = total.get(base, 0) + exponent
+        product = tuple(sorted((base, exponent) for base, exponent in total.items() if exponent != 0))
+        return Answer.ASK_PINT if product in self.everyday else Answer.NOT_A_UNIT
+
+
+Dimension = tuple[tuple[str, float], ...]
+"""A dimension as its base dimensions and their exponents, sorted: ``(("[length]", 1), ("[time]", -1))``."""
+
+_MULTIPLIED = re.compile(r"(?!.*(?:square|squared|cubic|cubed|per)|.*sq$)\w+")
+"""A word pint multiplies as it is when it stands between spaces (``\\w`` only, none of its rewritten words)."""
+
+
+def _plain(word: str) -> bool:
+    """Whether pint's expression parser reads ``word`` as one name (an identifier, not a Python keyword)."""
+    return word.isidentifier() and not keyword.iskeyword(word) and not keyword.issoftkeyword(word)
+
+
+def _dimension(terms: Iterable[Iterable[Any]]) -> Dimension:
+    return tuple(sorted((base, exponent) for base, exponent in terms))
 
 
 def _unit_triplets(word: str, table: UnitTable) -> list[tuple[str, str, float]]:
@@ -214,6 +274,7 @@ def build_unit_table() -> UnitTable:
     """The table of the installed pint, read from a fresh registry (a few seconds; not a registry that has parsed
     prefixed units, whose tables grow): what ``benchmarks/build_tables.py`` ships and the tests compare with."""
     import pint
+    from pint.util import ParserHelper, UnitsContainer
 
     registry: Any = pint.UnitRegistry()  # generic over its quantity classes
     definitions = registry._units  # pint keeps its unit definitions, prefixes and suffixes in these tables
@@ -227,7 +288,13 @@ def build_unit_table() -> UnitTable:
         elif conversion is Answer.ASK_PINT:
             pint_only.add(canonical)
     version = metadata.version("pint")
-    return UnitTable(units, prefixes, tuple(registry._suffixes), conversions, version, frozenset(pint_only))
+    dimensions = {name: _dimension(registry._get_dimensionality(UnitsContainer({name: 1})).items())
+                  for name in sorted(set(units.values()))}  # fmt: skip
+    everyday = frozenset(_dimension(ParserHelper.from_string(text).items()) for text in EVERYDAY_DIMENSIONS)
+    not_multiplicative = frozenset(name for name in dimensions if not definitions[name].converter.is_multiplicative)
+    suffixes = tuple(registry._suffixes)
+    return UnitTable(units, prefixes, suffixes, conversions, version, frozenset(pint_only), dimensions, everyday,
+                     not_multiplicative)  # fmt: skip
 
 
 def _conversion(registry: Any, canonical: str) -> Conversion | Answer:

@@ -9,8 +9,9 @@ time parser first; a measured time still agrees with a duration of the same leng
 
 Whether a word is a unit at all, and what a single unit word (``kg``, ``miles``, ``°F``) converts to, is read
 from the shipped table (``unit_table``, ``data/unit_words.json``, derived from pint's default registry by
-``benchmarks/build_tables.py``), which gives the floats pint gives. Only a unit of several words or operators
-(``km/h``, ``square feet``) builds pint's registry (about a second), once, on the first such string.
+``benchmarks/build_tables.py``), which gives the floats pint gives; so is "no unit" for words pint would multiply
+(``Cha Cha Cha``). Only a unit of several words or operators (``km/h``, ``square feet``) builds pint's registry
+(about a second), once, on the first such string.
 """
 
 from __future__ import annotations
