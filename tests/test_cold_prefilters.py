@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aem_strands.compare.identifiers import EmailParser
-from aem_strands.compare.parse_numbers import _CURRENCY_MENTION, priced
+from aem_strands.compare.parse_numbers import _CURRENCY_MENTION, has_digit, has_letter, priced
 from aem_strands.compare.parse_time import MONTHS, _digits, _fold, may_be_time, read_time
 from aem_strands.compare.values import ParseContext
 
@@ -60,3 +60,10 @@ def test_only_three_characters_normalise_to_an_at_sign() -> None:
     found = {chr(c) for c in range(sys.maxunicode + 1) if "@" in unicodedata.normalize("NFKC", chr(c))}
     assert found == {"@", "\uff20", "\ufe6b"}
     assert EmailParser().parse("a\uff20b.com", ParseContext(None)) is not None
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(max_size=20) | st.text(st.sampled_from("aZ09 .%²½Ⅻ١é"), max_size=8))
+def test_letter_and_digit_checks_are_the_character_tests(text: str) -> None:
+    assert has_letter(text) == any(c.isalpha() for c in text)
+    assert has_digit(text) == any(c.isdigit() for c in text)

@@ -25,6 +25,8 @@ _NUMERIC = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:e[+-]?\d+)?
 _SCALED = re.compile(r"([+-]?[\d.,]+)\s*(thousand|million|billion|trillion|k|mn|bn)")
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
 _PERCENT = re.compile(r"(.+?)\s*(%|percent|per cent|pct)")
+_PERCENT_ENDINGS = ("%", "percent", "per cent", "pct")
+"""How a percentage ends (``_PERCENT`` matches whole texts only): texts ending otherwise skip the pattern."""
 _CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
 _CURRENCY_WORDS = {
     "usd": "USD", "dollar": "USD", "dollars": "USD", "bucks": "USD", "buck": "USD", "eur": "EUR", "euro": "EUR",
@@ -37,6 +39,7 @@ _CURRENCY_MENTION = re.compile("|".join(re.escape(name) for name in sorted({*_CU
 a piece of the text, and one must name a currency), so ``price-parser`` is not run on it."""
 _SCALE_WORD = re.compile(r"([\d.,]+)\s*(thousand|million|billion|trillion|bn|mn|k|m)\b")
 _ASCII_DIGIT = re.compile(r"[0-9]")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 _WORDS = re.compile(r"[a-z]+(?:[\s-]+[a-z]+)*")
 
 
@@ -46,13 +49,18 @@ def currency_code(text: str) -> str | None:
     return _CURRENCY_SYMBOLS.get(word) or _CURRENCY_WORDS.get(word)
 
 
-def _has_digit(text: str) -> bool:
+def has_digit(text: str) -> bool:
     """``any(c.isdigit() for c in text)``, searched in C for ASCII text (where only 0-9 are digits)."""
     return _ASCII_DIGIT.search(text) is not None if text.isascii() else any(c.isdigit() for c in text)
 
 
+def has_letter(text: str) -> bool:
+    """``any(c.isalpha() for c in text)``, searched in C for ASCII text (where only A-Z and a-z are letters)."""
+    return _ASCII_LETTER.search(text) is not None if text.isascii() else any(c.isalpha() for c in text)
+
+
 def _plain_number(text: str) -> float | None:
-    if not text or not _NUMERIC.fullmatch(text) or not _has_digit(text):
+    if not text or not _NUMERIC.fullmatch(text) or not has_digit(text):
         return None
     number = float(text.replace(",", ""))
     return number if math.isfinite(number) else None
@@ -126,11 +134,11 @@ class QuantityParser:
         amount = parse_amount(folded)
         if amount is not None:
             return Quantity(amount)
-        percent = _PERCENT.fullmatch(folded)
+        percent = _PERCENT.fullmatch(folded) if folded.endswith(_PERCENT_ENDINGS) else None
         if percent:
             amount = parse_amount(percent.group(1))
             return None if amount is None else Quantity(amount, "%")
-        if not _has_digit(folded):
+        if not has_digit(folded):
             if not any(word in _CURRENCY_WORDS for word in folded.split()):
                 return None
             folded = alpha2digit(folded, "en", threshold=0)

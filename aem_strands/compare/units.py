@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
 
-from aem_strands.compare.parse_numbers import parse_amount
+from aem_strands.compare.parse_numbers import has_digit, has_letter, parse_amount
 from aem_strands.compare.unit_table import (
     EVERYDAY_DIMENSIONS,
     Answer,
@@ -139,9 +139,9 @@ def parse_measure(text: str) -> Measure | None:
     folded = _DEGREES.sub(lambda m: "°" + m[1][0].upper(), " ".join(unicodedata.normalize("NFKC", text).split()))
     if not folded or len(folded) > 60:
         return None
-    if any(c.isalpha() for c in folded) and not any(c.isdigit() for c in folded):
+    if has_letter(folded) and not has_digit(folded):
         spelled = alpha2digit(folded, "en", threshold=0)
-        if spelled != folded and any(c.isdigit() for c in spelled):
+        if spelled != folded and has_digit(spelled):
             folded = spelled
         else:
             unit = _unit(folded)
