@@ -42,7 +42,17 @@ from aem_strands.compare.normalise import normalise_text
 from aem_strands.errors import ConfigError
 from aem_strands.scope import SCOPE_CHOICES, Scope, content_in_scope
 from aem_strands.tools import ToolCatalog
-from aem_strands.types import ActionCall, Dialog, JsonValue, Reply, Turn, TurnContent, TurnKind, make_turn
+from aem_strands.types import (
+    ActionCall,
+    Dialog,
+    JsonValue,
+    Reply,
+    Turn,
+    TurnContent,
+    TurnKind,
+    frozen_record,
+    make_turn,
+)
 
 AllowExtra = Literal["none", "all", "read_only"]
 ALLOW_EXTRA_CHOICES: tuple[str, ...] = ("none", "all", "read_only")
@@ -600,15 +610,11 @@ def _on_diagonal(
     return Alignment(dialog, pairs, total)
 
 
-_new = object.__new__
-_set = object.__setattr__
-
-
 def _pair(turn_no: int, gold_index: int | None, predicted_index: int | None) -> AlignedPair:
     """``AlignedPair(...)`` built as ``aem_strands.types.make_turn`` builds a ``Turn`` (one per aligned turn)."""
-    pair = _new(AlignedPair)
-    _set(pair, "__dict__", {"turn_no": turn_no, "gold_index": gold_index, "predicted_index": predicted_index})
-    return pair
+    return frozen_record(
+        AlignedPair, {"turn_no": turn_no, "gold_index": gold_index, "predicted_index": predicted_index}
+    )
 
 
 def _renumbered(turns: list[Turn], renumber: dict[int, int]) -> list[Turn]:

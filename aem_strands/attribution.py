@@ -128,32 +128,32 @@ def _data_flow(turn: Turn, taint: dict[str, JsonValue]) -> JsonValue:
     return None
 
 
+def _runs(turns: Sequence[Turn]) -> Iterator[tuple[bool, int]]:
+    """The turns as runs of one kind, in order: whether a run is of action turns (an action chain), and its
+    length."""
+    for kind, run in itertools.groupby(turns, key=_KIND):
+        yield kind is TurnKind.ACTION, sum(1 for _ in run)
+
+
+_KIND = operator.attrgetter("kind")
+
+
 def _chain_ids(turns: Sequence[Turn]) -> list[int | None]:
     """For each turn, the index of its action chain (``None`` for response turns)."""
     out: list[int | None] = []
-    chain, previous_was_action = -1, False
-    for turn in turns:
-        if turn.kind is TurnKind.ACTION:
-            if not previous_was_action:
-                chain += 1
-            out.append(chain)
-            previous_was_action = True
-        else:
-            out.append(None)
-            previous_was_action = False
+    chain = -1
+    for actions, size in _runs(turns):
+        chain += actions
+        out += [chain] * size if actions else [None] * size
     return out
 
 
 def chain_lengths(turns: Sequence[Turn]) -> list[int | None]:
     """For each turn, the length of the action chain it belongs to (``None`` for response turns)."""
     out: list[int | None] = []
-    for kind, run in itertools.groupby(turns, key=_KIND):  # a chain is a run of action turns
-        size = len(list(run))
-        out += [size] * size if kind is TurnKind.ACTION else [None] * size
+    for actions, size in _runs(turns):
+        out += [size] * size if actions else [None] * size
     return out
-
-
-_KIND = operator.attrgetter("kind")
 
 
 def attribute(turns: Sequence[Turn], verdicts: Sequence[TurnVerdict]) -> list[Attribution | None]:

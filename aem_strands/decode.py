@@ -89,7 +89,7 @@ def _within_limits(value: object, depth: int = 0) -> bool:
         if depth >= MAX_DEPTH:
             return False
         for key, child in value.items():
-            if type(key) is not str or not _plain_string(key) or not _plain_leaf(child, depth + 1):
+            if type(key) is not str or not plain_text(key) or not _plain_leaf(child, depth + 1):
                 return False
         return True
     if type(value) is list:
@@ -108,10 +108,6 @@ def _plain_leaf(value: object, depth: int) -> bool:
     if type(value) is float:
         return math.isfinite(value)
     return type(value) is int or type(value) is bool or value is None
-
-
-def _plain_string(text: str) -> bool:
-    return len(text) <= MAX_STRING_CHARS and (text.isascii() or _SURROGATE.search(text) is None)
 
 
 def plain_json(value: object, depth: int = 0) -> bool:

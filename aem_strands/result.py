@@ -18,6 +18,7 @@ from aem_strands.types import (
     Turn,
     TurnVerdict,
     Verdict,
+    frozen_record,
 )
 
 
@@ -77,17 +78,13 @@ class TurnResult:
         return out
 
 
-_new = object.__new__
-_set = object.__setattr__
-
-
 def make_turn_result(
     turn: Turn, verdict: TurnVerdict, attribution: Attribution | None, chain_length: int | None
 ) -> TurnResult:
     """``TurnResult(...)`` built as ``aem_strands.types.make_turn`` builds a ``Turn`` (one per judged turn)."""
-    out = _new(TurnResult)
-    _set(out, "__dict__", {"turn": turn, "verdict": verdict, "attribution": attribution, "chain_length": chain_length})
-    return out
+    return frozen_record(
+        TurnResult, {"turn": turn, "verdict": verdict, "attribution": attribution, "chain_length": chain_length}
+    )
 
 
 def _round(score: float) -> float:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 JsonValue = Any
 """A value decoded from JSON: None, bool, int, float, str, list or dict of those."""
@@ -106,28 +106,35 @@ class Reply:
 
 TurnContent = ActionCall | Reply
 
+_Record = TypeVar("_Record")
 _new = object.__new__
 _set = object.__setattr__
+
+
+def frozen_record(cls: type[_Record], fields: dict[str, Any]) -> _Record:
+    """An instance of the frozen dataclass ``cls`` whose instance dictionary is ``fields`` (every field, in
+    declaration order): the value ``cls(**fields)`` builds, equal, hashed, printed, pickled and ``replace``-d
+    alike, without the generated ``__init__`` that sets each field through ``object.__setattr__`` (this sets the
+    dictionary once, about a third of the cost). For records built once per turn (tests/test_fast_path_records.py
+    checks each builder gives every field). Only for dataclasses without ``__post_init__``."""
+    record = _new(cls)
+    _set(record, "__dict__", fields)
+    return record
 
 
 def make_call(
     tool_id: str, action: str, args: dict[str, JsonValue], observation: JsonValue, compare_args: tuple[str, ...] | None
 ) -> ActionCall:
     """``ActionCall(...)`` with every field given in order, built as ``make_turn`` builds a ``Turn``."""
-    call = _new(ActionCall)
-    _set(
-        call,
-        "__dict__",
+    return frozen_record(
+        ActionCall,
         {"tool_id": tool_id, "action": action, "args": args, "observation": observation, "compare_args": compare_args},
     )
-    return call
 
 
 def make_reply(response: str) -> Reply:
     """``Reply(response)``, built as ``make_turn`` builds a ``Turn``."""
-    reply = _new(Reply)
-    _set(reply, "__dict__", {"response": response})
-    return reply
+    return frozen_record(Reply, {"response": response})
 
 
 @dataclass(frozen=True)
@@ -177,17 +184,14 @@ def make_turn(
     sets each field through ``object.__setattr__``; this sets the instance dictionary once, about a third of the
     cost). The same value in every respect: equality, hash, repr, pickling, ``replace``. For the paths that build
     one per turn; tests/test_fast_path_records.py checks it covers every field."""
-    turn = _new(Turn)
-    _set(
-        turn,
-        "__dict__",
+    return frozen_record(
+        Turn,
         {
             "turn_no": turn_no, "kind": kind, "gold": gold, "predicted": predicted, "tags": tags,
             "depends_on": depends_on, "critical": critical, "weight": weight, "latency_ms": latency_ms,
             "optional": optional,
         },
     )  # fmt: skip
-    return turn
 
 
 @dataclass(frozen=True)
@@ -305,16 +309,13 @@ def make_verdict(
     decisions: tuple[Decision, ...],
 ) -> TurnVerdict:
     """``TurnVerdict(...)`` with every field given in order, built as ``make_turn`` builds a ``Turn``."""
-    out = _new(TurnVerdict)
-    _set(
-        out,
-        "__dict__",
+    return frozen_record(
+        TurnVerdict,
         {
             "turn_no": turn_no, "kind": kind, "verdict": verdict, "problems": problems, "sub_scores": sub_scores,
             "sub_passed": sub_passed, "matched_turn_no": matched_turn_no, "note": note, "decisions": decisions,
         },
     )  # fmt: skip
-    return out
 
 
 class Role(str, Enum):

@@ -35,6 +35,10 @@ from enum import Enum
 
 from aem_strands.compare.reply_signals import Fact, facts_in
 
+_NOT_INFINITIVE = r"(?<!want )(?<!like )(?<!need )(?<!wish )(?<!plan )(?<!have )"
+"""What a ``to`` (or ``go``) after it is not preceded by when it points to a place: a verb taking an infinitive
+(``Where do you want to depart from?``)."""
+
 TOPICS: tuple[tuple[str, str], ...] = (
     # (regular expression on the folded sentence, topic), every match counts; "root:role" topics
     # agree with their bare root ("date:departure" with "date")
@@ -54,7 +58,7 @@ TOPICS: tuple[tuple[str, str], ...] = (
         "count",
     ),
     (
-        r"\bwhere\b.*(?<!want )(?<!like )(?<!need )(?<!wish )(?<!plan )(?<!have )\b(to|going|headed|heading|go|reach)\b"
+        rf"\bwhere\b.*{_NOT_INFINITIVE}\b(to|going|headed|heading|go|reach)\b"
         r"|\bdestination\b|\b(going|flying|traveling|travelling|headed|"
         r"heading|go|travel|fly) to\b|\bwhere to\b|\barrival (city|airport)\b|\bvisit\b",
         "place:destination",
@@ -297,7 +301,7 @@ class DialogAct:
         return frozenset([ActKind.REQ_MORE]) if ActKind.REQ_MORE in self.kinds else self.kinds
 
 
-_TO_A_PLACE = re.compile(r"(?<!want )(?<!like )(?<!need )(?<!wish )(?<!plan )(?<!have )\bto\b|destination|\breach\b")
+_TO_A_PLACE = re.compile(rf"{_NOT_INFINITIVE}\bto\b|destination|\breach\b")
 """Words pointing to where one goes: ``to`` as a preposition of place, not of an infinitive (``Where do you
 want to depart from?``), ``destination``, ``reach``."""
 
