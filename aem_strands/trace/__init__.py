@@ -1,0 +1,1 @@
+"""Trajectory evaluation (SPEC §9): how the agent got there, from a trace, with or without gold."""
