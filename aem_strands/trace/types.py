@@ -52,7 +52,7 @@ class Gate(str, Enum):
 
 
 GATES: Mapping[Dimension, Gate] = {
-    **{d: Gate.HARD for d in Dimension},
+    **dict.fromkeys(Dimension, Gate.HARD),
     Dimension.SAFETY: Gate.VETO,
     Dimension.COST: Gate.SOFT,
 }
