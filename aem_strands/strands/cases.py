@@ -35,7 +35,7 @@ from aem_strands.align import AlignOptions
 from aem_strands.errors import InputError, Location
 from aem_strands.load import parse_dialog
 from aem_strands.strands.session import PredictedTurn, offline_turns, session_to_turns
-from aem_strands.types import Dialog, JsonValue
+from aem_strands.types import Dialog, JsonValue, Reply
 from aem_strands.unpaired import parse_unpaired
 
 AEM_KEY = "aem"
@@ -181,14 +181,25 @@ def host_gold(expected_trajectory: object, expected_output: object, case_name: s
     return gold
 
 
-def _predicted_list(trajectory: list[Any], actual_output: object) -> list[Any]:
-    """A host-style trajectory of tool names becomes unpaired tool turns (plus the output as the reply)."""
+def _predicted_list(trajectory: list[Any]) -> list[Any]:
+    """A host-style trajectory of tool names becomes unpaired tool turns; any other list is kept."""
     if not trajectory or not all(isinstance(item, str) for item in trajectory):
-        return trajectory
-    turns: list[Any] = [{"turn": "Tool", "tool_id": t, "action": t, "args": {}} for t in trajectory]
-    if isinstance(actual_output, str) and actual_output.strip():
-        turns.append({"turn": "Agent", "response": actual_output})
-    return turns
+        return list(trajectory)
+    return [{"turn": "Tool", "tool_id": t, "action": t, "args": {}} for t in trajectory]
+
+
+def _final_reply(predicted: Sequence[Any], actual_output: object) -> str | None:
+    """The task's output as the final reply, when the predicted turns do not already end with it.
+
+    A task's ``output`` is the agent's final reply to the user (the host's ``TaskOutput``), so gold's
+    final reply is compared with it even when the trajectory lists only tool calls; whitespace at
+    the ends does not count (the host's mapper keeps a trailing newline).
+    """
+    if not isinstance(actual_output, str) or not actual_output.strip():
+        return None
+    last = predicted[-1] if predicted else None
+    said = last.get("response") if isinstance(last, Mapping) and last.get("turn") == "Agent" else None
+    return None if isinstance(said, str) and said.strip() == actual_output.strip() else actual_output
 
 
 def case_dialog(
@@ -197,7 +208,7 @@ def case_dialog(
     *,
     name: str | None,
     align: AlignOptions | None = None,
-    sub_agents: str = "inline",
+    sub_agents: str = "auto",
     expected_trajectory: object = None,
     expected_output: object = None,
     actual_output: object = None,
@@ -206,7 +217,9 @@ def case_dialog(
 
     Gold is ``metadata["aem"]`` when present, else the host's ``expected_trajectory`` /
     ``expected_output`` (``host_gold``). ``sub_agents`` says how a live ``Session``'s nested agents are
-    read (``session_to_turns``).
+    read (``session_to_turns``; ``auto``: their calls are turns only when gold names one). A non-empty
+    ``actual_output`` is the final reply: it is added as the last predicted turn unless the predicted
+    turns already end with that reply.
     """
     label = name or "case"
     if AEM_KEY not in (metadata or {}) and (expected_trajectory is not None or expected_output is not None):
@@ -216,18 +229,24 @@ def case_dialog(
     if "dialog" in entry:
         return CaseDialog(_offline(entry["dialog"], trajectory, label), "offline", spans=_offline_spans(trajectory))
     live: tuple[PredictedTurn, ...] = ()
+    gold = entry["gold"] if isinstance(entry["gold"], list) else []
     if isinstance(trajectory, Session):
-        live = tuple(session_to_turns(trajectory, sub_agents=sub_agents))
+        live = tuple(session_to_turns(trajectory, sub_agents=sub_agents, gold=[g for g in gold if isinstance(g, dict)]))
         predicted: list[Any] = [turn.to_dict() for turn in live]
     elif isinstance(trajectory, list):
-        predicted = _predicted_list(trajectory, actual_output)
-    elif trajectory is None and isinstance(actual_output, str) and "gold" in entry:
-        predicted = [{"turn": "Agent", "response": actual_output}]  # a task that returns only its reply
+        predicted = _predicted_list(trajectory)
+    elif trajectory is None and isinstance(actual_output, str):
+        predicted = []  # a task that returns only its reply
     else:
         raise InputError(
             f"live scoring needs a Session or a list of predicted turns as trajectory, got {type(trajectory).__name__}",
             Location(dialog_id=label, field="actual_trajectory"),
         )
+    final = _final_reply(predicted, actual_output)
+    if final is not None:
+        predicted.append({"turn": "Agent", "response": final})
+        if live:
+            live = (*live, PredictedTurn(Reply(final), live[-1].user_turn))
     extra = {k: v for k, v in (metadata or {}).items() if k != AEM_KEY}
     raw = {"dialog_id": label, "metadata": extra, "gold": entry["gold"], "predicted": predicted}
     dialog = parse_unpaired(raw).align(align)

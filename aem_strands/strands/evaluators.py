@@ -23,8 +23,9 @@ Every public attribute equals a constructor parameter and is JSON-safe, so the e
 alignment, judge and embedding options are ``EvalOptions`` fields chosen by name (``**options``);
 ``scorer="judge"`` / ``escalate="judge"`` use ``model`` (a ``Model`` or model id, like the host's
 judges) and record the judge in ``metadata["judge"]``; ``sub_agents`` says how a live ``Session``'s
-nested agents are read. ``semantic_scorer`` injects a scorer instance (e.g. ``TableScorer`` in
-tests); it is private and not serialised. The case's label also reaches the host's telemetry
+nested agents are read (``auto``, the default: a sub-agent's own calls are judged only when gold names
+one of them; ``inline``: always; ``opaque``: never). ``semantic_scorer`` injects a scorer instance
+(e.g. ``TableScorer`` in tests); it is private and not serialised. The case's label also reaches the host's telemetry
 (``_score_mapping``).
 
 Where the gold and predicted turns come from is described in ``aem_strands.strands.cases``.
@@ -93,7 +94,7 @@ class _AemEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_evals
         name: str | None = None,
         thresholds_file: str | None = None,
         escalate: str | None = None,
-        sub_agents: str = "inline",
+        sub_agents: str = "auto",
         *,
         semantic_scorer: SemanticScorer | None = None,
         **options: Any,

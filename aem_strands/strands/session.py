@@ -16,9 +16,11 @@ Contract of ``session_to_turns`` (it follows the span tree, ``SpanInfo.parent_sp
   it from the span tree, a nested agent owning its own subtree), else to its nearest invocation
   ancestor; one with neither goes to the top-level invocation whose time window contains its start,
   else to the latest one that started before it;
-- ``sub_agents="inline"`` (default): a nested agent's tool calls are turns of the outer user turn,
+- ``sub_agents="inline"`` (default here): a nested agent's tool calls are turns of the outer user turn,
   each marked with the sub-agent's name (``PredictedTurn.agent``: the name of the tool call that ran
   it); ``"opaque"``: only the outer agent's calls are turns, a sub-agent is seen as its one call;
+  ``"auto"`` (the evaluators' default) needs gold and is settled by ``judged_sub_agents``: a
+  sub-agent's calls are turns only when gold names one of them;
 - within a user turn, tool calls are ordered by start time (so a call to a sub-agent comes before
   the calls it made); a user turn yields its tool calls (``ActionCall(tool_id=name, action=name,
   args=arguments, observation=result)``, the result decoded from JSON when possible; a failed call's
@@ -29,6 +31,7 @@ Contract of ``session_to_turns`` (it follows the span tree, ``SpanInfo.parent_sp
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -48,7 +51,8 @@ from strands_evals.types.trace import (
 from aem_strands.errors import ConfigError
 from aem_strands.types import ActionCall, JsonValue, Reply, TurnContent
 
-SUB_AGENT_CHOICES = ("inline", "opaque")
+SUB_AGENT_CHOICES = ("auto", "inline", "opaque")
+"""How nested agents' calls are read: ``auto`` (as gold implies), ``inline`` (always turns), ``opaque`` (never)."""
 
 
 @dataclass(frozen=True)
@@ -148,10 +152,19 @@ def _call(tool: ToolExecutionSpan, user_turn: int, agent: str | None) -> Predict
     return PredictedTurn(call, user_turn, tool.span_info.span_id, round(took, 3), agent)
 
 
-def session_to_turns(session: Session, *, sub_agents: str = "inline") -> list[PredictedTurn]:
-    """The predicted turns of a session, in conversation order (see the module contract)."""
+def session_to_turns(
+    session: Session, *, sub_agents: str = "inline", gold: Sequence[Mapping[str, object]] = ()
+) -> list[PredictedTurn]:
+    """The predicted turns of a session, in conversation order (see the module contract).
+
+    ``gold`` (unpaired-format gold turns) is read only by ``sub_agents="auto"`` (see ``judged_sub_agents``).
+    """
     if sub_agents not in SUB_AGENT_CHOICES:
         raise ConfigError(f"sub_agents must be one of {', '.join(SUB_AGENT_CHOICES)}, got {sub_agents!r}")
+    if sub_agents == "auto":
+        inline = session_to_turns(session, sub_agents="inline")
+        keep = judged_sub_agents(inline, gold)
+        return [t for t in inline if t.agent is None or t.agent in keep]
     spans = [span for trace in session.traces for span in trace.spans]
     tree = _Tree(spans)
     invocations = [s for s in spans if isinstance(s, AgentInvocationSpan)]
@@ -178,6 +191,23 @@ def session_to_turns(session: Session, *, sub_agents: str = "inline") -> list[Pr
         if text.strip():
             out.append(PredictedTurn(Reply(text), index + 1, inv.span_info.span_id))
     return out
+
+
+def judged_sub_agents(turns: Sequence[PredictedTurn], gold: Sequence[Mapping[str, object]]) -> frozenset[str]:
+    """The sub-agents whose own tool calls gold judges: those that called a tool gold names more often
+    than the outer agent calls it.
+
+    Gold that names only the outer call to a sub-agent (``researcher``) judges that call alone; gold
+    that also names a call the sub-agent made (``search``) judges the sub-agent's calls as turns. A
+    tool both agents call counts for the sub-agent only beyond the outer agent's own calls of it.
+    """
+    named: Counter[str] = Counter()
+    for turn in gold:
+        if turn.get("turn") == "Tool":
+            named.update({str(turn[key]) for key in ("tool_id", "action") if isinstance(turn.get(key), str)})
+    calls = [(t.agent, t.content.action) for t in turns if isinstance(t.content, ActionCall)]
+    outer = Counter(name for agent, name in calls if agent is None)
+    return frozenset(agent for agent, name in calls if agent is not None and named[name] > outer[name])
 
 
 OFFLINE_KEY = "aem"

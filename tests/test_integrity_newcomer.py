@@ -1,0 +1,149 @@
+"""What a newcomer trips on (issue 21): gold that names only a sub-agent's outer call, a task's output as
+the final reply, default thresholds stated in the docs, and the README's own examples.
+
+Strands cases run real ``Agent``s on scripted models (``aem_strands.testing.ScriptedModel``) inside a
+real ``Experiment``; nothing is mocked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from strands import Agent, tool
+from strands_evals import Case, Experiment
+
+from aem_strands.strands import AemSessionEvaluator, live_case, make_live_task
+from aem_strands.strands.session import PredictedTurn, judged_sub_agents
+from aem_strands.testing import ScriptedModel, ToolUse
+from aem_strands.types import ActionCall, Reply
+
+# --- agents as tools: the sub-agent's calls are judged only when gold names one of them ---------------
+
+
+@tool
+def search(query: str) -> str:
+    """Search the sales archive."""
+    return f"3M for {query}"
+
+
+@tool
+def lookup(region: str) -> str:
+    """Look a region up."""
+    return f"{region}: known region"
+
+
+def build_writer() -> Agent:
+    researcher = Agent(
+        name="researcher",
+        description="Finds sales figures",
+        model=ScriptedModel([ToolUse("search", {"query": "EU sales 2024"}), "Sales were 3M."]),
+        tools=[search],
+        callback_handler=None,
+    )
+    script = [ToolUse("lookup", {"region": "EU"}), ToolUse("researcher", {"input": "EU sales 2024"}),
+              "EU sales were 3M in 2024."]  # fmt: skip
+    return Agent(name="writer", model=ScriptedModel(script), tools=[lookup, researcher.as_tool()],
+                 callback_handler=None)  # fmt: skip
+
+
+OUTER_ONLY_GOLD = [
+    {"turn": "Tool", "tool_id": "lookup", "action": "lookup", "args": {"region": "EU"}},
+    {"turn": "Tool", "tool_id": "researcher", "action": "researcher", "args": {"input": "EU sales 2024"}},
+    {"turn": "Agent", "response": "EU sales were 3M in 2024."},
+]
+
+
+def run_nested(gold: list[dict[str, Any]], **options: Any) -> Any:
+    case: Case[Any, Any] = live_case(gold, ["EU sales for 2024?"], name="nested")
+    experiment = Experiment(cases=[case], evaluators=[AemSessionEvaluator(scorer="exact", **options)])
+    return experiment.run_evaluations(make_live_task(build_writer)).detailed_results[0][0]
+
+
+def test_gold_naming_only_the_outer_call_to_a_sub_agent_passes_by_default() -> None:
+    row = run_nested(OUTER_ONLY_GOLD)
+    assert (row.score, row.test_pass) == (1.0, True)  # 3 of 3 gold turns pass, nothing extra
+    calls = [t.get("tool_id") for t in row.metadata["predicted_turns"]]
+    assert calls == ["lookup", "researcher", None]  # the sub-agent's search is inside its one call
+
+
+def test_gold_naming_a_call_inside_the_sub_agent_judges_the_sub_agents_calls() -> None:
+    search_turn = {"turn": "Tool", "tool_id": "search", "action": "search", "args": {"query": "US sales 2024"}}
+    row = run_nested([*OUTER_ONLY_GOLD[:2], search_turn, OUTER_ONLY_GOLD[2]])
+    # 3 of 4 pass: the sub-agent searched "EU sales 2024" where gold says "US sales 2024"
+    assert (row.score, row.test_pass, row.label) == (0.75, False, "inconsistent_parameter_values")
+    assert [(t.get("tool_id"), t["agent"]) for t in row.metadata["predicted_turns"][:3]] == [
+        ("lookup", None), ("researcher", None), ("search", "researcher")
+    ]  # fmt: skip
+
+
+def test_the_explicit_modes_still_do_what_they_say() -> None:
+    inline = run_nested(OUTER_ONLY_GOLD, sub_agents="inline")
+    # inline: the sub-agent's search is a turn gold does not have -> extra_turn; 3 of 4 turns pass
+    assert (inline.score, inline.test_pass, inline.label) == (0.75, False, "extra_turn")
+    search_turn = {"turn": "Tool", "tool_id": "search", "action": "search", "args": {"query": "EU sales 2024"}}
+    opaque = run_nested([*OUTER_ONLY_GOLD[:2], search_turn, OUTER_ONLY_GOLD[2]], sub_agents="opaque")
+    # opaque: the search is never a turn, so gold's search turn is missing; 3 of 4 pass
+    assert (opaque.score, opaque.label) == (0.75, "missing_turn")
+
+
+def call(name: str, agent: str | None = None) -> PredictedTurn:
+    return PredictedTurn(ActionCall(name, name, {}), 1, agent=agent)
+
+
+def gold_call(name: str) -> dict[str, Any]:
+    return {"turn": "Tool", "tool_id": name, "action": name, "args": {}}
+
+
+def test_a_tool_both_agents_call_judges_the_sub_agent_only_beyond_the_outer_agents_own_calls() -> None:
+    turns = [call("lookup"), call("helper"), call("lookup", "helper"), PredictedTurn(Reply("ok"), 1)]
+    assert judged_sub_agents(turns, [gold_call("lookup"), gold_call("helper")]) == frozenset()
+    assert judged_sub_agents(turns, [gold_call("lookup"), gold_call("helper"), gold_call("lookup")]) == {"helper"}
+    assert judged_sub_agents(turns, [{"turn": "Agent", "response": "lookup"}]) == frozenset()  # replies name no tool
+
+
+def test_each_sub_agent_is_judged_on_its_own() -> None:
+    turns = [call("a"), call("search", "a"), call("b"), call("fetch", "b")]
+    assert judged_sub_agents(turns, [gold_call("a"), gold_call("search"), gold_call("b")]) == {"a"}
+
+
+# --- a task's output is the final reply -----------------------------------------------------------------
+
+HOST_GOLD = [{"name": "filter_data", "arguments": {"region": "EU"}}, "create_chart"]
+
+
+def run_host_task(output: Any, trajectory: list[Any]) -> Any:
+    case: Case[Any, Any] = Case(name="host", input="EU chart", expected_trajectory=HOST_GOLD,
+                                expected_output="Your chart is ready.")  # fmt: skip
+    report = Experiment(cases=[case], evaluators=[AemSessionEvaluator(scorer="exact")]).run_evaluations(
+        lambda case: {"output": output, "trajectory": trajectory}
+    )
+    return report.detailed_results[0][0]
+
+
+TOOL_TURNS = [
+    {"turn": "Tool", "tool_id": "filter_data", "action": "filter_data", "args": {"region": "EU"}},
+    {"turn": "Tool", "tool_id": "create_chart", "action": "create_chart", "args": {"chart_type": "bar"}},
+]
+
+
+def test_a_tasks_output_is_the_final_reply_of_a_trajectory_of_tool_turns() -> None:
+    row = run_host_task("Your chart is ready.\n", TOOL_TURNS)
+    assert (row.score, row.test_pass) == (1.0, True)  # 3 of 3: two calls and the reply
+    assert [t["kind"] for t in row.metadata["turns"]] == ["action", "action", "response"]
+
+
+def test_a_trajectory_that_already_ends_with_the_reply_gets_no_second_copy() -> None:
+    row = run_host_task("Your chart is ready.", [*TOOL_TURNS, {"turn": "Agent", "response": "Your chart is ready."}])
+    assert (row.score, row.test_pass, len(row.metadata["turns"])) == (1.0, True, 3)
+
+
+def test_a_wrong_output_is_a_wrong_reply_not_a_missing_one() -> None:
+    row = run_host_task("Sorry, the chart failed.", TOOL_TURNS)
+    # "failed" against gold's "ready": a reply that contradicts gold, on gold's reply turn
+    assert (row.test_pass, row.label) == (False, "inconsistent_response")
+    assert [t["failure_reason"] for t in row.metadata["turns"]] == [None, None, "inconsistent_response"]
+
+
+def test_without_an_output_the_reply_is_still_missing() -> None:
+    row = run_host_task(None, TOOL_TURNS)
+    assert (row.score, row.label) == (2 / 3, "missing_turn")  # two calls pass, gold's reply has no prediction
