@@ -7,15 +7,23 @@ real ``Experiment``; nothing is mocked.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import pytest
 from strands import Agent, tool
 from strands_evals import Case, Experiment
 
+from aem_strands.cli import main
+from aem_strands.compare import load_thresholds
+from aem_strands.options import EvalOptions
 from aem_strands.strands import AemSessionEvaluator, live_case, make_live_task
 from aem_strands.strands.session import PredictedTurn, judged_sub_agents
 from aem_strands.testing import ScriptedModel, ToolUse
 from aem_strands.types import ActionCall, Reply
+from tests.conftest import ROOT
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 # --- agents as tools: the sub-agent's calls are judged only when gold names one of them ---------------
 
@@ -147,3 +155,56 @@ def test_a_wrong_output_is_a_wrong_reply_not_a_missing_one() -> None:
 def test_without_an_output_the_reply_is_still_missing() -> None:
     row = run_host_task(None, TOOL_TURNS)
     assert (row.score, row.label) == (2 / 3, "missing_turn")  # two calls pass, gold's reply has no prediction
+
+
+# --- default thresholds: every statement in README.md and docs/*.md is the code's value -----------------
+
+NUMBER = r"\**(\d+(?:\.\d+)?)\**"
+STATED_DEFAULTS: list[tuple[str, tuple[str, ...]]] = [
+    # (pattern, the Thresholds field each captured number states)
+    (rf"\barguments {NUMBER} \(floor {NUMBER}\)", ("argument", "argument_floor")),
+    (rf"\breplies {NUMBER} \(floor {NUMBER}\)", ("response", "response_floor")),
+    (rf"`threshold_args` \(default {NUMBER}\)", ("argument",)),
+    (rf"`threshold_response` \(default {NUMBER}\b", ("response",)),
+    (rf"\({NUMBER} / {NUMBER}, the calibrated `Thresholds\(\)`\)", ("argument", "response")),
+    (rf"^\| argument values \| {NUMBER} \| {NUMBER} \|", ("argument", "argument_floor")),
+    (rf"^\| replies \| {NUMBER} \| {NUMBER} \|", ("response", "response_floor")),
+    (rf"reply threshold stays {NUMBER}", ("response",)),
+    (rf"Threshold {NUMBER}; band floor {NUMBER}", ("response", "response_floor")),
+    (rf"similarity an argument value needs \(default {NUMBER}\)", ("argument",)),
+    (rf"similarity a reply needs \(default {NUMBER}\)", ("response",)),
+]
+BAND = re.compile(r"band \[(\d+(?:\.\d+)?), (\d+(?:\.\d+)?)\)")
+
+
+def stated_thresholds(name: str, text: str) -> list[tuple[str, str, float]]:
+    """``(where, field, value)`` for every default threshold the text states in one of the known forms."""
+    found = []
+    for pattern, fields in STATED_DEFAULTS:
+        for match in re.finditer(pattern, text, flags=re.MULTILINE):
+            line = text.count("\n", 0, match.start()) + 1
+            found.extend((f"{name}:{line}", f, float(v)) for f, v in zip(fields, match.groups(), strict=True))
+    return found
+
+
+def test_every_default_threshold_the_docs_and_help_state_is_the_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    code = EvalOptions.build().thresholds  # what `score`, `compare` and the Strands evaluators use
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    texts = {"score --help": " ".join(capsys.readouterr().out.split())}  # argparse wraps lines
+    texts.update({str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in DOCS})
+    stated = [s for name, text in texts.items() for s in stated_thresholds(name, text)]
+    wrong = [f"{where}: {field} {value} (code: {getattr(code, field)})" for where, field, value in stated
+             if value != getattr(code, field)]  # fmt: skip
+    assert wrong == []
+    # the test reads what newcomers read: each of these states the defaults at least once
+    places = {where.rsplit(":", 1)[0] for where, _, _ in stated}
+    assert {"README.md", "docs/STRANDS.md", "docs/EQUIVALENCE.md", "score --help"} <= places
+    bands = [(m.group(0), float(m.group(1)), float(m.group(2))) for t in texts.values() for m in BAND.finditer(t)]
+    allowed = {(code.argument_floor, code.argument), (code.response_floor, code.response)}
+    assert bands and [b for b in bands if (b[1], b[2]) not in allowed] == []  # uncertain bands quoted in details
+
+
+def test_the_shipped_thresholds_config_is_the_default() -> None:
+    # docs/EQUIVALENCE.md: "Stored as a config in data/calibration/thresholds.json"
+    assert load_thresholds(ROOT / "data" / "calibration" / "thresholds.json") == EvalOptions.build().thresholds
