@@ -202,7 +202,8 @@ def test_every_default_threshold_the_docs_and_help_state_is_the_codes(capsys: py
     assert {"README.md", "docs/STRANDS.md", "docs/EQUIVALENCE.md", "score --help"} <= places
     bands = [(m.group(0), float(m.group(1)), float(m.group(2))) for t in texts.values() for m in BAND.finditer(t)]
     allowed = {(code.argument_floor, code.argument), (code.response_floor, code.response)}
-    assert bands and [b for b in bands if (b[1], b[2]) not in allowed] == []  # uncertain bands quoted in details
+    assert bands  # uncertain bands quoted in details: [floor, threshold) of one kind
+    assert [b for b in bands if (b[1], b[2]) not in allowed] == []
 
 
 def test_the_shipped_thresholds_config_is_the_default() -> None:
