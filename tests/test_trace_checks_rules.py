@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from aem_strands.tools import tools_from_json
 from aem_strands.trace.checks.context import ExactValues, TraceContext
+from aem_strands.trace.checks.necessity import check_necessity
 from aem_strands.trace.checks.planning import check_planning
 from aem_strands.trace.types import (
     ActionType,
+    Budgets,
     DimensionVerdict,
     Environment,
     OrderingRule,
@@ -116,3 +119,133 @@ def test_planning_is_not_applicable_when_no_rule_names_a_called_tool() -> None:
 def test_a_called_precondition_alone_makes_planning_applicable_and_passing() -> None:
     t = trace(call("verify_identity", {"verified": True}, customer_id="c9"))
     assert check_planning(t, REFUND_ENV, CTX).passed is True
+
+
+# --- necessity ----------------------------------------------------------------------------------------------
+
+
+def test_looped_identical_lookup_fails_necessity_once_at_the_first_repeat() -> None:
+    t = trace(
+        user("Where is order 123?"),
+        call("get_order", {"status": "shipped"}, order_id="123"),
+        call("get_order", {"status": "shipped"}, order_id="123"),
+        call("get_order", {"status": "shipped"}, order_id="123"),
+        say("Order 123 has shipped."),
+    )
+    verdict = check_necessity(t, Environment(), CTX)
+    assert rules(verdict) == [("s3", "necessity.repeated_call")]
+    assert "3 times" in verdict.findings[0].message
+    assert "again at 's3', 's4'" in verdict.findings[0].message
+    assert [e["step_id"] for e in verdict.findings[0].evidence] == ["s2", "s3"]  # type: ignore[index,union-attr]
+
+
+def test_the_identical_call_budget_allows_that_many_calls() -> None:
+    t = trace(*[call("get_order", {"status": "shipped"}, order_id="123")] * 3)
+    env = Environment(budgets=Budgets(max_identical_calls=3))
+    assert check_necessity(t, env, CTX).passed is True
+    # max_identical_calls=None: no budget, nothing to count
+    assert check_necessity(t, Environment(budgets=Budgets(max_identical_calls=None)), CTX).passed is True
+
+
+def test_keys_are_compared_as_canonical_json() -> None:
+    t = trace(
+        call("search", {"hits": 1}, city="Oslo", day="Mon"),
+        call("search", {"hits": 1}, day="Mon", city="Oslo"),  # same arguments, other key order
+        call("search", {"hits": 1}, city="Oslo", day="Tue"),  # other arguments: no repeat
+    )
+    assert rules(check_necessity(t, Environment(), CTX)) == [("s2", "necessity.repeated_call")]
+
+
+def test_a_retry_after_an_error_is_not_a_repeat() -> None:
+    t = trace(
+        call("get_order", error="timeout", order_id="123"),
+        call("get_order", {"status": "shipped"}, order_id="123"),
+        say("Order 123 has shipped."),
+    )
+    assert check_necessity(t, Environment(), CTX).passed is True
+
+
+def test_reading_again_after_a_write_is_not_a_repeat() -> None:
+    catalog = tools_from_json(
+        [{"name": "get_order", "annotations": {"readOnlyHint": True}}, {"name": "cancel_order"}]
+    )  # fmt: skip
+    t = trace(
+        call("get_order", {"status": "open"}, order_id="123"),
+        call("cancel_order", {"ok": True}, order_id="123"),
+        call("get_order", {"status": "cancelled"}, order_id="123"),
+    )
+    assert check_necessity(t, Environment(tools=catalog), CTX).passed is True
+    # Without the catalog, cancel_order is an unknown tool, taken as a read: the second get_order repeats.
+    assert rules(check_necessity(t, Environment(), CTX)) == [("s3", "necessity.repeated_call")]
+
+
+def test_asking_again_for_the_order_number_the_user_gave_fails() -> None:
+    t = trace(
+        user("Where is my refund for order 123?"),
+        say("Could you give me your order number?"),
+        user("123"),
+        call("get_refund_status", {"status": "approved"}, order_id="123"),
+    )
+    verdict = check_necessity(t, Environment(), CTX)
+    assert rules(verdict) == [("s2", "necessity.asked_again")]
+    assert "order number" in verdict.findings[0].message
+    assert "'s1'" in verdict.findings[0].message
+
+
+def test_asking_for_the_order_number_the_first_time_passes() -> None:
+    t = trace(
+        user("Where is my refund?"),
+        say("Could you give me your order number?"),
+        user("It is 123"),
+        call("get_refund_status", {"status": "approved"}, order_id="123"),
+        say("Your refund for order 123 was approved."),
+    )
+    assert check_necessity(t, Environment(), CTX).passed is True
+
+
+def test_asking_again_for_an_email_already_used_as_an_argument_fails() -> None:
+    t = trace(
+        user("Please look me up"),
+        call("find_customer", {"id": "c9"}, email="jane@example.com"),
+        say("Thanks! What is your e-mail address?"),
+    )
+    verdict = check_necessity(t, Environment(), CTX)
+    assert rules(verdict) == [("s3", "necessity.asked_again")]
+    assert "argument 'email' of find_customer" in verdict.findings[0].message
+
+
+def test_confirming_a_known_value_is_not_asking_again() -> None:
+    t = trace(
+        user("My email is jane@example.com and my phone is 555-123-2002"),
+        say("Is your e-mail still jane@example.com?"),
+        say("Thanks. Your phone number is on file."),
+    )
+    assert check_necessity(t, Environment(), CTX).passed is True
+
+
+def test_asking_again_for_a_phone_and_a_date_of_birth_fails() -> None:
+    t = trace(
+        user("I was born on 1990-04-02, call me at 555-123-2002"),
+        say("Please tell me your phone number and date of birth."),
+    )
+    assert [f.message.split(" again")[0] for f in check_necessity(t, Environment(), CTX).findings] == [
+        "step 's2' asks for the phone number",
+        "step 's2' asks for the date of birth",
+    ]
+
+
+def test_asking_again_for_an_identifier_argument_of_a_later_call_fails() -> None:
+    t = trace(
+        user("Hi, my customer id is CU-889"),
+        say("What is your customer ID?"),
+        user("CU-889"),
+        call("verify_identity", {"verified": True}, customer_id="CU-889"),
+    )
+    verdict = check_necessity(t, Environment(), CTX)
+    assert rules(verdict) == [("s2", "necessity.asked_again")]
+    assert "customer id" in verdict.findings[0].message
+
+
+def test_a_statement_naming_an_item_is_not_a_question() -> None:
+    t = trace(user("order 123 please"), say("I have your order number, one moment."))
+    assert check_necessity(t, Environment(), CTX).passed is True
