@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -32,15 +32,16 @@ from aem_strands.errors import AemError, ConfigError, InputError, Location, prin
 from aem_strands.evaluate import make_comparator
 from aem_strands.load import LoadedRecord, read_lines, records_or_error
 from aem_strands.options import EvalOptions, add_option_flags, options_from_args
+from aem_strands.output import AtomicFile, Terminated, check_target, terminated_as_interrupt
 from aem_strands.render import render_dialog, render_error, render_footer, rich_dialog
 from aem_strands.report import add_report_parser, run_report
-from aem_strands.report.words import headline
+from aem_strands.report.words import counted, headline
 from aem_strands.result import DialogResult, json_text, record_of
 from aem_strands.types import Comparison, ValueKind
 from aem_strands.workers import ScoredText, isolated, score_chunk, scored_texts
 
 EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_RUNTIME, EXIT_INCONCLUSIVE = 0, 1, 2, 3, 4
-EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE, EXIT_TERMINATED = 130, 141, 143
 CHUNK_MAX = 64
 """Most dialogs scored in one batch (batches grow 1, 2, 4, ... so the first records come out at once)."""
 EXIT_CODES_HELP = f"""exit codes:
@@ -51,6 +52,7 @@ EXIT_CODES_HELP = f"""exit codes:
   4  inconclusive: no dialog fails, but some turn could not be judged (e.g. the LLM judge was unreachable)
   130  interrupted (Ctrl-C): the records written so far are kept
   141  the output pipe closed early (e.g. | head -1): stops quietly
+  143  terminated (SIGTERM): as 130; no temporary file is left behind
 precedence when several apply: 2, then 1, then 4
 PATH may be - (stdin); .jsonl/.ndjson are JSONL, .json is JSON, any other name is read by its content
 limits per record (beyond them the record is an error, the others are scored): nesting {MAX_DEPTH} levels,
@@ -58,14 +60,24 @@ number literals {MAX_NUMBER_CHARS} characters, strings {MAX_STRING_CHARS:,} char
 NaN and Infinity are refused"""
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose help is plain text: the reST literal quotes of docstrings (````x````) are dropped."""
+
+    def format_help(self) -> str:
+        return re.sub(r"``(.+?)``", r"\1", super().format_help())
+
+    def format_usage(self) -> str:
+        return re.sub(r"``(.+?)``", r"\1", super().format_usage())
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="aem-strands",
         description=__doc__.splitlines()[0] if __doc__ else None,
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     score = commands.add_parser("score", help="score annotated dialog files")
     score.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="JSON or JSONL dialog files; - for stdin")
     add_option_flags(score, scoring=True)
@@ -86,35 +98,22 @@ def _error_line(error: InputError) -> str:
     return f"aem-strands: {printable(str(error))}"
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
-    except OSError:
-        return False
-
-
 class _Output:
     """Where records go, one at a time: stdout, or ``--out`` through a temporary file renamed into place at the end.
 
     Opening checks ``--out`` (not an input, not a folder, in a folder we can write) before any work is done.
+    ``--out`` is published only when the run ends, or when it is interrupted (Ctrl-C, ``SIGTERM``: the records
+    so far, each whole); on any other failure (a full disk) the temporary file is removed and an existing
+    ``--out`` is left as it was.
     """
 
     def __init__(self, target: Path | None, inputs: Iterable[Path | None], stdout: IO[str], fmt: str | None) -> None:
-        self.target, self.count, self._temp = target, 0, None if target is None else ""
+        self.target, self.count = target, 0
+        self._file: AtomicFile | None = None
         if target is not None:
-            where = Location(str(target), field="--out")
-            for path in inputs:
-                if path is not None and str(path) != "-" and _same_file(target, path):
-                    raise InputError(f"is also an input ({path}); it would be overwritten", where)
-            if target.is_dir():
-                raise InputError("is a folder; name a file", where)
-            if not target.parent.is_dir():
-                raise InputError(f"its folder {target.parent} does not exist", where)
-            try:
-                handle, self._temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
-            except OSError as error:
-                raise InputError(f"cannot write in {target.parent}: {error.strerror}", where) from None
-            self.stream: IO[str] = os.fdopen(handle, "w", encoding="utf-8")
+            check_target(target, inputs, "--out")
+            self._file = AtomicFile(target, "--out")
+            self.stream: IO[str] = self._file.stream
         else:
             self.stream = stdout
         self.format = fmt or ("table" if self.stream.isatty() else "jsonl")
@@ -173,27 +172,22 @@ class _Output:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        if self._held and kind is not None and issubclass(kind, KeyboardInterrupt):
-            self._write_table()  # interrupted: what was scored so far, under its own headline
-        if self.format == "json" and not (kind is not None and issubclass(kind, BrokenPipeError)):
-            self.stream.write("[]\n" if self.count == 0 else "\n]\n")
-        if self._temp is None:
-            if not (kind is not None and issubclass(kind, BrokenPipeError)):
-                self.stream.flush()
-            return
-        self.stream.close()
-        assert self.target is not None  # set together with _temp
-        if kind is not None and not issubclass(kind, KeyboardInterrupt) and self.count == 0:
-            os.unlink(self._temp)  # nothing done: leave an existing --out as it was
-            return
+        interrupted = kind is not None and issubclass(kind, KeyboardInterrupt)
+        broken = kind is not None and issubclass(kind, BrokenPipeError)
         try:
-            mode = self.target.stat().st_mode & 0o777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(self._temp, mode)
-        os.replace(self._temp, self.target)
+            if self._held and interrupted:
+                self._write_table()  # interrupted: what was scored so far, under its own headline
+            if self.format == "json" and not broken:
+                self.stream.write("[]\n" if self.count == 0 else "\n]\n")
+            if self._file is None:
+                if not broken:
+                    self.stream.flush()
+                return
+            if kind is None or (interrupted and self.count):
+                self._file.commit()
+        finally:
+            if self._file is not None:
+                self._file.discard()  # nothing once committed; else the temporary file goes, --out stays as it was
 
 
 def _loaded(paths: Sequence[Path], options: EvalOptions, stdin: IO[Any] | None) -> Iterator[LoadedRecord]:
@@ -274,10 +268,17 @@ def _progress(stderr: IO[str]) -> Iterator[Callable[[], None]]:
     from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    columns = (SpinnerColumn(), TextColumn("scored {task.completed} dialogs"), TimeElapsedColumn())
+    columns = (SpinnerColumn(), TextColumn("scored {task.fields[done]}"), TimeElapsedColumn())
     with Progress(*columns, console=Console(file=stderr), transient=True) as progress:
-        task = progress.add_task("score", total=None)
-        yield lambda: progress.advance(task)
+        task = progress.add_task("score", total=None, done=counted(0, "dialog"))
+        done = 0
+
+        def tick() -> None:
+            nonlocal done
+            done += 1
+            progress.update(task, advance=1, done=counted(done, "dialog"))
+
+        yield tick
 
 
 def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
@@ -287,7 +288,7 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO
     scored = passed = 0
     failed = False
     errors: list[InputError] = []
-    inputs = [*args.paths, getattr(args, "thresholds_file", None)]
+    inputs = [*args.paths, getattr(args, "thresholds_file", None), getattr(args, "tools", None)]
     with _Output(args.out, inputs, stdout, args.format) as output, _progress(stderr) as tick:
         for item in _results(args.paths, options, output.format, stdin):
             tick()
@@ -326,7 +327,7 @@ def exit_code(results: Sequence[DialogResult | ScoredText], errors: Sequence[Inp
     if inconclusive:
         shown = ", ".join(inconclusive[:5]) + (" ..." if len(inconclusive) > 5 else "")
         why = "some turn could not be judged"
-        print(f"aem-strands: {len(inconclusive)} dialog(s) inconclusive ({why}): {shown}", file=stderr)
+        print(f"aem-strands: {counted(len(inconclusive), 'dialog')} inconclusive ({why}): {shown}", file=stderr)
     if errors:
         return EXIT_BAD_INPUT
     if any(r.status == "fail" for r in results):
@@ -402,10 +403,11 @@ def _compare(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: 
                     record = {"equivalent": outcome.equivalent, "score": round(outcome.score, 4)}
                     output.write({**record, "method": outcome.method.value})
     embedded = getattr(comparator.scorer, "embedded_count", None)
-    rate = compared / elapsed if elapsed > 0 else float("inf")
-    summary = f"aem-strands: compared {compared} pairs in {elapsed:.2f} s ({rate:,.0f} pairs/s)"
+    summary = f"aem-strands: compared {counted(compared, 'pair')} in {elapsed:.2f} s"
+    if compared and elapsed >= 0.01:  # a rate over less than a hundredth of a second says nothing
+        summary += f" ({compared / elapsed:,.0f} pairs/s)"
     if embedded is not None:
-        summary += f"; {embedded} distinct strings embedded"
+        summary += f"; {counted(embedded, 'distinct string')} embedded"
     print(summary, file=stderr)
     return EXIT_BAD_INPUT if bad else EXIT_OK
 
@@ -418,6 +420,16 @@ def _quiet_stdout(stream: IO[str]) -> None:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
             pass
+
+
+def _run(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[Any] | None) -> int:
+    if args.command == "score":
+        return _score(args, out, err, stdin)
+    if args.command == "calibrate":
+        return run_calibrate(args, out, err)
+    if args.command == "report":
+        return run_report(args, out, err)
+    return _compare(args, out, err, stdin)
 
 
 def main(
@@ -436,13 +448,11 @@ def main(
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "score":
-            return _score(args, out, err, stdin)
-        if args.command == "calibrate":
-            return run_calibrate(args, out, err)
-        if args.command == "report":
-            return run_report(args, out, err)
-        return _compare(args, out, err, stdin)
+        with terminated_as_interrupt():
+            return _run(args, out, err, stdin)
+    except Terminated:
+        print("aem-strands: terminated; the records already written are kept", file=err)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         print("aem-strands: interrupted; the records already written are kept", file=err)
         return EXIT_INTERRUPTED

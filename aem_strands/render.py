@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from aem_strands.errors import InputError, printable
+from aem_strands.report.words import counted
 from aem_strands.result import DialogResult, TurnResult
 from aem_strands.types import FailureReason, Method
 
@@ -98,7 +99,7 @@ def render_error(error: InputError) -> str:
 
 def render_footer(scored: int, passed: int, unreadable: int) -> str:
     """The closing count line of the plain table."""
-    return f"{scored} dialogs scored, {passed} pass, {scored - passed} fail, {unreadable} not readable\n"
+    return f"{counted(scored, 'dialog')} scored, {passed} pass, {scored - passed} fail, {unreadable} not readable\n"
 
 
 def render_table(results: Sequence[DialogResult], errors: Sequence[InputError] = ()) -> str:

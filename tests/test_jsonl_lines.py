@@ -49,7 +49,7 @@ def test_report_results_and_labels_keep_a_raw_separator_inside_a_string(tmp_path
     results.write_text(raw_jsonl(rows), encoding="utf-8")
     loaded = load_results([results])
     assert [r["dialog_id"] for r in loaded.records] == [f"d{separator}1", "d2"]
-    assert [e.location.file for e in loaded.errors] == [f"{results}:3"]
+    assert [(e.location.file, e.location.line) for e in loaded.errors] == [(str(results), 3)]
 
     labels = tmp_path / "labels.jsonl"
     labels.write_text(

@@ -46,8 +46,8 @@ def versions(v2_passing: int) -> list[dict[str, Any]]:
 
 
 def report(*argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
-    code = main(["report", *argv])
-    return code, json.loads(capsys.readouterr().out)  # piped: the JSON summary
+    code = main(["report", *argv, "--json", "-"])
+    return code, json.loads(capsys.readouterr().out)  # --json -: the JSON summary on stdout
 
 
 def test_planted_regression_between_versions_is_called(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,10 +134,9 @@ def test_unreadable_records_are_reported_and_the_rest_is_read(tmp_path: Path) ->
     loaded = load_results([path, tmp_path / "absent.jsonl"])
     assert len(loaded.records) == 1
     assert [str(e) for e in loaded.errors] == [
-        f"file {path}:2: malformed JSON: Expecting property name enclosed in double quotes",
-        f"file {path}:3, dialog 'x': scored with an error: bad",
-        f"file {tmp_path / 'absent.jsonl'}: cannot read file: [Errno 2] No such file or directory: "
-        f"'{tmp_path / 'absent.jsonl'}'",
+        f"file {path}, line 2: malformed JSON: Expecting property name enclosed in double quotes at column 2",
+        f"file {path}, line 3, dialog 'x': scored with an error: bad",
+        f"file {tmp_path / 'absent.jsonl'}: cannot read file: No such file or directory",
     ]
 
 
@@ -154,7 +153,7 @@ def test_root_cause_in_words_and_the_headline() -> None:
         "turn 4: the call used to 'ceo@example.com' where 'cfo@example.com' was due; no later turn inherited it"
     )
     assert headline(results) == (
-        "1 of 1 dialogs fail: 2 root causes, 2 inherited failures. First: sales_report_wrong_recipient "
+        "1 of 1 dialog fails: 2 root causes, 2 inherited failures. First: sales_report_wrong_recipient "
         + root_cause_in_words(record)
     )
 

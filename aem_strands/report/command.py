@@ -1,19 +1,28 @@
 """``aem-strands report RESULTS... [--html OUT.html] [--json OUT.json] [--by FIELD] [--labels FILE]``.
 
-Reads ``score`` output and Strands Evals report files, prints the headline (and the regressions
-called, with ``--by``), writes the HTML page and the JSON summary. On a terminal stdout gets text;
-piped, it gets the JSON summary. Exit codes: 0 ok, 1 a regression was called, 2 some input could
-not be read (the rest is reported), 3 runtime error (handled by the main command).
+Reads ``score`` output and Strands Evals report files one record at a time (memory stays flat: only the
+statistics' inputs and, with ``--html``, each dialog's compact row are kept), prints the headline (and the
+regressions called, with ``--by``) to stdout, writes the HTML page and the JSON summary, and names the files
+written on stderr. ``--json -`` writes the JSON summary to stdout instead of the text.
+
+Outputs are checked before the work (not an input, not each other, in a folder we can write) and written
+whole or not at all (``aem_strands.output``). A record that cannot be read is named on stderr (file, line,
+dialog, field) and left out. Exit codes: 0 ok, 1 a regression was called, 2 some input could not be read
+(the rest is reported), 3 runtime error (handled by the main command).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any
+
+from aem_strands.errors import InputError, Location, printable
+from aem_strands.output import AtomicFile, check_target, same_file
+from aem_strands.report.words import counted
+from aem_strands.result import json_text
 
 EXIT_OK, EXIT_REGRESSION, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -25,12 +34,16 @@ def add_report_parser(commands: Any) -> argparse.ArgumentParser:
     )
     report.add_argument("paths", nargs="+", type=Path, metavar="RESULTS", help="score JSON/JSONL or Strands reports")
     report.add_argument("--html", type=Path, metavar="OUT.html", help="write the self-contained HTML report here")
-    report.add_argument("--json", type=Path, metavar="OUT.json", help="write the JSON summary here")
+    report.add_argument("--json", type=Path, metavar="OUT.json", help="write the JSON summary here; - for stdout")
     report.add_argument("--by", metavar="FIELD", help="group by this metadata field (e.g. version, model)")
     report.add_argument(
         "--labels", type=Path, metavar="FILE", help='human labels, JSONL {"dialog_id", "turn_no"?, "label"}'
     )
     report.add_argument("--title", default="AEM correctness report", help="title of the HTML page")
+    report.add_argument(
+        "--evaluator", metavar="NAME",
+        help="Strands reports: the AEM evaluator to report (default: the first; named when there are several)",
+    )  # fmt: skip
     return report
 
 
@@ -41,11 +54,13 @@ def _steps(stream: IO[str], total: int) -> Iterator[Callable[[str], None]]:
         yield lambda description: None
         return
     from rich.console import Console
+    from rich.markup import escape as markup_escape
     from rich.progress import Progress
 
     with Progress(console=Console(file=stream), transient=True) as progress:
         task = progress.add_task("reading results", total=total)
-        yield lambda description: progress.update(task, advance=1, description=description)
+        # a path is shown as text: escaped for the terminal and for rich's markup ("[b]" in a name)
+        yield lambda text: progress.update(task, advance=1, description=markup_escape(printable(text)))
 
 
 def _each(step: Callable[[str], None]) -> Callable[[Iterable[Any]], Iterable[Any]]:
@@ -71,35 +86,69 @@ def _text(summary: dict[str, Any]) -> str:
                 f"REGRESSION {summary['by']} {group['value']} vs {change['previous']}: "
                 f"pass rate change {diff.get('estimate')} [95% CI {diff.get('low')}, {diff.get('high')}]"
             )
-    return "\n".join(lines) + "\n"
+    return "".join(printable(line) + "\n" for line in lines)  # dialog ids and values from the input, escaped
+
+
+def _targets(args: argparse.Namespace) -> list[tuple[Path, str]]:
+    """The files to write, each checked (not an input, not the other output, a folder that exists)."""
+    inputs = [*args.paths, args.labels]
+    targets = [
+        (path, flag) for path, flag in ((args.html, "--html"), (args.json, "--json")) if path and str(path) != "-"
+    ]
+    for path, flag in targets:
+        check_target(path, inputs, flag)
+    if len(targets) == 2 and same_file(targets[0][0], targets[1][0]):
+        raise InputError("names the same file as --html", Location(str(targets[1][0]), field="--json"))
+    return targets
+
+
+def _noter(stderr: IO[str]) -> Callable[[str], None]:
+    def note(text: str) -> None:
+        print(f"aem-strands: {printable(text)}", file=stderr)
+
+    return note
 
 
 def run_report(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     """Run ``report`` with parsed ``args``; returns the exit code."""
     # Imported here: the statistics stack (scipy.stats, scikit-learn, statsmodels) takes seconds to import,
     # and every other command of the CLI would pay for it at start-up.
-    from aem_strands.report.html import render_html
-    from aem_strands.report.load import load_labels, load_results
-    from aem_strands.report.summary import summarise
+    from aem_strands.report.html import DialogRows, render_html
+    from aem_strands.report.load import iter_results, load_labels
+    from aem_strands.report.summary import SummaryTally
 
-    with _steps(stderr, len(args.paths) + 2) as step:
-        loaded = load_results(args.paths, progress=_each(step))
+    targets = _targets(args)
+    errors = 0
+    with ExitStack() as outputs:
+        files = {flag: outputs.enter_context(AtomicFile(path, flag)) for path, flag in targets}  # writable, or exit 2
         labels = load_labels(args.labels) if args.labels else None
-        summary = summarise(loaded.records, by=args.by, labels=labels)
-        step("statistics computed")
-        page = None
-        if args.html:
-            page = render_html(loaded.records, summary, title=args.title, sources=[str(p) for p in args.paths])
-        step("page rendered")
-    for error in loaded.errors:
-        print(f"aem-strands: {error}", file=stderr)
-    if args.html and page is not None:
-        args.html.write_text(page, encoding="utf-8")
-        print(f"aem-strands: wrote {args.html} ({args.html.stat().st_size:,} bytes)", file=stderr)
-    document = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
-    if args.json:
-        args.json.write_text(document, encoding="utf-8")
-    stdout.write(_text(summary) if stdout.isatty() else document)
-    if loaded.errors:
+        tally = SummaryTally(by=args.by, labels=labels)
+        rows = DialogRows(args.by) if args.html else None
+        note = _noter(stderr)
+        with _steps(stderr, len(args.paths) + 2) as step:
+            for path in _each(step)(args.paths):
+                for item in iter_results(path, evaluator=args.evaluator, note=note):
+                    if isinstance(item, InputError):
+                        errors += 1
+                        note(str(item))
+                        continue
+                    tally.add(item)
+                    if rows is not None:
+                        rows.add(item)
+            summary = tally.summary()
+            step("statistics computed")
+            if rows is not None:
+                files["--html"].write(
+                    render_html(rows, summary, title=args.title, sources=[str(p) for p in args.paths])
+                )
+            step("page rendered")
+        document = json_text(summary, 2) + "\n"  # the summary holds no NaN (json_safe); C1 controls escaped
+        if "--json" in files:
+            files["--json"].write(document)
+    written = [f"{printable(str(path))} ({counted(path.stat().st_size, 'byte')})" for path, _ in targets]
+    if written:
+        print(f"aem-strands: wrote {', '.join(written)}", file=stderr)
+    stdout.write(document if args.json is not None and str(args.json) == "-" else _text(summary))
+    if errors:
         return EXIT_BAD_INPUT
     return EXIT_REGRESSION if summary.get("regressions") else EXIT_OK

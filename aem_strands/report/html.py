@@ -2,7 +2,10 @@
 
 No network: styles, script, data and plots are inline. The dataset view is static HTML; the dialog
 list is a compact JSON block that a small script pages, sorts and filters (50 rows a page), so the
-file stays small and opens fast for 10,000 dialogs. Clicking a dialog shows its turn strip, each
+file stays small and opens fast for 10,000 dialogs. ``DialogRows`` keeps each dialog in that compact form as
+it is read, so the records themselves need not stay in memory. The JSON block escapes ``<``, ``>``, ``&``
+and U+2028/U+2029 (``\\u003c``...), so no text in a dialog can end or change the script block, and holds no
+NaN or infinity. Clicking a dialog shows its turn strip, each
 failed turn's problems (gold vs predicted, method, score), the cascade links with their evidence,
 skipped optional turns and the latency per turn. ``#q=TEXT&status=fail|pass&reason=R`` in the
 address pre-sets the filters.
@@ -11,13 +14,14 @@ address pre-sets the filters.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from html import escape
 from importlib.resources import files
 from typing import Any
 
+from aem_strands.report.summary import field_value, json_safe
 from aem_strands.report.svg import count_bars, rate_bars, scatter
-from aem_strands.report.words import Record, ordered, problem_in_words, root_cause_in_words, root_turns
+from aem_strands.report.words import Record, failing_first_key, problem_in_words, root_cause_in_words, root_turns
 
 MAX_TEXT = 160
 """Gold and predicted values longer than this are cut in the dialog details (the JSON output keeps them whole)."""
@@ -78,7 +82,7 @@ def dialog_row(record: Record, by: str | None) -> dict[str, Any]:
         "cascades": int(record.get("cascading_count") or 0),
         "first": record.get("first_failure_turn"),
         "reason": record.get("root_cause"),
-        "group": None if by is None else str(metadata.get(by, record.get(by, "(none)"))),
+        "group": None if by is None else field_value(record, by),
         "words": [root_cause_in_words(record, root) for root in root_turns(record)] or [root_cause_in_words(record)],
         "skipped": list(alignment.get("skipped_optional_gold") or []),
         "turns": [_turn(t) for t in record.get("turns") or ()],
@@ -211,7 +215,7 @@ def _labels(summary: dict[str, Any]) -> str:
         parts.append(f"<h3>{level} labels (n={entry['n']})</h3>" + _table(["metric", "agreement [95% CI]"], rows))
         disagreements = [
             [escape(d["dialog_id"]), "" if d["turn_no"] is None else str(d["turn_no"]), f"{d['label']:g}",
-             "pass" if d["metric"] else "fail"]
+             "pass" if d["metric_pass"] else "fail"]
             for d in entry["disagreements"]
         ]  # fmt: skip
         if disagreements:
@@ -220,21 +224,53 @@ def _labels(summary: dict[str, Any]) -> str:
     return "".join(parts) + "</section>"
 
 
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that can stand inside a ``<script>`` block: nothing in it can close or re-open the
+    block, and NaN or infinity becomes ``null``."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        text = json.dumps(json_safe(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.translate(_SCRIPT_SAFE)
+
+
+class DialogRows:
+    """The dialog list of the page, one dialog added at a time (``dialog_row`` as script-safe JSON), failing first."""
+
+    def __init__(self, by: str | None) -> None:
+        self.by = by
+        self._rows: list[tuple[tuple[int, float, int, str], str]] = []
+
+    def add(self, record: Record) -> None:
+        self._rows.append((failing_first_key(record), script_json(dialog_row(record, self.by))))
+
+    def data(self) -> str:
+        """The page's data block: ``{"by": ..., "dialogs": [...]}``."""
+        self._rows.sort(key=lambda row: row[0])
+        return '{"by":' + script_json(self.by) + ',"dialogs":[' + ",".join(row[1] for row in self._rows) + "]}"
+
+
 def _asset(name: str) -> str:
     return files("aem_strands.report").joinpath(name).read_text(encoding="utf-8")
 
 
 def render_html(
-    records: Sequence[Record],
+    records: Iterable[Record] | DialogRows,
     summary: dict[str, Any],
     *,
     title: str = "AEM correctness report",
     sources: Sequence[str] = (),
 ) -> str:
-    """The whole report page (see the module docstring)."""
+    """The whole report page (see the module docstring); ``records`` may be the dialog rows already gathered."""
     by = summary.get("by")
-    rows = [dialog_row(r, by) for r in ordered(records)]
-    data = json.dumps({"by": by, "dialogs": rows}, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    rows = records if isinstance(records, DialogRows) else DialogRows(by)
+    if not isinstance(records, DialogRows):
+        for record in records:
+            rows.add(record)
+    data = rows.data()
     tests = "".join(f"<li><b>{escape(k)}</b>: {escape(v)}</li>" for k, v in summary["tests"].items())
     group_head = f'<th data-key="group">{escape(by)}</th>' if by else ""
     origin = f'<p class="src">From {escape(", ".join(sources))}</p>' if sources else ""

@@ -1,27 +1,95 @@
-"""Reading results for the report: ``aem-strands score`` output and Strands Evals report files.
+"""Reading results for the report, one record at a time: ``aem-strands score`` output and Strands Evals report files.
 
 Accepted, per file:
 
 - ``score --format json`` (an array of dialog records) or ``--format jsonl`` (one per line); error
   records (``{"dialog_id", "error"}``) are kept as input errors;
-- a Strands Evals report (``EvaluationReport.to_file``, ``strands-evals run -o``): its AEM session
-  rows (``AemReport.aem_rows``); the case's metadata (``version``, ``model``...) is merged into
-  the record's ``metadata``, without the ``aem`` gold entry;
+- a Strands Evals report (``EvaluationReport.to_file``, ``strands-evals run -o``): the session rows of one
+  AEM evaluator (``evaluator``; default the first, named in ``notes`` when there are several), so each case
+  counts once; the case's metadata (``version``, ``model``...) is merged into the record's ``metadata``,
+  without the ``aem`` gold entry, and ``metadata["evaluator"]`` names the evaluator;
 - a labels file for ``--labels``: JSONL of ``{"dialog_id", "turn_no"?, "label"}`` where ``label`` is
   ``true``/``false``, ``"pass"``/``"fail"`` or a number in [0, 1].
+
+Results are read as ``score`` reads dialogs (``aem_strands.decode``: the same limits on nesting, numbers
+and strings), and each record is checked against ``ResultRecord`` before the report uses it: a record that
+breaks a limit or has a field of the wrong type (``turns: [1, 2]``, a count given as text, list metadata, a
+score outside [0, 1]) is an ``InputError`` naming the file, line, dialog and field, and the others are read.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from aem_strands.errors import InputError, Location
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from aem_strands.decode import Record, find_flaw, format_of, jsonl_records, read_records
+from aem_strands.errors import InputError, Location, printable
+from aem_strands.load import read_lines
 
 ProgressFn = Callable[[Iterable[Any]], Iterable[Any]]
+NoteFn = Callable[[str], None]
+MAX_COUNT = 2**53
+"""The largest count or turn number a record may hold (the largest integer a JSON reader keeps exactly)."""
+MAX_LATENCY_MS = 1e12
+
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+_STRICT = ConfigDict(strict=True, extra="allow", allow_inf_nan=False)
+
+
+class _Tally(BaseModel):
+    """A ``chains`` bucket or a ``sub_metrics`` rate: counts that agree with each other."""
+
+    model_config = _STRICT
+    turns: Count = 0
+    passed: Count = 0
+    total: Count = 0
+    rate: Annotated[float, Field(ge=0.0, le=1.0)] | None = None
+
+    @model_validator(mode="after")
+    def _passed_within(self) -> _Tally:
+        bound = max(self.turns, self.total)
+        if self.passed > bound:
+            raise ValueError(f"passed ({self.passed}) is more than the count it is part of ({bound})")
+        return self
+
+
+class _Turn(BaseModel):
+    model_config = _STRICT
+    turn_no: Count
+    kind: str | None = None
+    verdict: str | None = None
+    role: str | None = None
+    own_reason: str | None = None
+    failure_reason: str | None = None
+    caused_by: Count | None = None
+    evidence: str | None = None
+    note: str | None = None
+    latency_ms: Annotated[float, Field(ge=0.0, le=MAX_LATENCY_MS)] | None = None
+    sub_scores: dict[str, float | None] = {}
+    problems: list[dict[str, Any]] = []
+
+
+class ResultRecord(BaseModel):
+    """The fields of a dialog result (``DialogResult.to_dict()``) the report reads, with their types; other
+    fields are allowed and left alone."""
+
+    model_config = _STRICT
+    dialog_id: str
+    turns: list[_Turn]
+    test_pass: bool = False
+    score: Annotated[float, Field(ge=0.0, le=1.0)] | None = None
+    root_cause_count: Count = 0
+    cascading_count: Count = 0
+    total_failures: Count = 0
+    first_failure_turn: Count | None = None
+    root_cause: str | None = None
+    metadata: dict[str, Any] | None = None
+    chains: dict[str, _Tally] | None = None
+    sub_metrics: dict[str, _Tally] | None = None
 
 
 @dataclass(frozen=True)
@@ -32,84 +100,113 @@ class LoadedResults:
     errors: tuple[InputError, ...]
 
 
-def _is_record(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("turns"), list) and "dialog_id" in value
+def _field_name(loc: Sequence[int | str]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
 
 
-def _from_strands(data: dict[str, Any], path: Path) -> list[dict[str, Any]]:
+def _found(value: Any) -> str:
+    text = repr(value)
+    return printable(text if len(text) <= 60 else text[:57] + "...")
+
+
+def check_record(value: Any, where: Location) -> dict[str, Any] | InputError:
+    """``value`` when it is a dialog result the report can read, else an ``InputError`` naming ``where`` (file,
+    line), the dialog and the field."""
+    dialog_id = value.get("dialog_id") if isinstance(value, dict) else None
+    dialog = dialog_id if isinstance(dialog_id, str) else None
+    place = Location(where.file, dialog, None, None, where.line, where.index)
+    if isinstance(value, dict) and "error" in value and "turns" not in value:
+        detail = value["error"] if isinstance(value["error"], dict) else {"message": value["error"]}
+        return InputError(f"scored with an error: {printable(str(detail.get('message')))}", place)
+    if not isinstance(value, dict) or "turns" not in value or "dialog_id" not in value:
+        return InputError("not a dialog result (needs 'dialog_id' and 'turns')", place)
+    flaw = find_flaw(value)
+    if flaw is not None:
+        return InputError(flaw.message, Location(place.file, dialog, None, flaw.path or None, place.line, place.index))
+    try:
+        ResultRecord.model_validate(value)
+    except ValidationError as error:
+        first = error.errors()[0]
+        loc = list(first["loc"])
+        turn_no = None
+        if len(loc) > 1 and loc[0] == "turns" and isinstance(loc[1], int):
+            turn = value["turns"][loc[1]]
+            number = turn.get("turn_no") if isinstance(turn, dict) else None
+            turn_no = number if type(number) is int else None
+        message = f"{first['msg']}, found {_found(first['input'])}" if loc else first["msg"]
+        return InputError(
+            message, Location(place.file, dialog, turn_no, _field_name(loc) or None, place.line, place.index)
+        )
+    return value
+
+
+def _strands_records(data: dict[str, Any], file: str, evaluator: str | None, note: NoteFn) -> Iterator[Any]:
+    """The records (or errors) of a Strands Evals report: the session rows of one AEM evaluator."""
     from aem_strands.strands.report import AemReport  # the host package is only needed for its reports
 
     try:
         report = AemReport.model_validate(data)
     except ValueError as error:
-        raise InputError(f"not a Strands Evals report: {error}", Location(str(path))) from None
-    out = []
-    for row in report.aem_rows():
+        yield InputError(f"not a Strands Evals report: {printable(str(error))}", Location(file))
+        return
+    names = list(dict.fromkeys(row.evaluator for row in report.aem_rows()))
+    if evaluator is not None and evaluator not in names:
+        known = ", ".join(names) or "none"
+        yield InputError(
+            f"no AEM evaluator {printable(repr(evaluator))} (the report has: {known})",
+            Location(file, field="--evaluator"),
+        )
+        return
+    chosen = evaluator or (names[0] if names else None)
+    if evaluator is None and len(names) > 1:
+        note(f"{file}: {len(names)} AEM evaluators ({', '.join(names)}); reporting {chosen} (choose with --evaluator)")
+    for index, row in enumerate(report.aem_rows(chosen)):
         case_metadata = {k: v for k, v in (row.case.get("metadata") or {}).items() if k != "aem"}
         record = dict(row.result)
-        record["metadata"] = {**case_metadata, **(record.get("metadata") or {})}
+        own = record.get("metadata")
+        record["metadata"] = {**case_metadata, **(own if isinstance(own, dict) else {})}
         record.setdefault("dialog_id", row.case.get("name"))
-        if row.case.get("evaluator"):
-            record["metadata"].setdefault("evaluator", row.case["evaluator"])
-        out.append(record)
-    return out
+        if row.evaluator:
+            record["metadata"].setdefault("evaluator", row.evaluator)
+        yield check_record(record, Location(file, index=index))
 
 
-def _records_of(value: Any, where: Location, errors: list[InputError]) -> list[dict[str, Any]]:
-    if _is_record(value):
-        return [value]
-    if isinstance(value, dict) and "error" in value:
-        detail = value["error"] if isinstance(value["error"], dict) else {"message": value["error"]}
-        errors.append(InputError(f"scored with an error: {detail.get('message')}", where))
-        return []
-    errors.append(InputError("not a dialog result (needs 'dialog_id' and 'turns')", where))
-    return []
-
-
-def _read(path: Path, errors: list[InputError]) -> list[dict[str, Any]]:
+def iter_results(
+    path: Path, *, evaluator: str | None = None, note: NoteFn | None = None
+) -> Iterator[dict[str, Any] | InputError]:
+    """Each dialog record of one file, or the error that stands for a record (or the file), one at a time."""
+    file = str(path)
+    say: NoteFn = note or (lambda text: None)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read file: {error}", Location(str(path))) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        data = None  # JSONL (or broken JSON: each line then says where)
-    if isinstance(data, dict) and "detailed_results" in data:
-        return _from_strands(data, path)
-    if isinstance(data, list):
-        out: list[dict[str, Any]] = []
-        for index, item in enumerate(data):
-            out += _records_of(item, Location(f"{path}[{index}]", _id(item)), errors)
-        return out
-    if isinstance(data, dict):
-        return _records_of(data, Location(str(path), _id(data)), errors)
-    out = []
-    for number, line in enumerate(text.split("\n"), start=1):  # JSONL lines end at "\n" only
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as error:
-            errors.append(InputError(f"malformed JSON: {error.msg}", Location(f"{path}:{number}")))
-            continue
-        out += _records_of(item, Location(f"{path}:{number}", _id(item)), errors)
-    return out
+        for record in read_records(read_lines(path), file, format_of(path)):
+            yield from _items(record, file, evaluator, say)
+    except InputError as error:
+        yield error
 
 
-def _id(item: Any) -> str | None:
-    return str(item["dialog_id"]) if isinstance(item, dict) and item.get("dialog_id") is not None else None
+def _items(record: Record, file: str, evaluator: str | None, note: NoteFn) -> Iterator[dict[str, Any] | InputError]:
+    where = Location(file, line=record.line, index=record.index)
+    if record.error is not None:
+        yield InputError(record.error, where)
+    elif record.kind == "document" and isinstance(record.value, dict) and "detailed_results" in record.value:
+        yield from _strands_records(record.value, file, evaluator, note)
+    else:
+        yield check_record(record.value, where)
 
 
-def load_results(paths: Sequence[Path], *, progress: ProgressFn | None = None) -> LoadedResults:
-    """Every dialog record in ``paths`` (see the module docstring); unreadable input becomes errors."""
+def load_results(
+    paths: Sequence[Path], *, progress: ProgressFn | None = None, evaluator: str | None = None
+) -> LoadedResults:
+    """Every dialog record in ``paths`` held in memory (see the module docstring; ``report`` streams them with
+    ``iter_results``); unreadable input becomes errors."""
     records: list[dict[str, Any]] = []
     errors: list[InputError] = []
     for path in progress(paths) if progress else paths:
-        try:
-            records += _read(Path(path), errors)
-        except InputError as error:
-            errors.append(error)
+        for item in iter_results(Path(path), evaluator=evaluator):
+            (errors if isinstance(item, InputError) else records).append(item)  # type: ignore[arg-type]
     return LoadedResults(tuple(records), tuple(errors))
 
 
@@ -135,28 +232,25 @@ def _label_value(raw: Any) -> tuple[float, bool] | None:
 
 def load_labels(path: Path) -> list[Label]:
     """The labels of a JSONL file; a bad line raises ``InputError`` naming the line and field."""
-    try:
-        lines = path.read_text(encoding="utf-8").split("\n")  # JSONL: "\n" ends a record, not U+2028
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read file: {error}", Location(str(path))) from None
     out = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"malformed JSON: {error.msg}", Location(where)) from None
+    for record in jsonl_records(read_lines(path)):  # JSONL: "\n" ends a record, not U+2028
+        where = Location(str(path), line=record.line)
+        if record.error is not None:
+            raise InputError(record.error, where)
+        item = record.value
         if not isinstance(item, dict) or not isinstance(item.get("dialog_id"), str):
-            raise InputError("expected an object with a string dialog_id", Location(where, field="dialog_id"))
+            raise InputError(
+                "expected an object with a string dialog_id", Location(str(path), field="dialog_id", line=record.line)
+            )
+        dialog_id = item["dialog_id"]
         turn_no = item.get("turn_no")
         if turn_no is not None and (isinstance(turn_no, bool) or not isinstance(turn_no, int)):
-            raise InputError(f"turn_no must be an integer, got {turn_no!r}", Location(where, field="turn_no"))
+            message = f"turn_no must be an integer, got {_found(turn_no)}"
+            raise InputError(message, Location(str(path), dialog_id, None, "turn_no", record.line))
         value = _label_value(item.get("label"))
         if value is None:
-            found = item.get("label")
-            message = f"label must be true/false, 'pass'/'fail' or a number in [0, 1], got {found!r}"
-            raise InputError(message, Location(where, item["dialog_id"], turn_no, "label"))
-        out.append(Label(item["dialog_id"], turn_no, *value))
+            found = _found(item.get("label"))
+            message = f"label must be true/false, 'pass'/'fail' or a number in [0, 1], got {found}"
+            raise InputError(message, Location(str(path), dialog_id, turn_no, "label", record.line))
+        out.append(Label(dialog_id, turn_no, *value))
     return out

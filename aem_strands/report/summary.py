@@ -1,13 +1,20 @@
 """The dataset view of a run: rates with intervals, by metadata field, regressions, failure reasons,
 chain-length buckets, latency and agreement with human labels. Pure: records in, a JSON-able dict out.
 
+``SummaryTally`` takes the records one at a time and keeps only what the statistics need (a pass flag and
+a score per dialog, counts, latency points, and the labelled dialogs' verdicts), so ``report`` reads a
+results file of any size in flat memory; ``summarise`` is the same over a sequence. The summary holds no
+NaN or infinity: an undefined number is ``null`` (``json_safe``).
+
 The tests are stated in ``aem_strands.report.stats``; ``summarise(...)["tests"]`` repeats them for the
 reader of the JSON and HTML output.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -22,7 +29,7 @@ from aem_strands.report.stats import (
     mix_change,
     proportion_interval,
 )
-from aem_strands.report.words import Record, headline
+from aem_strands.report.words import HeadlineTally, Record
 
 SUB_METRICS = ("structure", "completeness", "truthfulness")
 BUCKETS = ("single", "two_step", "three_plus")
@@ -53,107 +60,70 @@ def natural_key(text: str) -> tuple[Any, ...]:
     return (text == NONE_VALUE, tuple((0, int(p)) if p.isdigit() else (1, p) for p in parts))
 
 
-def _passes(records: Sequence[Record]) -> list[float]:
-    return [float(bool(r.get("test_pass"))) for r in records]
-
-
-def _scores(records: Sequence[Record]) -> list[float]:
-    return [float(r["score"]) for r in records if isinstance(r.get("score"), (int, float))]
+def json_safe(value: Any) -> Any:
+    """``value`` with every NaN or infinite float replaced by ``None`` (JSON has neither)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return value
 
 
 def _dict(value: Any) -> Any:
     return None if value is None else value.to_dict()
 
 
-def _root_reasons(records: Iterable[Record]) -> Counter[str]:
-    return Counter(
-        str(t.get("own_reason")) for r in records for t in r.get("turns") or () if t.get("role") == "root_cause"
-    )
+def _score(record: Record) -> float | None:
+    score = record.get("score")
+    return float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else None
 
 
-def reasons(records: Sequence[Record]) -> dict[str, dict[str, int]]:
-    """Per own failure reason of a failed turn: how many were root causes and how many cascades."""
-    out: dict[str, dict[str, int]] = {}
-    for record in records:
-        for t in record.get("turns") or ():
-            role = t.get("role")
-            if role in ("root_cause", "cascade"):
-                entry = out.setdefault(str(t.get("own_reason")), {"root_cause": 0, "cascade": 0})
-                entry[role] += 1
-    return dict(sorted(out.items(), key=lambda kv: (-kv[1]["root_cause"] - kv[1]["cascade"], kv[0])))
+def _turns(record: Record) -> Iterable[Record]:
+    return record.get("turns") or ()
 
 
-def overall(records: Sequence[Record]) -> dict[str, Any]:
-    return {
-        "dialogs": len(records),
-        "failing": sum(1 for r in records if not r.get("test_pass")),
-        "unscored": sum(1 for r in records if not isinstance(r.get("score"), (int, float))),
-        "root_causes": sum(int(r.get("root_cause_count") or 0) for r in records),
-        "cascades": sum(int(r.get("cascading_count") or 0) for r in records),
-        "pass_rate": _dict(mean_interval(_passes(records))),
-        "mean_score": _dict(mean_interval(_scores(records))),
-    }
+class _Totals:
+    """The rates of a set of dialogs (all, or one group): a pass flag and a score per dialog, and counts."""
 
+    def __init__(self) -> None:
+        self.passes: array[float] = array("d")
+        self.scores: array[float] = array("d")
+        self.root_reasons: Counter[str] = Counter()
+        self.failing = self.unscored = self.root_causes = self.cascades = 0
 
-def groups(records: Sequence[Record], field: str) -> list[dict[str, Any]]:
-    """Per value of ``field`` (natural order): rates, root-cause reasons and the comparison with the previous value."""
-    by_value: dict[str, list[Record]] = {}
-    for record in records:
-        by_value.setdefault(field_value(record, field), []).append(record)
-    out: list[dict[str, Any]] = []
-    previous: list[Record] | None = None
-    for value in sorted(by_value, key=natural_key):
-        members = by_value[value]
-        entry = {"value": value, **overall(members), "reasons": dict(_root_reasons(members))}
-        if previous is not None:
-            pass_diff = difference_interval(_passes(previous), _passes(members))
-            score_diff = difference_interval(_scores(previous), _scores(members))
-            change = mix_change(_root_reasons(previous), _root_reasons(members))
-            entry["vs_previous"] = {
-                "previous": out[-1]["value"],
-                "pass_rate_change": _dict(pass_diff),
-                "score_change": _dict(score_diff),
-                "regression": is_regression(pass_diff) or is_regression(score_diff),
-                "reason_mix_change": _dict(change),
-            }
-        out.append(entry)
-        previous = members
-    return out
+    def add(self, record: Record) -> None:
+        passed = bool(record.get("test_pass"))
+        self.passes.append(float(passed))
+        self.failing += not passed
+        score = _score(record)
+        if score is None:
+            self.unscored += 1
+        else:
+            self.scores.append(score)
+        self.root_causes += int(record.get("root_cause_count") or 0)
+        self.cascades += int(record.get("cascading_count") or 0)
+        self.root_reasons.update(str(t.get("own_reason")) for t in _turns(record) if t.get("role") == "root_cause")
 
-
-def chains(records: Sequence[Record]) -> dict[str, Any]:
-    """Turn pass rate per action-chain length bucket, with Wilson intervals."""
-    out: dict[str, Any] = {}
-    for bucket in BUCKETS:
-        turns = sum(int(((r.get("chains") or {}).get(bucket) or {}).get("turns") or 0) for r in records)
-        passed = sum(int(((r.get("chains") or {}).get(bucket) or {}).get("passed") or 0) for r in records)
-        out[bucket] = {"turns": turns, "passed": passed, "pass_rate": _dict(proportion_interval(passed, turns))}
-    return out
-
-
-def cumulative_latency(record: Record) -> float | None:
-    """Sum of the turns' ``latency_ms`` (``None`` when no turn has one)."""
-    values = [t["latency_ms"] for t in record.get("turns") or () if isinstance(t.get("latency_ms"), (int, float))]
-    return float(sum(values)) if values else None
-
-
-def latency(records: Sequence[Record]) -> dict[str, Any] | None:
-    """Correlation of each dialog's score with its cumulative latency, and the points to plot."""
-    points = [
-        (ms, float(r["score"]), str(r.get("dialog_id")))
-        for r in records
-        if (ms := cumulative_latency(r)) is not None and isinstance(r.get("score"), (int, float))
-    ]
-    if not points:
-        return None
-    found = correlation([p[0] for p in points], [p[1] for p in points])
-    return {"n": len(points), "correlation": _dict(found), "points": points}
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dialogs": len(self.passes),
+            "failing": self.failing,
+            "unscored": self.unscored,
+            "root_causes": self.root_causes,
+            "cascades": self.cascades,
+            "pass_rate": _dict(mean_interval(self.passes)),
+            "mean_score": _dict(mean_interval(self.scores)),
+        }
 
 
 def _metric_values(item: Record, is_turn: bool) -> dict[str, float]:
     if is_turn:
-        return {k: float(v) for k, v in (item.get("sub_scores") or {}).items() if isinstance(v, (int, float))}
-    out = {"score": float(item["score"])} if isinstance(item.get("score"), (int, float)) else {}
+        scores = item.get("sub_scores") or {}
+        return {k: float(v) for k, v in scores.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    score = _score(item)
+    out = {"score": score} if score is not None else {}
     for name, rate in (item.get("sub_metrics") or {}).items():
         if isinstance(rate, dict) and isinstance(rate.get("rate"), (int, float)):
             out[name] = float(rate["rate"])
@@ -167,75 +137,164 @@ def _passed(item: Record, is_turn: bool) -> bool | None:
     return bool(item.get("test_pass"))
 
 
-def agreement(records: Sequence[Record], labels: Sequence[Label]) -> dict[str, Any]:
-    """Agreement of the metric with human labels, separately for dialog and turn labels.
+_View = tuple[bool | None, dict[str, float]]
+"""What agreement needs of a labelled dialog or turn: the metric's pass/fail and its values."""
 
-    Pass/fail: Cohen's kappa of the label (a number counts as pass from 0.5) with the verdict.
-    Per sub-metric (and the dialog score): Pearson and Spearman of the label with the value.
-    """
-    by_id = {str(r.get("dialog_id")): r for r in records}
-    out: dict[str, Any] = {"unmatched": 0}
-    for level, is_turn in (("dialog", False), ("turn", True)):
-        human: list[float] = []
-        metric: list[bool] = []
-        values: dict[str, list[tuple[float, float]]] = {}
-        disagreements: list[dict[str, Any]] = []
-        for label in labels:
-            if (label.turn_no is not None) != is_turn:
+
+class SummaryTally:
+    """The summary of records added one at a time (see the module docstring); ``by`` groups by a metadata field,
+    ``labels`` adds the agreement with human labels."""
+
+    def __init__(self, *, by: str | None = None, labels: Sequence[Label] | None = None) -> None:
+        self.by, self.labels = by, labels
+        self.headline = HeadlineTally()
+        self.overall = _Totals()
+        self.groups: dict[str, _Totals] = {}
+        self.reasons: dict[str, dict[str, int]] = {}
+        self.chains = {bucket: [0, 0] for bucket in BUCKETS}  # turns, passed
+        self.points: list[tuple[float, float, str]] = []
+        self._wanted: dict[str, set[int | None]] = {}
+        for label in labels or ():
+            self._wanted.setdefault(label.dialog_id, set()).add(label.turn_no)
+        self._views: dict[str, dict[int | None, _View]] = {}
+
+    def add(self, record: Record) -> None:
+        self.headline.add(record)
+        self.overall.add(record)
+        if self.by:
+            self.groups.setdefault(field_value(record, self.by), _Totals()).add(record)
+        latency = 0.0
+        timed = False
+        for t in _turns(record):
+            role = t.get("role")
+            if role in ("root_cause", "cascade"):
+                entry = self.reasons.setdefault(str(t.get("own_reason")), {"root_cause": 0, "cascade": 0})
+                entry[role] += 1
+            ms = t.get("latency_ms")
+            if isinstance(ms, (int, float)) and not isinstance(ms, bool):
+                latency, timed = latency + ms, True
+        chains = record.get("chains") or {}
+        for bucket, counts in self.chains.items():
+            found = chains.get(bucket) or {}
+            counts[0] += int(found.get("turns") or 0)
+            counts[1] += int(found.get("passed") or 0)
+        score = _score(record)
+        if timed and score is not None:
+            self.points.append((float(latency), score, str(record.get("dialog_id"))))
+        wanted = self._wanted.get(str(record.get("dialog_id")))
+        if wanted is not None:
+            views: dict[int | None, _View] = {}
+            if None in wanted:
+                views[None] = (_passed(record, False), _metric_values(record, False))
+            for t in _turns(record):
+                number = t.get("turn_no")
+                if number in wanted and number not in views:
+                    views[number] = (_passed(t, True), _metric_values(t, True))
+            self._views[str(record.get("dialog_id"))] = views  # a repeated id: the last record counts
+
+    def _groups(self) -> list[dict[str, Any]]:
+        """Per value of ``by`` (natural order): rates, root-cause reasons, and the comparison with the previous
+        value; ``(none)`` (no value) comes last and is compared with nothing: it is not a version."""
+        out: list[dict[str, Any]] = []
+        previous: _Totals | None = None
+        for value in sorted(self.groups, key=natural_key):
+            members = self.groups[value]
+            entry = {"value": value, **members.to_dict(), "reasons": dict(members.root_reasons)}
+            if previous is not None and value != NONE_VALUE:
+                pass_diff = difference_interval(previous.passes, members.passes)
+                score_diff = difference_interval(previous.scores, members.scores)
+                change = mix_change(previous.root_reasons, members.root_reasons)
+                entry["vs_previous"] = {
+                    "previous": out[-1]["value"],
+                    "pass_rate_change": _dict(pass_diff),
+                    "score_change": _dict(score_diff),
+                    "regression": is_regression(pass_diff) or is_regression(score_diff),
+                    "reason_mix_change": _dict(change),
+                }
+            out.append(entry)
+            previous = members
+        return out
+
+    def _latency(self) -> dict[str, Any] | None:
+        if not self.points:
+            return None
+        found = correlation([p[0] for p in self.points], [p[1] for p in self.points])
+        return {"n": len(self.points), "correlation": _dict(found), "points": self.points}
+
+    def _agreement(self) -> dict[str, Any]:
+        """Agreement of the metric with human labels, separately for dialog and turn labels.
+
+        Pass/fail: Cohen's kappa of the label (a number counts as pass from 0.5) with the verdict.
+        Per sub-metric (and the dialog score): Pearson and Spearman of the label with the value.
+        """
+        out: dict[str, Any] = {"unmatched": 0}
+        for level, is_turn in (("dialog", False), ("turn", True)):
+            human: list[float] = []
+            metric: list[bool] = []
+            values: dict[str, list[tuple[float, float]]] = {}
+            disagreements: list[dict[str, Any]] = []
+            for label in self.labels or ():
+                if (label.turn_no is not None) != is_turn:
+                    continue
+                passed, found = self._views.get(label.dialog_id, {}).get(label.turn_no, (None, {}))
+                if passed is None:
+                    out["unmatched"] += 1
+                    continue
+                human.append(label.value)
+                metric.append(passed)
+                for name, value in found.items():
+                    values.setdefault(name, []).append((label.value, value))
+                if (label.value >= 0.5) != passed:
+                    disagreements.append(
+                        {"dialog_id": label.dialog_id, "turn_no": label.turn_no, "label": label.value,
+                         "metric_pass": passed}
+                    )  # fmt: skip
+            if not human:
                 continue
-            record = by_id.get(label.dialog_id)
-            item: Record | None = record
-            if record is not None and is_turn:
-                item = next((t for t in record.get("turns") or () if t.get("turn_no") == label.turn_no), None)
-            passed = None if item is None else _passed(item, is_turn)
-            if item is None or passed is None:
-                out["unmatched"] += 1
-                continue
-            human.append(label.value)
-            metric.append(passed)
-            for name, value in _metric_values(item, is_turn).items():
-                values.setdefault(name, []).append((label.value, value))
-            if (label.value >= 0.5) != passed:
-                disagreements.append(
-                    {
-                        "dialog_id": label.dialog_id,
-                        "turn_no": label.turn_no,
-                        "label": label.value,
-                        "metric_pass": passed,
-                    }
-                )
-        if not human:
-            continue
-        found = {name: correlation([p[0] for p in pairs], [p[1] for p in pairs]) for name, pairs in values.items()}
-        out[level] = {
-            "n": len(human),
-            "kappa": _dict(kappa([h >= 0.5 for h in human], metric)),
-            "correlations": {name: _dict(c) for name, c in sorted(found.items())},
-            "disagreements": disagreements,
+            found_c = {
+                name: correlation([p[0] for p in pairs], [p[1] for p in pairs]) for name, pairs in values.items()
+            }
+            out[level] = {
+                "n": len(human),
+                "kappa": _dict(kappa([h >= 0.5 for h in human], metric)),
+                "correlations": {name: _dict(c) for name, c in sorted(found_c.items())},
+                "disagreements": disagreements,
+            }
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """Everything the report shows about the dataset (not the per-dialog details), JSON-safe."""
+        out: dict[str, Any] = {
+            "headline": self.headline.text(),
+            "overall": self.overall.to_dict(),
+            "reasons": dict(
+                sorted(self.reasons.items(), key=lambda kv: (-kv[1]["root_cause"] - kv[1]["cascade"], kv[0]))
+            ),
+            "chains": {
+                bucket: {"turns": turns, "passed": passed, "pass_rate": _dict(proportion_interval(passed, turns))}
+                for bucket, (turns, passed) in self.chains.items()
+            },
+            "latency": self._latency(),
+            "tests": TESTS,
         }
-    return out
+        if self.by:
+            out["by"] = self.by
+            out["groups"] = self._groups()
+            out["regressions"] = [
+                f"{g['value']} vs {g['vs_previous']['previous']}"
+                for g in out["groups"]
+                if g.get("vs_previous", {}).get("regression")
+            ]
+        if self.labels is not None:
+            out["labels"] = self._agreement()
+        return json_safe(out)  # type: ignore[no-any-return]  # a dict stays a dict
 
 
 def summarise(
-    records: Sequence[Record], *, by: str | None = None, labels: Sequence[Label] | None = None
+    records: Iterable[Record], *, by: str | None = None, labels: Sequence[Label] | None = None
 ) -> dict[str, Any]:
-    """Everything the report shows about the dataset (not the per-dialog details)."""
-    out: dict[str, Any] = {
-        "headline": headline(records),
-        "overall": overall(records),
-        "reasons": reasons(records),
-        "chains": chains(records),
-        "latency": latency(records),
-        "tests": TESTS,
-    }
-    if by:
-        out["by"] = by
-        out["groups"] = groups(records, by)
-        out["regressions"] = [
-            f"{g['value']} vs {g['vs_previous']['previous']}"
-            for g in out["groups"]
-            if g.get("vs_previous", {}).get("regression")
-        ]
-    if labels is not None:
-        out["labels"] = agreement(records, labels)
-    return out
+    """Everything the report shows about the dataset (not the per-dialog details); see ``SummaryTally``."""
+    tally = SummaryTally(by=by, labels=labels)
+    for record in records:
+        tally.add(record)
+    return tally.summary()

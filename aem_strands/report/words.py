@@ -7,11 +7,16 @@ report and a reloaded file all say the same thing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 Record = Mapping[str, Any]
 """One dialog result in its JSON form (``DialogResult.to_dict()``)."""
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 dialog``, ``2 dialogs``, ``0 dialogs`` (``plural`` where adding ``s`` is wrong: ``entry``/``entries``)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def _value(value: Any) -> str:
@@ -82,7 +87,7 @@ def root_cause_in_words(record: Record, root: Record | None = None) -> str:
             return "every judged turn passes"
         return str(record.get("reason") or "fails without a root cause")
     n = inherited_from(record, int(root["turn_no"]))
-    inherited = "no later turn inherited it" if n == 0 else f"{n} later turn{'s' if n > 1 else ''} inherited it"
+    inherited = "no later turn inherited it" if n == 0 else f"{counted(n, 'later turn')} inherited it"
     return f"turn {root['turn_no']}: {problem_in_words(root)}; {inherited}"
 
 
@@ -102,23 +107,46 @@ def ordered(records: Iterable[Record]) -> list[Record]:
     return sorted(records, key=failing_first_key)
 
 
-def headline(results: Sequence[Any]) -> str:
+class HeadlineTally:
+    """The headline over records added one at a time: counts, and the first failing dialog (by
+    ``failing_first_key``); only that one record is kept."""
+
+    def __init__(self) -> None:
+        self.dialogs = self.failing = self.roots = self.cascades = 0
+        self._first: tuple[tuple[int, float, int, str], Record] | None = None
+
+    def add(self, record: Record) -> None:
+        self.dialogs += 1
+        self.roots += int(record.get("root_cause_count") or 0)
+        self.cascades += int(record.get("cascading_count") or 0)
+        if record.get("test_pass"):
+            return
+        self.failing += 1
+        key = failing_first_key(record)
+        if self._first is None or key < self._first[0]:
+            self._first = (key, record)
+
+    def text(self) -> str:
+        """See ``headline``."""
+        if not self.dialogs:
+            return "no dialogs scored"
+        if self._first is None:
+            return "the one dialog passes" if self.dialogs == 1 else f"all {counted(self.dialogs, 'dialog')} pass"
+        first = self._first[1]
+        return (
+            f"{self.failing} of {counted(self.dialogs, 'dialog')} {'fails' if self.failing == 1 else 'fail'}: "
+            f"{counted(self.roots, 'root cause')}, {counted(self.cascades, 'inherited failure')}. "
+            f"First: {first.get('dialog_id')} {root_cause_in_words(first)}"
+        )
+
+
+def headline(results: Iterable[Any]) -> str:
     """One line for the top of the HTML report and of ``--format table``.
 
     ``results`` are ``DialogResult`` objects or their JSON records. E.g. ``2 of 3 dialogs fail:
     3 root causes, 5 inherited failures. First: sales_report turn 2: ...; 3 later turns inherited it``.
     """
-    records = [r if isinstance(r, Mapping) else r.to_dict() for r in results]
-    if not records:
-        return "no dialogs scored"
-    failing = [r for r in records if not r.get("test_pass")]
-    if not failing:
-        return f"all {len(records)} dialogs pass"
-    roots = sum(int(r.get("root_cause_count") or 0) for r in records)
-    cascades = sum(int(r.get("cascading_count") or 0) for r in records)
-    first = ordered(failing)[0]
-    return (
-        f"{len(failing)} of {len(records)} dialogs fail: {roots} root cause{'s' if roots != 1 else ''}, "
-        f"{cascades} inherited failure{'s' if cascades != 1 else ''}. "
-        f"First: {first.get('dialog_id')} {root_cause_in_words(first)}"
-    )
+    tally = HeadlineTally()
+    for result in results:
+        tally.add(result if isinstance(result, Mapping) else result.to_dict())
+    return tally.text()

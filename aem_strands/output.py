@@ -1,0 +1,154 @@
+"""Output files written whole or not at all, checked before any work, and cleaned up on every way out.
+
+Every file a command writes (``score --out``, ``compare --out``, ``report --html/--json``, a config) goes
+through ``AtomicFile``: the text goes to a temporary file in the target's folder (so the rename stays on
+one file system), which is flushed, ``fsync``-ed and renamed over the target by ``commit``. Any failure
+(a full disk, an exception, Ctrl-C, ``SIGTERM`` under ``terminated_as_interrupt``) removes the temporary
+file and leaves an existing target as it was. ``check_target`` refuses a target that is also an input
+(same resolved path, or the same file through a link) before the work starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from types import FrameType, TracebackType
+from typing import IO
+
+from aem_strands.errors import InputError, Location
+
+PARTIAL_SUFFIX = ".partial"
+
+
+class Terminated(KeyboardInterrupt):
+    """``SIGTERM`` turned into an exception where the program stands, so the same cleanup as Ctrl-C runs."""
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: equal once resolved (symbolic links followed), or the same inode (hard
+    links) where both exist."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop on older Pythons
+        return False
+
+
+def check_target(target: Path, inputs: Iterable[Path | str | None], flag: str) -> None:
+    """Raise an ``InputError`` naming ``flag`` when ``target`` is one of ``inputs`` (``None`` and ``-`` skipped),
+    a folder, or in a folder that does not exist."""
+    where = Location(str(target), field=flag)
+    if str(target) == "-":
+        return
+    for path in inputs:
+        if path is not None and str(path) != "-" and same_file(target, Path(path)):
+            raise InputError(f"is also an input ({path}); it would be overwritten", where)
+    if target.is_dir():
+        raise InputError("is a folder; name a file", where)
+    if not target.parent.is_dir():
+        raise InputError(f"its folder {target.parent} does not exist", where)
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions an existing target has, else what a new file gets under the umask."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+class AtomicFile:
+    """A text file written under a temporary name beside ``target`` and renamed into place by ``commit``.
+
+    Opening creates the temporary file, so a folder that cannot be written is an ``InputError`` (naming
+    ``flag``) before any work. Used as a context manager it commits on a clean exit and discards on an
+    exception; a caller that keeps partial output on Ctrl-C calls ``commit`` itself first.
+    """
+
+    def __init__(self, target: Path, flag: str) -> None:
+        self.target, self.committed = target, False
+        try:
+            handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=PARTIAL_SUFFIX)
+        except OSError as error:
+            where = Location(str(target), field=flag)
+            raise InputError(f"cannot write in {target.parent}: {error.strerror}", where) from None
+        self.temp = Path(name)
+        try:
+            self.stream: IO[str] = os.fdopen(handle, "w", encoding="utf-8")
+        except BaseException:
+            os.close(handle)
+            self.temp.unlink(missing_ok=True)
+            raise
+
+    def write(self, text: str) -> None:
+        self.stream.write(text)
+
+    def commit(self) -> None:
+        """Flush, ``fsync`` and rename the temporary file over the target; on any failure remove it and re-raise."""
+        if self.committed:
+            return
+        try:
+            self.stream.flush()
+            os.fsync(self.stream.fileno())
+            self.stream.close()
+            os.chmod(self.temp, _mode_for(self.target))
+            os.replace(self.temp, self.target)
+        except BaseException:
+            self.discard()
+            raise
+        self.committed = True
+
+    def discard(self) -> None:
+        """Remove the temporary file (the target is left as it was); safe to call more than once."""
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.close()  # may fail to flush (a full disk): the descriptor is closed all the same
+        self.temp.unlink(missing_ok=True)
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if kind is None:
+            self.commit()
+        elif not self.committed:
+            self.discard()
+
+
+def write_atomically(target: Path, text: str, flag: str) -> None:
+    """Write ``text`` to ``target`` whole or not at all (see ``AtomicFile``)."""
+    with AtomicFile(target, flag) as out:
+        out.write(text)
+
+
+@contextlib.contextmanager
+def terminated_as_interrupt() -> Iterator[None]:
+    """While inside, ``SIGTERM`` raises ``Terminated`` in this process (in the main thread, and only where the
+    default handler was in place), so outputs are cleaned up as on Ctrl-C. A forked worker process that
+    inherits the handler dies of the signal as before."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        yield
+        return
+    owner = os.getpid()
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, handle)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
