@@ -6,18 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from aem_strands.errors import ConfigError
 from aem_strands.tools import tools_from_json
 from aem_strands.trace.checks.context import ExactValues, TraceContext
 from aem_strands.trace.checks.necessity import check_necessity
 from aem_strands.trace.checks.planning import check_planning
+from aem_strands.trace.checks.tool_selection import check_tool_selection
 from aem_strands.trace.types import (
     ActionType,
     Budgets,
     DimensionVerdict,
     Environment,
     OrderingRule,
+    SelectionRule,
     Step,
     Trace,
+    TraceGold,
 )
 
 CTX = TraceContext(ExactValues())
@@ -249,3 +255,83 @@ def test_asking_again_for_an_identifier_argument_of_a_later_call_fails() -> None
 def test_a_statement_naming_an_item_is_not_a_question() -> None:
     t = trace(user("order 123 please"), say("I have your order number, one moment."))
     assert check_necessity(t, Environment(), CTX).passed is True
+
+
+# --- tool selection -----------------------------------------------------------------------------------------
+
+STATUS_TOOLS = tools_from_json(
+    [{"name": "verify_identity"}, {"name": "get_refund_status", "annotations": {"readOnlyHint": True}},
+     {"name": "get_order", "annotations": {"readOnlyHint": True}}, {"name": "issue_refund"}]
+)  # fmt: skip
+STATUS_RULE = SelectionRule(
+    "refund status|where is my refund", ("verify_identity", "get_refund_status"), ("issue_refund",)
+)
+
+
+def status_trace(*extra: dict[str, Any], **fields: Any) -> Trace:
+    return trace(
+        user("Where is my refund for order 123? My customer id is CU-889."),
+        call("verify_identity", {"verified": True}, customer_id="CU-889"),
+        call("get_refund_status", {"status": "approved", "eta_days": 5}, order_id="123"),
+        *extra,
+        say("Your refund for order 123 was approved; it arrives within 5 days."),
+        **fields,
+    )
+
+
+def test_gold_tools_called_as_expected_pass() -> None:
+    gold = TraceGold(expected_tools=("verify_identity", "get_refund_status"))
+    verdict = check_tool_selection(status_trace(gold=gold), Environment(tools=STATUS_TOOLS), CTX)
+    assert verdict.passed is True
+
+
+def test_gold_reports_the_missing_and_the_unexpected_tool() -> None:
+    gold = TraceGold(expected_tools=("verify_identity", "get_refund_status", "send_receipt"))
+    t = status_trace(call("issue_refund", {"ok": True}, order_id="123"), gold=gold)
+    verdict = check_tool_selection(t, Environment(tools=STATUS_TOOLS), CTX)
+    assert rules(verdict) == [(None, "tool_selection.missing_tool"), ("s4", "tool_selection.unexpected_tool")]
+    assert "send_receipt was expected" in verdict.findings[0].message
+
+
+def test_gold_tolerates_an_unexpected_read_only_tool_and_says_so() -> None:
+    gold = TraceGold(expected_tools=("verify_identity", "get_refund_status"))
+    t = status_trace(call("get_order", {"status": "delivered"}, order_id="123"), gold=gold)
+    verdict = check_tool_selection(t, Environment(tools=STATUS_TOOLS), CTX)
+    assert verdict.passed is True
+    assert "read-only tools tolerated though not expected: get_order" in verdict.checked
+    # Without the catalog, get_order is not known to be read-only: unexpected.
+    assert rules(check_tool_selection(t, Environment(), CTX)) == [("s4", "tool_selection.unexpected_tool")]
+
+
+def test_without_gold_the_matching_rule_forbids_a_refund_on_a_status_question() -> None:
+    env = Environment(selection=(STATUS_RULE,))
+    t = status_trace(call("issue_refund", {"ok": True}, order_id="123"), goal="Customer asks about refund status")
+    verdict = check_tool_selection(t, env, CTX)
+    assert rules(verdict) == [("s4", "tool_selection.forbidden_tool")]
+    assert check_tool_selection(status_trace(goal="Refund STATUS please"), env, CTX).passed is True
+
+
+def test_without_gold_a_tool_outside_the_allowed_list_is_unexpected() -> None:
+    env = Environment(selection=(STATUS_RULE,))
+    t = status_trace(call("get_order", {"status": "delivered"}, order_id="123"), goal="where is my refund")
+    assert rules(check_tool_selection(t, env, CTX)) == [("s4", "tool_selection.unexpected_tool")]
+
+
+def test_tool_selection_is_not_applicable_without_gold_or_a_matching_rule() -> None:
+    env = Environment(selection=(STATUS_RULE,))
+    verdict = check_tool_selection(status_trace(goal="change my address"), env, CTX)
+    assert verdict.passed is None
+    assert verdict.reason == "no gold tools and no selection rule matches the goal"
+    assert check_tool_selection(status_trace(), Environment(), CTX).passed is None
+
+
+def test_a_bad_goal_pattern_is_a_config_error_naming_it() -> None:
+    env = Environment(
+        selection=(
+            SelectionRule(
+                "refund(",
+            ),
+        )
+    )
+    with pytest.raises(ConfigError, match=r"goal_pattern 'refund\('"):
+        check_tool_selection(status_trace(goal="refund"), env, CTX)
