@@ -11,7 +11,9 @@ These are never paraphrases of one another, so similarity never decides them:
   (``ds_profit_eu_q3``), or mixed case inside a word (``camelCase``, ``getUserById``; one capital
   inside a capitalised word, as in ``McDonald``, is a name, not an identifier). Its key ignores case
   and separators (``_ - . / :``), so ``ORDER_123`` and ``order-123`` agree and ``ORDER_123`` and
-  ``ORDER_124`` do not.
+  ``ORDER_124`` do not. A digit string that is no number and no phone number (``4111 1111 1111 1111``,
+  ``4111-1111-1111-1111``, ``0012``) is an identifier too: only digits, spaces, dashes, dots and parentheses,
+  maybe after a ``+``; its key is its digits alone, compared digit for digit (``values.agree``).
 
 These parsers run after the number, time and unit parsers: ``2019-03-01``, ``7pm`` and ``5kg`` are
 not identifiers.
@@ -31,6 +33,8 @@ _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
 _INNER_MARK = re.compile(r"[A-Za-z0-9][_@#][A-Za-z0-9]")
 _LOWER_UPPER = re.compile(r"[a-z][A-Z]")
 _SEPARATORS = re.compile(r"[_\-./:\s]+")
+_DIGIT_STRING = re.compile(r"\+?[(\d][\d\s().-]*[\d)]")
+_NOT_DIGIT = re.compile(r"\D+")
 
 
 def looks_like_phone(text: str) -> bool:
@@ -44,9 +48,20 @@ def looks_like_phone(text: str) -> bool:
     return bool(_PHONE_MARKED.match(text)) or len(_DIGIT_GROUPS.findall(text)) >= 3
 
 
+def digit_string(text: str) -> str | None:
+    """The digits of ``text`` when it is a digit string (see the module docstring), else ``None``."""
+    token = text.strip()
+    if len(token) > 200 or not _DIGIT_STRING.fullmatch(token):
+        return None
+    digits = _NOT_DIGIT.sub("", token)
+    return digits if len(digits) >= 2 else None
+
+
 def is_identifier(text: str) -> bool:
     """Whether ``text`` is shaped like an identifier (see the module docstring)."""
     token = text.strip()
+    if digit_string(token) is not None:
+        return True
     if not token or any(c.isspace() for c in token) or len(token) > 200:
         return False
     has_letter, has_digit = any(c.isalpha() for c in token), any(c.isdigit() for c in token)
@@ -59,8 +74,10 @@ def is_identifier(text: str) -> bool:
 
 
 def identifier_key(text: str) -> str:
-    """``text`` case-folded (NFKC) without separators: what two spellings of one identifier share."""
-    return _SEPARATORS.sub("", unicodedata.normalize("NFKC", text).casefold())
+    """``text`` case-folded (NFKC) without separators: what two spellings of one identifier share; a digit
+    string's digits alone."""
+    digits = digit_string(text)
+    return digits if digits is not None else _SEPARATORS.sub("", unicodedata.normalize("NFKC", text).casefold())
 
 
 class PhoneParser:

@@ -2,20 +2,24 @@
 
 A string parses only when the *whole* string is the value: ``"$1,200"`` and ``"1200 USD"`` are
 amounts, ``"room 101"`` is not a number. Number words go through ``text2num`` (``"one hundred and
-sixteen"``), currency amounts through ``price-parser``; both are offline and pure.
+sixteen"``), currency amounts through ``price-parser``; both are offline and pure. Amounts are exact
+(``fractions.Fraction``; see ``values``). A digit string written as a code, with a leading zero (``0012``) or a
+leading ``+`` and seven digits or more (``+15551234567``), is not a number: the phone and identifier parsers
+read it, digit for digit.
 """
 
 from __future__ import annotations
 
-import math
 import re
 import unicodedata
+from decimal import Decimal
+from fractions import Fraction
 
 from price_parser import Price
 from text_to_num import alpha2digit, text2num  # type: ignore[import-untyped]  # text2num ships no types
 
 from aem_strands.compare.normalise import normalise_text
-from aem_strands.compare.values import ParseContext, Quantity, Truth, Typed
+from aem_strands.compare.values import ParseContext, Quantity, Truth, Typed, decimal_text
 
 _TRUE = frozenset({"true", "yes"})
 _FALSE = frozenset({"false", "no"})
@@ -23,7 +27,13 @@ _FALSE = frozenset({"false", "no"})
 _NUMERIC = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:e[+-]?\d+)?")
 # A bare "m" is not a scale here: "10000 m" is ten kilometres; "$5m" is read as money below.
 _SCALED = re.compile(r"([+-]?[\d.,]+)\s*(thousand|million|billion|trillion|k|mn|bn)")
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
+_SCALES = {"thousand": 10**3, "k": 10**3, "million": 10**6, "m": 10**6, "mn": 10**6, "billion": 10**9, "bn": 10**9,
+           "trillion": 10**12}  # fmt: skip
+_CODE = re.compile(r"\+?0\d+|\+\d{7,}")
+"""A digit string written as a code, not an amount: a leading zero (``007``), or ``+`` and 7 digits or more."""
+_LARGEST_EXPONENT = 308
+_SMALLEST_EXPONENT = -400
+"""Numbers read in ``[1e-400, 1e308]`` in size (and 0): a float's range, and exact fractions that stay cheap."""
 _PERCENT = re.compile(r"(.+?)\s*(%|percent|per cent|pct)")
 _PERCENT_ENDINGS = ("%", "percent", "per cent", "pct")
 """How a percentage ends (``_PERCENT`` matches whole texts only): texts ending otherwise skip the pattern."""
@@ -59,24 +69,30 @@ def has_letter(text: str) -> bool:
     return _ASCII_LETTER.search(text) is not None if text.isascii() else any(c.isalpha() for c in text)
 
 
-def _plain_number(text: str) -> float | None:
+def _plain_number(text: str) -> Fraction | None:
     if not text or not _NUMERIC.fullmatch(text) or not has_digit(text):
         return None
-    number = float(text.replace(",", ""))
-    return number if math.isfinite(number) else None
+    number = Decimal(text.replace(",", ""))
+    exponent = number.as_tuple().exponent
+    if not isinstance(exponent, int) or exponent < _SMALLEST_EXPONENT:
+        return None  # an exact fraction of "1e-99999999" would build a huge power of ten
+    if number and not _SMALLEST_EXPONENT <= number.adjusted() <= _LARGEST_EXPONENT:
+        return None
+    return Fraction(number)
 
 
-def _number_words(text: str) -> float | None:
+def _number_words(text: str) -> Fraction | None:
     if not _WORDS.fullmatch(text):
         return None
     try:
-        return float(text2num(text.replace("-", " "), "en"))
+        return Fraction(text2num(text.replace("-", " "), "en"))
     except ValueError:
         return None
 
 
-def parse_amount(text: str) -> float | None:
-    """A bare number: ``"2"``, ``"-1.5"``, ``"1,000"``, ``"4.2 million"``, ``"two"``, ``"one hundred and six"``."""
+def parse_amount(text: str) -> Fraction | None:
+    """A bare number, exact: ``"2"``, ``"-1.5"``, ``"1,000"``, ``"4.2 million"``, ``"two"``, ``"one hundred and
+    six"``."""
     plain = _plain_number(text)
     if plain is not None:
         return plain
@@ -129,7 +145,7 @@ class QuantityParser:
 
     def parse(self, text: str, context: ParseContext) -> Typed | None:
         folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-        if not folded:
+        if not folded or _CODE.fullmatch(folded):
             return None
         amount = parse_amount(folded)
         if amount is not None:
@@ -151,8 +167,5 @@ def _strip_amount_words(text: str) -> str:
     if scaled:
         base = _plain_number(scaled.group(1))
         if base is not None:
-            value = base * _SCALES[scaled.group(2)]
-            text = (
-                text[: scaled.start()] + (f"{value:.0f}" if value.is_integer() else f"{value}") + text[scaled.end() :]
-            )
+            text = text[: scaled.start()] + decimal_text(base * _SCALES[scaled.group(2)]) + text[scaled.end() :]
     return text

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, datetime, timedelta
+from fractions import Fraction
 
 from dateutil import parser as dateutil_parser  # type: ignore[import-untyped]  # no stubs installed
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
@@ -91,6 +92,7 @@ _DURATION_UNITS = {
 _DURATION_PART = re.compile(
     r"(\d+(?:\.\d+)?|an?|half an?)\s*(" + "|".join(sorted(_DURATION_UNITS, key=len, reverse=True)) + r")\b"
 )
+_ARTICLE_AMOUNTS = {"a": Fraction(1), "an": Fraction(1), "half a": Fraction(1, 2), "half an": Fraction(1, 2)}
 _ISO_DURATION = re.compile(r"p(?:(\d+)d)?(?:t(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?)?")
 
 
@@ -251,7 +253,7 @@ def parse_duration(text: str) -> Duration | None:
     if iso := _ISO_DURATION.fullmatch(text):
         if not any(iso.groups()):
             return None
-        days, hours, minutes, seconds = (float(g) if g else 0.0 for g in iso.groups())
+        days, hours, minutes, seconds = (Fraction(g) if g else Fraction(0) for g in iso.groups())
         return Duration(days * 86400 + hours * 3600 + minutes * 60 + seconds)
     parts = list(_DURATION_PART.finditer(text))
     rest = _DURATION_PART.sub(" ", text).replace("and", " ").replace(",", " ")
@@ -259,10 +261,10 @@ def parse_duration(text: str) -> Duration | None:
         return None
     if len(parts) == 1 and parts[0][2] == "m":
         return None  # "10000 m" alone is a length; "m" is minutes only beside hours ("1 h 30 m")
-    total = 0.0
+    total = Fraction(0)
     for part in parts:
-        amount = {"a": 1.0, "an": 1.0, "half a": 0.5, "half an": 0.5}.get(part[1])
-        total += (amount if amount is not None else float(part[1])) * _DURATION_UNITS[part[2]]
+        amount = _ARTICLE_AMOUNTS.get(part[1])
+        total += (amount if amount is not None else Fraction(part[1])) * _DURATION_UNITS[part[2]]
     return Duration(total)
 
 

@@ -158,7 +158,7 @@ def parse_measure(text: str) -> Measure | None:
         return None
     written = match["amount"].replace(",", "")
     half = 0.5 * 10.0 ** -(len(written.partition(".")[2]))
-    base, rounded = unit.base(amount), unit.base(amount + half)
+    base, rounded = unit.base(float(amount)), unit.base(float(amount) + half)
     return Measure(amount, unit.name, base, unit.dimension, abs(rounded - base))
 
 

@@ -7,6 +7,10 @@ parsers serve argument values and the facts stated in replies.
 Two typed values of the same type *agree* or *disagree* deterministically; values of different
 types disagree (a time is not a number). ``Text`` is what is left when no parser recognises a string:
 it is compared by the text rules and, failing those, by the semantic scorer.
+
+Numbers are exact (``fractions.Fraction``): two amounts agree only when they are the same number, so
+``1000000001`` is not ``1000000000`` and ``1234567890123456789`` is not ``1234567890123456700``. A tolerance
+applies only to measurements converted between units (``Measure``), as documented there.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date
+from fractions import Fraction
 from typing import Protocol
 
 import phonenumbers
@@ -48,15 +53,48 @@ class ParseContext:
         return cls()
 
 
+def exact(number: Fraction | int | float | str) -> Fraction:
+    """``number`` as an exact fraction; a float is read as its shortest decimal form (``0.1`` is one tenth, the
+    JSON literal it was decoded from), not as its binary value."""
+    if isinstance(number, Fraction):
+        return number
+    if isinstance(number, float):
+        return Fraction(repr(number))
+    return Fraction(number)
+
+
+def decimal_text(number: Fraction) -> str:
+    """``number`` written out in full: ``1234567890123456789``, ``-0.25``; a fraction with no finite decimal
+    form as ``1/3``."""
+    if number.denominator == 1:
+        return str(number.numerator)
+    rest, twos, fives = number.denominator, 0, 0
+    while rest % 2 == 0:
+        rest, twos = rest // 2, twos + 1
+    while rest % 5 == 0:
+        rest, fives = rest // 5, fives + 1
+    places = max(twos, fives)
+    if rest != 1:
+        return f"{number.numerator}/{number.denominator}"
+    scaled = abs(number.numerator) * 10**places // number.denominator
+    digits = str(scaled).rjust(places + 1, "0")
+    sign = "-" if number < 0 else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}".rstrip("0").rstrip(".")
+
+
 @dataclass(frozen=True)
 class Quantity:
-    """A number, optionally with a unit: ``"%"`` or an ISO currency code (``"USD"``)."""
+    """A number, optionally with a unit: ``"%"`` or an ISO currency code (``"USD"``). ``amount`` is exact
+    (an int or float given is converted by ``exact``)."""
 
-    amount: float
+    amount: Fraction
     unit: str | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "amount", exact(self.amount))
+
     def describe(self) -> str:
-        amount = str(int(self.amount)) if self.amount.is_integer() else repr(self.amount)
+        amount = decimal_text(self.amount)
         return f"{amount} {self.unit}" if self.unit else amount
 
 
@@ -109,12 +147,15 @@ class Moment:
 
 @dataclass(frozen=True)
 class Duration:
-    """A length of time in seconds (``2 hours``, ``120 minutes``, ``PT2H``)."""
+    """A length of time in seconds (``2 hours``, ``120 minutes``, ``PT2H``), exact: lengths agree only when equal."""
 
-    seconds: float
+    seconds: Fraction
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seconds", exact(self.seconds))
 
     def describe(self) -> str:
-        return f"{self.seconds:g} s"
+        return f"{decimal_text(self.seconds)} s"
 
 
 @dataclass(frozen=True)
@@ -126,17 +167,22 @@ class Measure:
     ``unit`` are as written (canonical unit name); a unit alone has ``amount`` ``None`` and ``base``
     the size of one unit (``mph`` and ``miles per hour`` agree, ``celsius`` and ``fahrenheit`` do not).
     ``step`` is half the last written digit in base units (``22.2 °C``: 0.05 K): amounts in different
-    units agree within the coarser rounding (``72 °F`` / ``22.2 °C``); in the same unit they must be equal.
+    units agree within the coarser rounding (``72 °F`` / ``22.2 °C``), the only tolerance on numbers; in the
+    same unit the amounts must be the same number (``amount`` is exact).
     """
 
-    amount: float | None
+    amount: Fraction | None
     unit: str
     base: float
     dimension: str
     step: float = 0.0
 
+    def __post_init__(self) -> None:
+        if self.amount is not None:
+            object.__setattr__(self, "amount", exact(self.amount))
+
     def describe(self) -> str:
-        return self.unit if self.amount is None else f"{self.amount:g} {self.unit}"
+        return self.unit if self.amount is None else f"{decimal_text(self.amount)} {self.unit}"
 
 
 @dataclass(frozen=True)
@@ -189,7 +235,8 @@ class Identifier:
 
     ``key`` is the value case-folded without separators (``_ - . / :`` and spaces), so
     ``ORDER_123`` and ``order-123`` agree; otherwise identifiers agree only when equal: similarity
-    never decides them.
+    never decides them. A digit string (a card, account or order number: ``4111 1111 1111 1111``,
+    ``0012``) has its digits alone as key, compared digit for digit, also with a whole number.
     """
 
     key: str
@@ -267,12 +314,12 @@ def _dates_agree(a: CalendarDate, b: CalendarDate) -> bool:
 def _quantities_agree(a: Quantity, b: Quantity) -> bool:
     if a.unit is not None and b.unit is not None and a.unit != b.unit:
         return False
-    if math.isclose(a.amount, b.amount, rel_tol=1e-9, abs_tol=1e-12):
+    if a.amount == b.amount:
         return True
     # "50%" and 0.5 state the same ratio; a bare 50 and "50%" agree through the first test.
     if (a.unit == "%") != (b.unit == "%"):
         percent, plain = (a, b) if a.unit == "%" else (b, a)
-        return math.isclose(percent.amount / 100.0, plain.amount, rel_tol=1e-9, abs_tol=1e-12)
+        return percent.amount / 100 == plain.amount
     return False
 
 
@@ -290,17 +337,22 @@ def _measures_agree(a: Measure, b: Measure) -> bool:
     if a.dimension != b.dimension or (a.amount is None) != (b.amount is None):
         return False
     if a.amount is not None and b.amount is not None and a.unit == b.unit:
-        return math.isclose(a.amount, b.amount, rel_tol=1e-9)
+        return a.amount == b.amount
     rounding = max(a.step, b.step) * (1 + 1e-9)
     return math.isclose(a.base, b.base, rel_tol=1e-6, abs_tol=1e-12) or abs(a.base - b.base) <= rounding
 
 
+def _whole_digits(value: Quantity) -> str | None:
+    """The digits of a bare whole number that is not negative (``4111111111111111``), else ``None``."""
+    if value.unit is not None or value.amount.denominator != 1 or value.amount < 0:
+        return None
+    return str(value.amount.numerator)
+
+
 def _phone_digits(value: Quantity) -> str | None:
     """A bare whole number of 7 to 15 digits, as a phone number would be written without separators."""
-    if value.unit is not None or not value.amount.is_integer() or value.amount < 0:
-        return None
-    digits = str(int(value.amount))
-    return digits if 7 <= len(digits) <= 15 else None
+    digits = _whole_digits(value)
+    return digits if digits is not None and 7 <= len(digits) <= 15 else None
 
 
 def _across_types(a: Typed, b: Typed) -> bool | None:
@@ -311,11 +363,17 @@ def _across_types(a: Typed, b: Typed) -> bool | None:
     if isinstance(a, Phone) and isinstance(b, Quantity):
         digits = _phone_digits(b)
         return digits is not None and phones_match(a.number, digits)
+    if isinstance(a, Phone) and isinstance(b, Identifier) and b.key.isdigit():
+        return a.number.lstrip("+") == b.key or phones_match(a.number, b.key)
+    if isinstance(a, Identifier) and isinstance(b, Quantity):
+        # A digit string and a whole number, digit for digit: "4111 1111 1111 1111" / 4111111111111111, not "0012" / 12.
+        return a.key.isdigit() and _whole_digits(b) == a.key
     if isinstance(a, Measure) and isinstance(b, Duration):
+        # A unit conversion: the measurement tolerance (see ``Measure``).
         return a.amount is not None and a.dimension == "[time]" and math.isclose(a.base, b.seconds, rel_tol=1e-6)
     if isinstance(a, Measure) and isinstance(b, Quantity):
         # A unit on one side only does not make amounts differ ("5 kg" / 5), as for currencies.
-        return b.unit is None and a.amount is not None and math.isclose(a.amount, b.amount, rel_tol=1e-9)
+        return b.unit is None and a.amount is not None and a.amount == b.amount
     if isinstance(a, Identifier) and isinstance(b, Text):
         # "R_vs_Adams" / "R vs Adams": the same once separators are ignored; otherwise not decided here.
         return True if a.key == b.value.replace(" ", "") else None
@@ -326,9 +384,11 @@ def agree(a: Typed, b: Typed) -> bool | None:
     """Whether two typed values mean the same; ``None`` when this cannot be decided from the types.
 
     Partial dates agree with a full date on the parts they give; a unit on one side only does not
-    make quantities differ (``$190`` / ``190``); measurements agree after unit conversion; phone
-    numbers agree per ``phones_match`` (also with a bare 7-15 digit number); identifiers agree when
-    their keys are equal (also with text that is the identifier spelled with spaces, and only then);
+    make quantities differ (``$190`` / ``190``); numbers agree only when they are the same number;
+    measurements agree after unit conversion; phone numbers agree when their digits are equal or per
+    ``phones_match`` (also with a bare 7-15 digit number or a digit string); identifiers agree when
+    their keys are equal (also with text that is the identifier spelled with spaces, and only then; a
+    digit string with a whole number of the same digits);
     an ``Unreadable`` value agrees with nothing; other values of different types disagree. ``None``
     when either side is unparsed ``Text`` (unless both are the same text), or an identifier meets text.
     """
@@ -349,13 +409,13 @@ def agree(a: Typed, b: Typed) -> bool | None:
     if isinstance(a, Moment) and isinstance(b, Moment):
         return a.time == b.time and _dates_agree(a.day, b.day)
     if isinstance(a, Duration) and isinstance(b, Duration):
-        return math.isclose(a.seconds, b.seconds, rel_tol=1e-9)
+        return a.seconds == b.seconds
     if isinstance(a, Measure) and isinstance(b, Measure):
         return _measures_agree(a, b)
     if isinstance(a, Quarter) and isinstance(b, Quarter):
         return a.quarter == b.quarter and (a.year is None or b.year is None or a.year == b.year)
     if isinstance(a, Phone) and isinstance(b, Phone):
-        return phones_match(a.number, b.number)
+        return a.number == b.number or phones_match(a.number, b.number)
     if isinstance(a, Identifier) and isinstance(b, Identifier):
         return a.key == b.key
     return a == b
@@ -367,7 +427,9 @@ def scalar_value(value: JsonValue) -> Typed | None:
         return Null()
     if isinstance(value, bool):
         return Truth(value)
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        return Quantity(Fraction(value))  # exact: a 19-digit integer is not rounded to a float
+    if isinstance(value, float):
         # JSON numbers beyond float range load as inf: no comparison can trust them (fail closed).
-        return Quantity(float(value)) if math.isfinite(value) else Unreadable(str(value))
+        return Quantity(exact(value)) if math.isfinite(value) else Unreadable(str(value))
     return None
