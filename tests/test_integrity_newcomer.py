@@ -7,21 +7,26 @@ real ``Experiment``; nothing is mocked.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import re
+import shlex
+from pathlib import Path
 from typing import Any
 
 import pytest
 from strands import Agent, tool
 from strands_evals import Case, Experiment
 
+from aem_strands import evaluate_dialogs, load_dialogs
 from aem_strands.cli import main
 from aem_strands.compare import load_thresholds
 from aem_strands.options import EvalOptions
-from aem_strands.strands import AemSessionEvaluator, live_case, make_live_task
+from aem_strands.strands import AemSessionEvaluator, CorrectnessCustomEvaluator, live_case, make_live_task
 from aem_strands.strands.session import PredictedTurn, judged_sub_agents
 from aem_strands.testing import ScriptedModel, ToolUse
 from aem_strands.types import ActionCall, Reply
-from tests.conftest import ROOT
+from tests.conftest import EXAMPLES, ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
@@ -209,3 +214,72 @@ def test_every_default_threshold_the_docs_and_help_state_is_the_codes(capsys: py
 def test_the_shipped_thresholds_config_is_the_default() -> None:
     # docs/EQUIVALENCE.md: "Stored as a config in data/calibration/thresholds.json"
     assert load_thresholds(ROOT / "data" / "calibration" / "thresholds.json") == EvalOptions.build().thresholds
+
+
+# --- the README's own examples and field lists -------------------------------------------------------------
+
+README = ROOT / "README.md"
+
+
+def readme_section(title: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def test_readmes_bad_input_example_prints_what_the_readme_shows(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    block = re.search(r"\*\*Bad input\*\*.*?```text\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    assert block is not None
+    command, *shown = block.group(1).splitlines()
+    words = shlex.split(command.removeprefix("$ "))
+    assert words[0] == "aem-strands"
+    assert ">" in words  # stdout (the records) goes to a file; what is shown is stderr
+    argv = words[1 : words.index(">")]
+    monkeypatch.chdir(ROOT)  # the message names the path as given, relative to the checkout
+    assert main([*argv, "--out", str(tmp_path / "results.jsonl")]) == 2  # exit 2: bad input, the rest scored
+    assert capsys.readouterr().err.splitlines() == shown
+
+
+def documented_fields(table: str) -> set[str]:
+    """The backticked names in the first column of a markdown table."""
+    names: set[str] = set()
+    for row in table.splitlines():
+        if row.startswith("| `"):
+            names.update(re.findall(r"`([a-z_]+)`", row.split("|")[1]))
+    return names
+
+
+def test_readmes_output_tables_list_exactly_the_fields_of_a_record() -> None:
+    section = readme_section("Output")
+    dialog_table, turn_table = section.split("Per turn:")
+    records = [r.to_dict() for r in evaluate_dialogs(load_dialogs(EXAMPLES / "data" / "sales_report.json"),
+                                                     scorer="exact")]  # fmt: skip
+    records += [r.to_dict() for r in evaluate_dialogs(load_dialogs(EXAMPLES / "data" / "travel_dataset.jsonl"),
+                                                      scorer="exact")]  # fmt: skip
+    assert documented_fields(dialog_table) == set(records[0])
+    assert all(set(r) == set(records[0]) for r in records)
+    turn_keys = {key for r in records for turn in r["turns"] for key in turn}
+    always = set.intersection(*(set(turn) for r in records for turn in r["turns"]))
+    documented = documented_fields(turn_table)
+    assert turn_keys <= documented  # nothing a record holds is left out
+    assert {"status", "explanation"} <= set(records[0])
+    assert {"decisions"} <= always
+    optional = {"matched_predicted_turn_no", "note", "critical", "weight", "latency_ms"}
+    assert documented - always == optional  # the rest is in every turn record
+
+
+def test_readme_and_docs_construct_the_correctness_evaluator_with_its_real_defaults() -> None:
+    defaults = {k: p.default for k, p in inspect.signature(CorrectnessCustomEvaluator.__init__).parameters.items()}
+    shown = 0
+    for path in DOCS:
+        for match in re.finditer(r"CorrectnessCustomEvaluator\(([^)`]*)\)", path.read_text(encoding="utf-8")):
+            call = ast.parse(f"f({match.group(1)})", mode="eval").body
+            assert isinstance(call, ast.Call)
+            for keyword in call.keywords:
+                assert keyword.arg in defaults, f"{path.name}: no parameter {keyword.arg!r}"
+                assert ast.literal_eval(keyword.value) == defaults[keyword.arg], f"{path.name}: {keyword.arg}"
+            shown += 1
+    assert shown >= 2  # README.md and docs/STRANDS.md name it with its defaults
