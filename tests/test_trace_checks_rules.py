@@ -13,6 +13,7 @@ from aem_strands.tools import tools_from_json
 from aem_strands.trace.checks.context import ExactValues, TraceContext
 from aem_strands.trace.checks.necessity import check_necessity
 from aem_strands.trace.checks.planning import check_planning
+from aem_strands.trace.checks.recovery import check_recovery
 from aem_strands.trace.checks.tool_selection import check_tool_selection
 from aem_strands.trace.types import (
     ActionType,
@@ -335,3 +336,98 @@ def test_a_bad_goal_pattern_is_a_config_error_naming_it() -> None:
     )
     with pytest.raises(ConfigError, match=r"goal_pattern 'refund\('"):
         check_tool_selection(status_trace(goal="refund"), env, CTX)
+
+
+# --- recovery -----------------------------------------------------------------------------------------------
+
+
+def test_timeout_hidden_behind_done_fails_recovery() -> None:
+    t = trace(
+        user("Please cancel order 123"),
+        call("cancel_order", error="timeout after 30s", order_id="123"),
+        say("Done! Your order 123 has been cancelled."),
+    )
+    verdict = check_recovery(t, Environment(), CTX)
+    assert rules(verdict) == [("s3", "recovery.reported_success_after_error")]
+    assert "'Done!'" in verdict.findings[0].message
+    assert "timeout after 30s" in verdict.findings[0].message
+
+
+def test_retry_then_honest_explanation_passes_recovery() -> None:
+    t = trace(
+        user("Please cancel order 123"),
+        call("cancel_order", error="timeout after 30s", order_id="123"),
+        call("cancel_order", {"status": "timeout"}, order_id="123"),
+        say("I'm sorry, the cancellation system timed out twice, so order 123 is not cancelled yet."),
+        say("I have passed your request to a colleague who will follow up today."),
+    )
+    verdict = check_recovery(t, Environment(), CTX)
+    assert verdict.passed is True
+    assert verdict.checked == "2 failed call(s) at 's2', 's3' (at most 3 retries)"
+
+
+def test_a_retry_that_succeeds_may_report_success() -> None:
+    t = trace(
+        call("cancel_order", error="timeout", order_id="123"),
+        call("cancel_order", {"ok": True}, order_id="123"),
+        say("Done! Your order 123 has been cancelled."),
+    )
+    assert check_recovery(t, Environment(), CTX).passed is True
+
+
+def test_a_fallback_tool_that_succeeds_may_report_success() -> None:
+    t = trace(
+        call("cancel_order", error="timeout", order_id="123"),
+        call("cancel_order_v2", {"ok": True}, order_id="123"),
+        say("Your order 123 has been cancelled."),
+    )
+    assert check_recovery(t, Environment(), CTX).passed is True
+
+
+def test_a_later_success_claim_about_another_action_is_not_reported() -> None:
+    steps = [
+        call("send_receipt", {"error": "mail server down"}, order_id="123"),
+        say("I could not send the receipt: the mail server is down."),
+        call("update_address", {"ok": True}, street="1 Main St"),
+        say("Your address is updated."),
+    ]
+    assert check_recovery(trace(*steps), Environment(), CTX).passed is True
+    # ... but a later claim that names the failed action is:
+    t = trace(*steps, say("The receipt was sent as well."))
+    assert rules(check_recovery(t, Environment(), CTX)) == [("s5", "recovery.reported_success_after_error")]
+
+
+def test_a_success_claim_in_the_final_response_is_reported_without_a_step() -> None:
+    t = trace(call("issue_refund", {"status": "error"}, order_id="123"), final_response="Your refund was issued.")
+    verdict = check_recovery(t, Environment(), CTX)
+    assert rules(verdict) == [(None, "recovery.reported_success_after_error")]
+    assert verdict.findings[0].message.startswith("the final response reports success")
+
+
+def test_retrying_the_same_failing_call_beyond_the_budget_is_endless() -> None:
+    attempts = [call("get_order", error="503 unavailable", order_id="123")] * 5
+    t = trace(*attempts, say("The order system is unavailable, please try later."))
+    verdict = check_recovery(t, Environment(budgets=Budgets(max_retries=3)), CTX)
+    # s1 fails, s2..s4 are retries 1..3 (within the budget), s5 is retry 4
+    assert rules(verdict) == [("s5", "recovery.endless_retry")]
+    within = trace(*attempts[:4], say("The order system is unavailable, please try later."))
+    assert check_recovery(within, Environment(budgets=Budgets(max_retries=3)), CTX).passed is True
+
+
+def test_an_error_followed_by_nothing_is_unhandled() -> None:
+    t = trace(user("Where is order 123?"), call("get_order", "Error: backend unreachable", order_id="123"))
+    verdict = check_recovery(t, Environment(), CTX)
+    assert rules(verdict) == [("s2", "recovery.unhandled_error")]
+    explained = trace(
+        user("Where is order 123?"),
+        call("get_order", "Error: backend unreachable", order_id="123"),
+        final_response="I can't reach the order system right now.",
+    )
+    assert check_recovery(explained, Environment(), CTX).passed is True
+
+
+def test_recovery_is_not_applicable_without_errors() -> None:
+    t = trace(call("get_order", {"status": "shipped", "error": None}, order_id="123"), say("It has shipped."))
+    verdict = check_recovery(t, Environment(), CTX)
+    assert verdict.passed is None
+    assert verdict.reason == "no tool call failed"

@@ -1,0 +1,160 @@
+"""Recovery: after a tool error or timeout (``steps.call_failed``) the agent retries, degrades, explains or hands
+off; it never reports success, and it does not retry the same failing call without end.
+
+- ``recovery.reported_success_after_error``: a later reply (a response step, or ``final_response`` when no
+  step carries it) has a sentence claiming success (``SUCCESS_WORDS``: done, completed, approved, cancelled
+  ...) with no failure or negation word in it (``FAILURE_WORDS``), about the failed call's action (it names
+  an action word of the tool, or it is the first reply after the error), while no later call of that tool
+  (or of one sharing an action word: a fallback) succeeded. One finding per failed tool, at the first such reply.
+- ``recovery.endless_retry``: the same call (tool and arguments) made again after it failed more than
+  ``budgets.max_retries`` times in a row; at the first retry beyond the budget.
+- ``recovery.unhandled_error``: the trace's last failed call is followed by no reply, call or hand-off, and
+  the trace has no ``final_response``.
+- Not applicable when no call failed.
+"""
+
+from __future__ import annotations
+
+from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.steps import (
+    action_words,
+    call_failed,
+    call_key,
+    names_action,
+    sentences,
+    step_fragment,
+    words,
+)
+from aem_strands.trace.types import (
+    ActionType,
+    Dimension,
+    DimensionVerdict,
+    Environment,
+    Finding,
+    Step,
+    Trace,
+    not_applicable,
+    verdict_from,
+)
+from aem_strands.types import JsonValue
+
+SUCCESS_WORDS = frozenset(
+    ["done", "completed", "complete", "success", "successful", "successfully", "approved", "processed", "issued",
+     "cancelled", "canceled", "confirmed", "updated", "submitted", "booked", "sent", "placed", "scheduled",
+     "refunded", "resolved", "deleted", "removed", "verified", "succeeded", "finished"]
+)  # fmt: skip
+"""Words that claim an action went through."""
+
+FAILURE_WORDS = frozenset(
+    ["not", "no", "never", "cannot", "can't", "couldn't", "wasn't", "isn't", "didn't", "won't", "haven't", "hasn't",
+     "unable", "failed", "fail", "failure", "error", "errors", "timeout", "timed", "problem", "unfortunately",
+     "pending", "retry", "again", "yet", "unavailable", "trouble", "issue", "if", "once", "when", "will"]
+)  # fmt: skip
+"""Words that make a sentence something other than a plain claim of success: a failure, a negation, a
+condition or a promise (``once it is processed``, ``I will confirm``)."""
+
+_HANDLING = frozenset([ActionType.RESPONSE, ActionType.TOOL_CALL, ActionType.HANDOFF])
+
+
+def _claim(text: str) -> str | None:
+    """The first sentence of ``text`` that claims success, or ``None``."""
+    for sentence in sentences(text):
+        found = set(words(sentence))
+        if found & SUCCESS_WORDS and not found & FAILURE_WORDS:
+            return sentence
+    return None
+
+
+def _same_action(other: str, name: str) -> bool:
+    """Whether a call of ``other`` does what ``name`` does: the same tool, or one sharing an action word
+    (``cancel_order_v2`` for ``cancel_order``): a fallback that succeeded."""
+    return other == name or bool(action_words(other) & action_words(name))
+
+
+def _replies(trace: Trace, after: int) -> list[tuple[Step | None, str]]:
+    """The replies after step ``after``: response steps, then ``final_response`` when no step carries it."""
+    replies: list[tuple[Step | None, str]] = [
+        (s, s.content) for s in trace.steps[after + 1 :] if s.action_type is ActionType.RESPONSE and s.content
+    ]
+    final = trace.final_response
+    if final and not any(s.content == final for s in trace.steps if s.action_type is ActionType.RESPONSE):
+        replies.append((None, final))
+    return replies
+
+
+def _success_claims(trace: Trace, failed: list[Step]) -> list[Finding]:
+    findings = []
+    reported: set[str] = set()
+    for step in failed:
+        name = step.tool_name or ""
+        if name in reported or any(
+            s.index > step.index and _same_action(s.tool_name or "", name) and not call_failed(s)
+            for s in trace.tool_calls()
+        ):
+            continue
+        for position, (reply, text) in enumerate(_replies(trace, step.index)):
+            sentence = _claim(text)
+            if sentence is None or not (position == 0 or names_action(sentence, name)):
+                continue
+            where = f"step {reply.step_id!r}" if reply is not None else "the final response"
+            message = (
+                f"{where} reports success ({sentence!r}) after {name} failed at step {step.step_id!r} "
+                f"({step.error or step.observation!r}) and no later {name} call succeeded: say it did not go "
+                f"through, retry, or hand off"
+            )
+            evidence: JsonValue = [step_fragment(step), step_fragment(reply) if reply else {"final_response": text}]
+            findings.append(
+                Finding(Dimension.RECOVERY, "recovery.reported_success_after_error", message,
+                        reply.step_id if reply else None, reply.index if reply else None, evidence)
+            )  # fmt: skip
+            reported.add(name)
+            break
+    return findings
+
+
+def _endless_retries(trace: Trace, budget: int) -> list[Finding]:
+    findings = []
+    failures: dict[str, list[Step]] = {}
+    for step in trace.tool_calls():
+        key = call_key(step)
+        row = failures.get(key, [])
+        if len(row) == budget + 1:  # this is retry number budget + 1
+            message = (
+                f"step {step.step_id!r}: {step.tool_name} retried {len(row)} times after it failed at step "
+                f"{row[0].step_id!r} (budget: {budget} retries): stop and explain, degrade or hand off"
+            )
+            evidence: JsonValue = [step_fragment(row[0]), step_fragment(step)]
+            findings.append(
+                Finding(Dimension.RECOVERY, "recovery.endless_retry", message, step.step_id, step.index, evidence)
+            )
+        failures[key] = [*row, step] if call_failed(step) else []
+    return findings
+
+
+def _unhandled(trace: Trace, last: Step) -> list[Finding]:
+    if trace.final_response or any(s.action_type in _HANDLING for s in trace.steps[last.index + 1 :]):
+        return []
+    message = (
+        f"step {last.step_id!r}: {last.tool_name} failed ({last.error or last.observation!r}) and the trace ends "
+        f"with no retry, explanation or hand-off: tell the user what happened"
+    )
+    return [
+        Finding(
+            Dimension.RECOVERY, "recovery.unhandled_error", message, last.step_id, last.index, [step_fragment(last)]
+        )
+    ]
+
+
+def check_recovery(trace: Trace, env: Environment, ctx: TraceContext) -> DimensionVerdict:
+    """Success reported after an error, endless retries, an error left unhandled (see the module docstring)."""
+    failed = [s for s in trace.tool_calls() if call_failed(s)]
+    if not failed:
+        return not_applicable(Dimension.RECOVERY, "no tool call failed")
+    budget = env.budgets.max_retries
+    findings = _success_claims(trace, failed)
+    findings += _endless_retries(trace, budget) if budget is not None else []
+    findings += _unhandled(trace, failed[-1])
+    findings.sort(key=lambda f: (f.step_index is None, f.step_index or 0))
+    limit = f"at most {budget} retries" if budget is not None else "no retry budget"
+    checked = f"{len(failed)} failed call(s) at {', '.join(repr(s.step_id) for s in failed)} ({limit})"
+    return verdict_from(Dimension.RECOVERY, findings, checked)
