@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup demo test lint bench
+.PHONY: setup demo test browser-test lint bench
 
 $(BIN)/aem-strands: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,14 @@ test: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+
+# Opt-in, as it changes the system: `make test` never installs anything, and its browser tests skip
+# without a Chromium. This installs Debian's chromium with apt-get (as root) when none is on PATH, then
+# runs the browser tests, which fail instead of skipping if the browser is still missing.
+browser-test: setup
+	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
+		(apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium)
+	AEM_BROWSER_REQUIRED=1 $(BIN)/pytest -q tests/test_report_browser.py
 
 bench: setup
 	$(BIN)/python benchmarks/sgd_benchmark.py

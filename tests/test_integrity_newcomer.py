@@ -283,3 +283,51 @@ def test_readme_and_docs_construct_the_correctness_evaluator_with_its_real_defau
                 assert ast.literal_eval(keyword.value) == defaults[keyword.arg], f"{path.name}: {keyword.arg}"
             shown += 1
     assert shown >= 2  # README.md and docs/STRANDS.md name it with its defaults
+
+
+# --- `make test` changes nothing on the system -----------------------------------------------------------
+
+SYSTEM_INSTALLERS = ("apt-get", "apt", "dpkg", "sudo", "yum", "dnf", "apk", "brew")
+
+
+def make_recipe(target: str) -> list[str]:
+    """The recipe lines of ``target`` in the Makefile and of the targets it depends on (by name)."""
+    rules: dict[str, tuple[list[str], list[str]]] = {}
+    current: list[str] | None = None
+    for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines():
+        rule = re.match(r"^([\w$().-][^:=]*):(?!=)(.*)$", line)
+        if rule and not line.startswith("\t"):
+            current = []
+            for name in rule.group(1).split():
+                rules[name] = (rule.group(2).split(), current)
+        elif line.startswith("\t") and current is not None:
+            current.append(line.strip())
+    seen, lines, todo = set(), [], [target]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in rules:
+            continue
+        seen.add(name)
+        prerequisites, recipe = rules[name]
+        lines += recipe
+        todo += [p.replace("$(BIN)", ".venv/bin") for p in prerequisites]
+    return lines
+
+
+def test_make_test_and_the_test_suite_install_nothing_on_the_system() -> None:
+    recipe = make_recipe("test")
+    assert any("pytest" in line for line in recipe)  # the recipe was found
+    assert [line for line in recipe if set(re.findall(r"[\w-]+", line)) & set(SYSTEM_INSTALLERS)] == []
+    calls = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        if path == Path(__file__):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in SYSTEM_INSTALLERS:
+                calls.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert calls == []  # no test runs a system package manager
+
+
+def test_the_browser_tests_are_opt_in_through_one_documented_command() -> None:
+    assert any("apt-get install" in line for line in make_recipe("browser-test"))  # installs only when asked
+    assert "make browser-test" in readme_section("Two commands")
