@@ -16,8 +16,11 @@ the report, since they are plain JSON in ``Case.metadata``):
 - **host fields** — a case without ``metadata["aem"]`` may carry its gold in the host's own fields:
   ``expected_trajectory`` (the tool calls: names, or ``{"name", "arguments"}``) and
   ``expected_output`` (the final reply); see ``host_gold``. The predicted side is the task's
-  trajectory as for live cases (a ``Session``, unpaired turns, or the host's list of tool names plus
-  ``actual_output``); a task that returns only its reply (no trajectory) is one predicted reply.
+  trajectory as for live cases (a ``Session``, unpaired turns, or the host's list of tool names); a
+  task that returns only its reply (no trajectory) is one predicted reply.
+
+Whatever the gold, a task's non-empty ``output`` is the agent's final reply: it ends the predicted
+turns unless they already end with it (``_final_reply``).
 
 ``offline_case`` and ``live_case`` build such cases.
 """
