@@ -31,6 +31,9 @@ class Location:
     field: str | None = None
     line: int | None = None
     index: int | None = None
+    trace_id: str | None = None
+    step_id: str | None = None
+    """A trace and its step (trajectory evaluation, ``aem_strands.trace``), in place of a dialog and turn."""
 
     def describe(self) -> str:
         parts = []
@@ -44,6 +47,10 @@ class Location:
             parts.append(f"dialog {self.dialog_id!r}")
         if self.turn_no is not None:
             parts.append(f"turn {self.turn_no}")
+        if self.trace_id is not None:
+            parts.append(f"trace {self.trace_id!r}")
+        if self.step_id is not None:
+            parts.append(f"step {self.step_id!r}")
         if self.field is not None:
             parts.append(f"field {self.field!r}")
         return printable(", ".join(parts)) if parts else "input"
@@ -69,6 +76,8 @@ class InputError(AemError):
             "dialog_id": self.location.dialog_id,
             "turn_no": self.location.turn_no,
             "field": self.location.field,
+            **({"trace_id": self.location.trace_id} if self.location.trace_id is not None else {}),
+            **({"step_id": self.location.step_id} if self.location.step_id is not None else {}),
             "message": self.message,
         }
 
