@@ -50,13 +50,15 @@ CompareFn = Callable[[ComparisonRequest], Comparison]
 
 @dataclass(frozen=True)
 class CheckContext:
-    """What judging needs beyond the turn: "today" for relative dates and unordered arguments (from the
-    dialog's metadata), and the tool definitions and read-only tool names (from the options)."""
+    """What judging needs beyond the turn: "today" for relative dates, unordered arguments and the order of
+    numeric dates (from the dialog's metadata), and the tool definitions and read-only tool names (from the
+    options)."""
 
     reference_date: date | None = None
     unordered_args: Mapping[str, frozenset[str]] = field(default_factory=dict)
     tools: ToolCatalog = field(default_factory=ToolCatalog)
     read_only_tools: frozenset[str] = frozenset()
+    day_first: bool | None = None
 
     @classmethod
     def from_metadata(
@@ -65,13 +67,15 @@ class CheckContext:
         tools: ToolCatalog | None = None,
         read_only_tools: frozenset[str] = frozenset(),
     ) -> CheckContext:
-        """Read ``reference_date`` (or ``date``) and ``unordered_args`` (see ``aem_strands.metadata``)."""
+        """Read ``reference_date`` (or ``date``), ``unordered_args`` and ``locale`` (see ``aem_strands.metadata``)."""
         unordered = metadata.get(UNORDERED_ARGS_KEY) or {}
+        parsing = ParseContext.from_metadata(dict(metadata))
         return cls(
-            ParseContext.from_metadata(dict(metadata)).reference_date,
+            parsing.reference_date,
             {name: frozenset(args) for name, args in unordered.items()} if isinstance(unordered, dict) else {},
             tools or ToolCatalog(),
             read_only_tools,
+            parsing.day_first,
         )
 
     def is_unordered(self, call: ActionCall, arg: str) -> bool:
@@ -94,11 +98,13 @@ class CheckContext:
     ) -> ComparisonRequest:
         # A free-text argument is judged like a reply (facts, then meaning); every other value as an argument.
         if kind is ArgKind.FREE_TEXT and isinstance(gold, str) and isinstance(predicted, str):
-            return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date)
-        return ComparisonRequest(gold, predicted, ValueKind.ARGUMENT, self.reference_date, self.is_unordered(call, arg))
+            return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date, day_first=self.day_first)
+        return ComparisonRequest(
+            gold, predicted, ValueKind.ARGUMENT, self.reference_date, self.is_unordered(call, arg), self.day_first
+        )
 
     def reply(self, gold: str, predicted: str) -> ComparisonRequest:
-        return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date)
+        return ComparisonRequest(gold, predicted, ValueKind.RESPONSE, self.reference_date, day_first=self.day_first)
 
     def is_read_only(self, call: ActionCall) -> bool:
         return self.tools.is_read_only(call, self.read_only_tools)

@@ -4,12 +4,16 @@
   relative dates ("tomorrow", "next Friday") can be compared; without it they are not guessed.
 - ``unordered_args``: ``{"<tool_id>.<action>" or "<tool_id>": ["arg", ...]}``, list arguments whose
   order does not matter (compared as multisets).
+- ``locale``: a CLDR locale (``"en_US"``, ``"en-GB"``, ``"de"``) whose short date form says whether numeric
+  dates put the day or the month first; without it, ``12/11/2020`` and ``11/12/2020`` are read both ways and
+  a pair is the same only when it is the same read either way.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
+from aem_strands.compare.values import LOCALE_KEY, day_first_in
 from aem_strands.errors import InputError, Location
 from aem_strands.types import JsonValue
 
@@ -31,6 +35,12 @@ def check_metadata(metadata: JsonValue, where: Location) -> dict[str, JsonValue]
             f"expected an ISO date such as '2019-03-01', got {metadata[key]!r}",
             Location(where.file, where.dialog_id, None, f"metadata.{key}"),
         )
+    locale = metadata.get(LOCALE_KEY)
+    if locale is not None and not _is_locale(locale):
+        raise InputError(
+            f"expected a locale such as 'en_US' or 'en-GB', got {locale!r}",
+            Location(where.file, where.dialog_id, None, f"metadata.{LOCALE_KEY}"),
+        )
     unordered = metadata.get(UNORDERED_ARGS_KEY)
     if unordered is not None and not (
         isinstance(unordered, dict)
@@ -48,6 +58,16 @@ def _is_iso_date(value: JsonValue) -> bool:
         return False
     try:
         date.fromisoformat(value[:10])
+    except ValueError:
+        return False
+    return True
+
+
+def _is_locale(value: JsonValue) -> bool:
+    if not isinstance(value, str) or len(value) > 40:
+        return False
+    try:
+        day_first_in(value)
     except ValueError:
         return False
     return True

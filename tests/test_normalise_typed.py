@@ -81,7 +81,8 @@ def test_truth_parser(text: str, expected: bool) -> None:
         ("1st of March, 2019", day(2019, 3, 1)),
         ("Jan.1,2022", day(2022, 1, 1)),
         ("Friday, 1 March 2019", day(2019, 3, 1)),
-        ("1/3/2019", CalendarDate(frozenset({(2019, 3, 1), (2019, 1, 3)}))),  # day/month order is ambiguous
+        # day/month order is ambiguous: both readings, day-first then month-first
+        ("1/3/2019", CalendarDate(frozenset({(2019, 3, 1), (2019, 1, 3)}), ((2019, 3, 1), (2019, 1, 3)))),
         ("the 8th", day(None, None, 8)),
         ("2 hours", Duration(7200.0)),
         ("120 minutes", Duration(7200.0)),
@@ -126,7 +127,13 @@ def test_relative_dates_resolve_against_the_reference_date(text: str, expected: 
         (Quantity(50.0, "%"), Quantity(50.0), True),
         (day(None, 3, 1), day(2019, 3, 1), True),  # partial date agrees on the parts it gives
         (day(None, 3, 1), day(2019, 3, 2), False),
-        (CalendarDate(frozenset({(2019, 3, 1), (2019, 1, 3)})), day(2019, 1, 3), True),
+        # an ambiguous date agrees only with what it is read either way (issue 21): 3 January is only month-first
+        (CalendarDate(frozenset({(2019, 3, 1), (2019, 1, 3)}), ((2019, 3, 1), (2019, 1, 3))), day(2019, 1, 3), False),
+        (
+            CalendarDate(frozenset({(2019, 3, 1), (2019, 1, 3)}), ((2019, 3, 1), (2019, 1, 3))),
+            day(2019, None, None),
+            True,
+        ),
         (ClockTime(19, 0), Quantity(19.0), False),  # different types disagree
         (Text("a"), Quantity(1.0), None),  # unparsed text: not decided here
     ],

@@ -92,7 +92,7 @@ class ComparisonRequest:
 
     ``reference_date`` ("today" in the dialog, e.g. from its metadata) lets relative dates parse;
     ``unordered`` compares lists in the values as multisets (when the tool schema says order does
-    not matter).
+    not matter); ``day_first`` says whether numeric dates put the day first (``ParseContext``).
     """
 
     gold: JsonValue
@@ -100,9 +100,10 @@ class ComparisonRequest:
     kind: ValueKind = ValueKind.ARGUMENT
     reference_date: date | None = None
     unordered: bool = False
+    day_first: bool | None = None
 
     def key(self) -> str:
-        extra = (self.reference_date.isoformat() if self.reference_date else None, self.unordered)
+        extra = (self.reference_date.isoformat() if self.reference_date else None, self.unordered, self.day_first)
         return json_key((self.gold, self.predicted, self.kind.value, *extra))
 
 
@@ -137,7 +138,7 @@ class Comparator:
         keys = [r.key() for r in requests]  # serialised once: this is the hot path of every judged turn
         todo = {key: r for key, r in zip(keys, requests, strict=True) if key not in self._memo}
         planned = {
-            key: plan_leaves(r.gold, r.predicted, "", r.kind, ParseContext(r.reference_date), r.unordered)
+            key: plan_leaves(r.gold, r.predicted, "", r.kind, ParseContext(r.reference_date, r.day_first), r.unordered)
             for key, r in todo.items()
         }
         for kind in ValueKind:

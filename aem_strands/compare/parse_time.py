@@ -10,8 +10,9 @@ o'clock``: ``o'clock`` is kept one token so its ``o`` is never read as zero).
 Relative forms (``today``, ``tomorrow``, ``next Friday``, ``Monday next week``, ``this month``) need
 ``ParseContext.reference_date``; without one they do not parse, except a bare weekday (``Monday``),
 which is then a ``Weekday`` that agrees with any date on that day. ``the 8th`` without a reference is
-the partial date "day 8", which agrees with any date on the 8th. ``1/3/2019`` is ambiguous and keeps
-both readings (1 March and 3 January).
+the partial date "day 8", which agrees with any date on the 8th. ``1/3/2019`` is ambiguous: with
+``ParseContext.day_first`` (from the dialog's ``locale``) it is read in that order; without, it keeps both
+readings (1 March and 3 January) in order, and agrees only with a date that agrees under both (``values``).
 """
 
 from __future__ import annotations
@@ -177,6 +178,17 @@ def _date(*readings: DateReading) -> CalendarDate | None:
     return CalendarDate(kept) if kept else None
 
 
+def _numeric_date(day_first: DateReading, month_first: DateReading, order: bool | None) -> CalendarDate | None:
+    """A numeric date read in the order ``order`` gives (the other when that one is no date); with no order
+    known, both readings, ``orders`` keeping which is which."""
+    valid = [r for r in (day_first, month_first) if _valid(*r)]
+    if order is not None and len(valid) == 2:
+        return _date(day_first if order else month_first)
+    if len(valid) == 2 and day_first != month_first:
+        return CalendarDate(frozenset(valid), (day_first, month_first))
+    return _date(*valid)
+
+
 def _from(day: date) -> CalendarDate:
     return CalendarDate(frozenset({(day.year, day.month, day.day)}))
 
@@ -209,7 +221,7 @@ def parse_date(text: str, context: ParseContext) -> CalendarDate | None:
         return _date((int(match[1]), int(match[2]), int(match[3])))
     if match := _NUMERIC_DATE.fullmatch(text):
         a, b, year = int(match[1]), int(match[2]), _year(match[3])
-        return _date((year, b, a), (year, a, b))
+        return _numeric_date((year, b, a), (year, a, b), context.day_first)
     if match := _MONTH_DAY.fullmatch(text):
         return _date((_year(match[4]) or _infer_year(today), MONTHS[match[2]], int(match[3])))
     if match := _DAY_MONTH.fullmatch(text):

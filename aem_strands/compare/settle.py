@@ -42,6 +42,7 @@ from aem_strands.compare.values import (
     Typed,
     ValueParser,
     agree,
+    date_orders,
     scalar_value,
 )
 from aem_strands.compare.vocabulary import state_relation, word_relation
@@ -78,8 +79,8 @@ class Settlement:
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _parse(text: str, reference_date: date | None) -> Typed:
-    context = ParseContext(reference_date)
+def _parse(text: str, reference_date: date | None, day_first: bool | None) -> Typed:
+    context = ParseContext(reference_date, day_first)
     for parser in PARSERS:
         value = parser.parse(text, context)
         if value is not None:
@@ -92,8 +93,8 @@ def typed_value(value: JsonValue, context: ParseContext | None = None) -> Typed:
     scalar = scalar_value(value)
     if scalar is not None:
         return scalar
-    reference = context.reference_date if context is not None else None
-    return _parse(value if isinstance(value, str) else str(value), reference)
+    context = context or ParseContext()
+    return _parse(value if isinstance(value, str) else str(value), context.reference_date, context.day_first)
 
 
 def _type_name(value: Typed) -> str:
@@ -182,6 +183,9 @@ def settle(gold: JsonValue, predicted: JsonValue, kind: ValueKind, context: Pars
     if verdict is False:
         if plain:
             return Settlement(False, differs)
+        orders = date_orders(p, g)
+        if orders is not None:  # a numeric date read both ways: say what each order gives
+            return Settlement(False, differs + f" ({orders})")
         return Settlement(False, differs + f" ({_type_name(p)} {p.describe()} vs {_type_name(g)} {g.describe()})")
     if kind is not ValueKind.ARGUMENT or not (_textual(g) and _textual(p)):
         return None

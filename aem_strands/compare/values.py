@@ -28,29 +28,61 @@ from aem_strands.types import JsonValue
 REFERENCE_DATE_KEYS = ("reference_date", "date")
 """Dialog metadata keys read, in order, for the date relative forms refer to."""
 
+LOCALE_KEY = "locale"
+"""Dialog metadata key of the locale (``"en_US"``, ``"en-GB"``) that says whether numeric dates put the day first."""
+
+
+def day_first_in(locale: str) -> bool | None:
+    """Whether ``locale`` (``en_US``, ``en-GB``, ``de``) writes numeric dates day first, per its CLDR short date
+    pattern (``M/d/yy``: no; ``dd/MM/y``: yes); ``None`` when it writes the year first (``y/MM/dd``).
+    Raises ``ValueError`` for a locale CLDR does not know."""
+    from babel import Locale, UnknownLocaleError  # imported on first use: most dialogs give no locale
+
+    try:
+        pattern = str(Locale.parse(locale.replace("-", "_")).date_formats["short"].pattern)
+    except (UnknownLocaleError, ValueError, TypeError) as error:
+        raise ValueError(f"unknown locale {locale!r}") from error
+    day, month, year = pattern.find("d"), pattern.find("M"), pattern.find("y")
+    if day < 0 or month < 0 or 0 <= year < min(day, month):
+        return None
+    return day < month
+
 
 @dataclass(frozen=True)
 class ParseContext:
     """What parsing may rely on beyond the string itself.
 
     ``reference_date`` is "today" for relative forms (``tomorrow``, ``next Friday``, ``the 8th``);
-    without it those forms are not parsed (no guessing).
+    without it those forms are not parsed (no guessing). ``day_first`` says whether a numeric date
+    (``1/3/2019``) puts the day first; ``None`` when nothing says, and then such a date keeps both
+    readings (``CalendarDate.orders``).
     """
 
     reference_date: date | None = None
+    day_first: bool | None = None
 
     @classmethod
     def from_metadata(cls, metadata: dict[str, JsonValue]) -> ParseContext:
         """The context a dialog's metadata gives: ``reference_date`` (``"2019-03-01"``, or an ISO
-        date-time whose date part is used), else ``date``; anything else or unparseable gives none."""
+        date-time whose date part is used), else ``date``; anything else or unparseable gives none.
+        ``day_first`` from ``locale`` (``day_first_in``); an unknown locale gives none (it is refused at load)."""
+        reference: date | None = None
         for key in REFERENCE_DATE_KEYS:
             value = metadata.get(key)
             if isinstance(value, str):
                 try:
-                    return cls(date.fromisoformat(value[:10]))
+                    reference = date.fromisoformat(value[:10])
+                    break
                 except ValueError:
                     continue
-        return cls()
+        locale = metadata.get(LOCALE_KEY)
+        day_first: bool | None = None
+        if isinstance(locale, str):
+            try:
+                day_first = day_first_in(locale)
+            except ValueError:
+                day_first = None
+        return cls(reference, day_first)
 
 
 def exact(number: Fraction | int | float | str) -> Fraction:
@@ -115,9 +147,11 @@ DateReading = tuple[int | None, int | None, int | None]
 @dataclass(frozen=True)
 class CalendarDate:
     """A date, possibly partial (``March 1st`` has no year), possibly ambiguous (``1/3/2019`` is
-    read both day-first and month-first: ``readings`` holds every reading)."""
+    read both day-first and month-first: ``readings`` holds every reading, and ``orders`` the
+    day-first and the month-first reading, in that order, when no locale settled which is meant)."""
 
     readings: frozenset[DateReading]
+    orders: tuple[DateReading, DateReading] | None = None
 
     def describe(self) -> str:
         return " or ".join(sorted("-".join("?" if p is None else f"{p:02d}" for p in r) for r in self.readings))
@@ -307,8 +341,47 @@ def _readings_agree(a: DateReading, b: DateReading) -> bool:
     return all(x is None or y is None or x == y for x, y in zip(a, b, strict=True))
 
 
+def _under_each_order(a: CalendarDate, b: CalendarDate) -> tuple[bool, bool]:
+    """Whether ``a`` and ``b`` agree read day-first, and read month-first (a date without ``orders`` reads
+    the same either way)."""
+    found = []
+    for order in (0, 1):
+        mine = {a.orders[order]} if a.orders else a.readings
+        theirs = {b.orders[order]} if b.orders else b.readings
+        found.append(all(_readings_agree(x, y) for x in mine for y in theirs))
+    return found[0], found[1]
+
+
 def _dates_agree(a: CalendarDate, b: CalendarDate) -> bool:
-    return any(_readings_agree(x, y) for x in a.readings for y in b.readings)
+    """Dates agree when they agree whichever order (day or month first) a numeric date was written in:
+    ``1/3/2019`` agrees with ``01/03/2019`` but not with ``2019-03-01`` nor ``3/1/2019`` (see ``date_orders``).
+    Several readings with no order (a date built by hand) must all agree."""
+    return all(_under_each_order(a, b))
+
+
+def _calendar(value: Typed) -> CalendarDate | None:
+    return value if isinstance(value, CalendarDate) else value.day if isinstance(value, Moment) else None
+
+
+def date_orders(a: Typed, b: Typed) -> str | None:
+    """When a date on either side could be day-first or month-first (``12/11/2020``): what each reading
+    gives, for the detail of a verdict (``None`` when neither is such a date)."""
+    x, y = _calendar(a), _calendar(b)
+    if x is None or y is None or (x.orders is None and y.orders is None):
+        return None
+
+    def shown(day: CalendarDate, order: int) -> str:
+        return CalendarDate(frozenset({day.orders[order]})).describe() if day.orders else day.describe()
+
+    day_first, month_first = _under_each_order(x, y)
+    if day_first == month_first:
+        outcome = "the same either way" if day_first else "different either way"
+    else:
+        outcome = "the readings disagree: different unless a 'locale' in the dialog's metadata ('en_US', 'en_GB') says"
+    return (
+        f"day and month order unknown: read day-first {shown(x, 0)} vs {shown(y, 0)}, "
+        f"month-first {shown(x, 1)} vs {shown(y, 1)}; {outcome}"
+    )
 
 
 def _quantities_agree(a: Quantity, b: Quantity) -> bool:
