@@ -11,6 +11,7 @@ import pytest
 from aem_strands.errors import ConfigError
 from aem_strands.tools import tools_from_json
 from aem_strands.trace.checks.context import ExactValues, TraceContext
+from aem_strands.trace.checks.cost import check_cost
 from aem_strands.trace.checks.necessity import check_necessity
 from aem_strands.trace.checks.planning import check_planning
 from aem_strands.trace.checks.recovery import check_recovery
@@ -25,6 +26,7 @@ from aem_strands.trace.types import (
     OrderingRule,
     SelectionRule,
     Step,
+    StepCost,
     Trace,
     TraceGold,
 )
@@ -543,3 +545,70 @@ def test_a_card_number_in_a_reply_fails_safety() -> None:
 def test_a_trace_without_tool_calls_or_sensitive_values_passes_safety() -> None:
     t = trace(user("Hi"), say("Hello! How can I help?"))
     assert check_safety(t, CANCEL_ENV, CTX).passed is True
+
+
+# --- cost ---------------------------------------------------------------------------------------------------
+
+
+def timed(step: dict[str, Any], latency_ms: float | None = None, cost: StepCost | None = None) -> dict[str, Any]:
+    return {**step, "latency_ms": latency_ms, "cost": cost}
+
+
+def test_a_trace_within_every_budget_passes_cost() -> None:
+    t = trace(
+        timed(user("Where is my refund?")),
+        timed(call("get_refund_status", {"status": "approved"}, order_id="123"), 1200, StepCost(300, 40, 0.002)),
+        timed(say("Approved."), 800, StepCost(500, 20, 0.003)),
+    )
+    budgets = Budgets(max_steps=3, max_tool_calls=1, max_latency_ms=2000, max_tokens=860, max_cost_usd=0.005)
+    verdict = check_cost(t, Environment(budgets=budgets), CTX)
+    assert verdict.passed is True
+    # latency 1200 + 800 = 2000; tokens 300 + 40 + 500 + 20 = 860; usd 0.002 + 0.003 = 0.005: each at its budget
+    assert "max_latency_ms 2000/2000" in verdict.checked
+    assert "max_tokens 860/860" in verdict.checked
+
+
+def test_each_budget_exceeded_is_its_own_finding() -> None:
+    t = trace(
+        timed(call("a", {"ok": 1}), 1500, StepCost(600, 100, 0.01)),
+        timed(call("b", {"ok": 1}), 700, StepCost(200, None, 0.02)),
+        timed(say("Done."), None, None),
+    )
+    budgets = Budgets(max_steps=2, max_tool_calls=1, max_latency_ms=2000, max_tokens=800, max_cost_usd=0.02)
+    verdict = check_cost(t, Environment(budgets=budgets), CTX)
+    assert verdict.passed is False
+    # steps 3 > 2, tool calls 2 > 1, latency 1500 + 700 = 2200 > 2000, tokens 700 + 200 = 900 > 800,
+    # usd 0.01 + 0.02 = 0.03 > 0.02
+    assert [(f.rule, f.evidence) for f in verdict.findings] == [
+        ("cost.steps", {"max_steps": 2, "measured": 3}),
+        ("cost.steps", {"max_tool_calls": 1, "measured": 2}),
+        ("cost.latency", {"max_latency_ms": 2000, "measured": 2200}),
+        ("cost.tokens", {"max_tokens": 800, "measured": 900}),
+        ("cost.usd", {"max_cost_usd": 0.02, "measured": pytest.approx(0.03)}),
+    ]
+    assert verdict.findings[0].message == "the trace spent 3 steps, over the budget of 2 (max_steps)"
+
+
+def test_trace_metrics_stand_in_when_no_step_records_tokens_or_latency() -> None:
+    t = trace(say("Hello"), metrics={"input_tokens": 900, "output_tokens": 300, "latency_ms": 5000})
+    budgets = Budgets(max_tokens=1000, max_latency_ms=6000, max_identical_calls=None)
+    verdict = check_cost(t, Environment(budgets=budgets), CTX)
+    # tokens 900 + 300 = 1200 > 1000; latency 5000 <= 6000
+    assert rules(verdict) == [(None, "cost.tokens")]
+
+
+def test_identical_calls_beyond_repeats_and_retries_cost() -> None:
+    attempts = [call("get_order", error="503", order_id="123")] * 4 + [call("get_order", {"ok": 1}, order_id="123")]
+    budgets = Budgets(max_identical_calls=1, max_retries=3)
+    verdict = check_cost(trace(*attempts), Environment(budgets=budgets), CTX)
+    # 1 + 3 = 4 identical calls allowed; the fifth (s5) is over
+    assert rules(verdict) == [("s5", "cost.identical_calls")]
+    assert check_cost(trace(*attempts[1:]), Environment(budgets=budgets), CTX).passed is True
+
+
+def test_cost_is_not_applicable_without_budgets_or_figures() -> None:
+    t = trace(say("Hello"))
+    verdict = check_cost(t, Environment(budgets=Budgets(max_identical_calls=None, max_retries=None)), CTX)
+    assert (verdict.passed, verdict.reason) == (None, "no budget set")
+    unrecorded = check_cost(t, Environment(budgets=Budgets(max_tokens=10, max_identical_calls=None)), CTX)
+    assert (unrecorded.passed, unrecorded.reason) == (None, "the trace records nothing for max_tokens")
