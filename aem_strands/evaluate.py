@@ -86,15 +86,36 @@ def _cached(scorer: SemanticScorer, directory: str) -> SemanticScorer:
     if isinstance(scorer, EmbeddingScorer):
         if scorer.cache is not None:
             return scorer
-        return _cached_embedding(scorer.model_path, scorer.device, scorer.batch_size, scorer.replies, directory)
+        content = _model_content(scorer.model_path)
+        return _cached_embedding(
+            scorer.model_path, scorer.device, scorer.batch_size, scorer.replies, directory, content
+        )
     return CachedScorer(scorer, _model_cache(directory))
+
+
+def _model_content(model_path: str | None) -> str | None:
+    """The fingerprint of a model folder (``None`` for a model named otherwise): another model put at the same path
+    in this process gets a scorer of its own, and so vectors of its own."""
+    from pathlib import Path
+
+    from aem_strands.cache import model_fingerprint
+
+    if model_path is None or not Path(model_path).is_dir():
+        return None  # the packaged model does not change under a running process
+    return model_fingerprint(model_path)
 
 
 @functools.lru_cache(maxsize=4)
 def _cached_embedding(
-    model_path: str | None, device: str, batch_size: int, replies: Literal["combined", "cosine"], directory: str
+    model_path: str | None,
+    device: str,
+    batch_size: int,
+    replies: Literal["combined", "cosine"],
+    directory: str,
+    content: str | None,
 ) -> EmbeddingScorer:
-    """One cached embedding scorer per configuration and folder, so its model loads once per process."""
+    """One cached embedding scorer per configuration, folder and model content, so its model loads once per
+    process."""
     return EmbeddingScorer(
         model_path, device=device, batch_size=batch_size, replies=replies, cache=_model_cache(directory)
     )

