@@ -238,13 +238,15 @@ class Finding:
 class DimensionVerdict:
     """One dimension of one trace: ``passed`` is ``None`` when the dimension does not apply (``reason`` says
     why); otherwise it fails exactly when ``findings`` is not empty. ``checked`` names what was looked at,
-    so a pass can be read too."""
+    so a pass can be read too. ``undecided`` lists the questions a needed judge could not answer: with no
+    finding, such a dimension makes the trace inconclusive, never a pass."""
 
     dimension: Dimension
     passed: bool | None
     findings: tuple[Finding, ...] = ()
     checked: str = ""
     reason: str = ""
+    undecided: tuple[str, ...] = ()
 
     @property
     def applicable(self) -> bool:
@@ -262,6 +264,7 @@ class DimensionVerdict:
             "checked": self.checked,
             "reason": self.reason,
             "findings": [f.to_dict() for f in self.findings],
+            "undecided": list(self.undecided),
         }
 
 
