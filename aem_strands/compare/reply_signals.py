@@ -5,10 +5,12 @@
 - contacts and identifiers: e-mail addresses, phone numbers (``phonenumbers``; compared by their
   digits), identifiers (``ORDER_123``, ``AB-1234``, ``#4471``; compared after case and separators);
 - times (``7 pm``, ``19:00``, ``half past 11``, ``noon``), dates (``May 3``, ``3rd of May``,
-  ``2019-03-01``), weekdays, months: parsed with the shared ``TimeParser``;
+  ``2019-03-01``, and ``12/11/2020`` with its day-first and month-first readings), weekdays, months: parsed with
+  the shared ``TimeParser``;
 - money (``$356 million``, ``$356M``, ``1,250 dollars``), percentages with their direction
   (``up 8%``), durations (``two working days``), measures (``5 kg`` = ``5000 g``), plain numbers
-  with their scale (``4.2 million``, ``1.1M``); number words are read as digits (``Two`` is 2);
+  with their scale (``4.2 million``, ``1.1M``); number words are read as digits (``Two`` is 2). Amounts are
+  keyed exactly, every digit written (``12345.67``, ``1234567890123456789``), as ``values`` compares numbers;
 - street addresses (``1532 20th Street`` = ``1532 20th St``);
 - named entities: runs of capitalised words (``Pleasant Hill``, ``Grand Central Station``), a
   sentence's first word only when it is no common word (``John``);
@@ -27,6 +29,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 import phonenumbers
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
@@ -43,7 +46,7 @@ from aem_strands.compare.reply_words import (
     WEEKDAYS,
     stem,
 )
-from aem_strands.compare.values import CalendarDate, ClockTime, ParseContext, agree
+from aem_strands.compare.values import CalendarDate, ClockTime, ParseContext, agree, decimal_text, exact
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,11 @@ def _twelve_hour(key: str) -> str:
 
 
 def _date_value(key: str) -> CalendarDate:
-    parts = tuple(None if p == "?" else int(p) for p in key.split("-"))
-    return CalendarDate(frozenset({(parts[0], parts[1], parts[2])}))
+    """The date a key names: ``2019-3-1``, ``?-3-1``, or an ambiguous numeric date's day-first and month-first
+    readings joined by ``|``."""
+    readings = [tuple(None if p == "?" else int(p) for p in part.split("-")) for part in key.split("|")]
+    found = [(r[0], r[1], r[2]) for r in readings]
+    return CalendarDate(frozenset(found), (found[0], found[1]) if len(found) == 2 else None)
 
 
 def _entity_overlap(a: str, b: str) -> bool:
@@ -95,8 +101,8 @@ def _entity_overlap(a: str, b: str) -> bool:
     return "".join(w[0] for w in rest_x) in rest_y or "".join(w[0] for w in rest_y) in rest_x
 
 
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}
-_SCALES["trillion"] = 1e12
+_SCALES = {"thousand": 10**3, "k": 10**3, "million": 10**6, "m": 10**6, "mn": 10**6, "billion": 10**9, "bn": 10**9}
+_SCALES |= {"b": 10**9, "trillion": 10**12}
 _NUM = r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+"
 _SCALE = r"(?:\s?(?P<scale>thousand|million|billion|trillion|mn|bn)\b|(?P<tight>[kKmMbB])\b)"
 _CURRENCY = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
@@ -167,15 +173,16 @@ _TIME_PARSER = TimeParser()
 _NO_CONTEXT = ParseContext()
 
 
-def _show(number: float) -> str:
-    return str(int(number)) if float(number).is_integer() else f"{number:g}"
+def _show(number: Fraction | float) -> str:
+    """Every digit of ``number`` (a float, from a unit conversion, as its shortest decimal form)."""
+    return decimal_text(exact(number))
 
 
-def _amount(match: re.Match[str]) -> float:
-    number = float(match["num"].replace(",", ""))
+def _amount(match: re.Match[str]) -> Fraction:
+    number = Fraction(match["num"].replace(",", ""))
     groups = match.groupdict()
     scale = (groups.get("scale") or groups.get("tight") or "").casefold()
-    return number * _SCALES.get(scale, 1.0)
+    return number * _SCALES.get(scale, 1)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -252,10 +259,10 @@ def _identifier(match: re.Match[str]) -> Fact | None:
 
 def _date(match: re.Match[str]) -> Fact | None:
     typed = _TIME_PARSER.parse(match.group(), _NO_CONTEXT)
-    if not isinstance(typed, CalendarDate) or len(typed.readings) != 1:
+    if not isinstance(typed, CalendarDate) or (len(typed.readings) != 1 and typed.orders is None):
         return None
-    reading = next(iter(typed.readings))
-    key = "-".join("?" if p is None else str(p) for p in reading)
+    readings = typed.orders or tuple(typed.readings)
+    key = "|".join("-".join("?" if p is None else str(p) for p in reading) for reading in readings)
     return Fact("date", key, match.group())
 
 
@@ -283,7 +290,7 @@ def _percent(text: str) -> object:
     def make(match: re.Match[str]) -> Fact:
         before = [stem(w) for w in re.findall(r"[a-z]+", text[max(0, match.start() - 30) : match.start()].casefold())]
         direction = next((DIRECTIONS[w] for w in reversed(before[-3:]) if w in DIRECTIONS), "")
-        key = f"{_show(float(match['num'].replace(',', '')))}%" + (f" {direction}" if direction else "")
+        key = f"{_show(Fraction(match['num'].replace(',', '')))}%" + (f" {direction}" if direction else "")
         shown = match.group() if not direction else f"{direction} {match.group()}"
         return Fact("percent", key, shown)
 
@@ -291,7 +298,7 @@ def _percent(text: str) -> object:
 
 
 def _duration(match: re.Match[str]) -> Fact:
-    seconds = float(match["num"].replace(",", "")) * _SECONDS[match["unit"].casefold()]
+    seconds = Fraction(match["num"].replace(",", "")) * _SECONDS[match["unit"].casefold()]
     return Fact("duration", _show(seconds) + " s", match.group())
 
 
