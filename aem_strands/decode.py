@@ -3,8 +3,11 @@
 Limits (a breach is an ``InputError`` for the one record that holds it, never a crash of the run):
 
 - nesting: at most ``MAX_DEPTH`` (100) levels of arrays and objects in a record;
-- numbers: a literal of at most ``MAX_NUMBER_CHARS`` (100) characters whose value fits a float; ``NaN`` and
-  ``Infinity`` (which JSON does not allow) are rejected;
+- numbers: a literal of at most ``MAX_NUMBER_CHARS`` (100) characters. Integers are kept exact (Python ``int``);
+  a literal with a fraction or exponent must fit a float *exactly as written*: one that is a whole number
+  (``1234567890123456789.0``) is read as that integer, any other with more digits than a float keeps
+  (``0.12345678901234567891``), or beyond its range, is rejected, since comparing it would compare a rounded
+  number; ``NaN`` and ``Infinity`` (which JSON does not allow) are rejected;
 - strings and object keys: at most ``MAX_STRING_CHARS`` (1,000,000) characters of valid Unicode (a lone
   surrogate such as ``"\\ud800"`` is not).
 
@@ -22,6 +25,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
 
@@ -55,11 +59,28 @@ def _int(literal: str) -> int | _BadNumber:
     return int(literal)
 
 
-def _float(literal: str) -> float | _BadNumber:
+_EXACT_DIGITS = 15
+"""A literal of at most this many characters and no exponent (so at most 15 digits, in a float's normal range) is
+its float's shortest form: no exact check needed."""
+
+
+def _float(literal: str) -> float | int | _BadNumber:
     if len(literal) > MAX_NUMBER_CHARS:
         return _BadNumber(f"number literal of {len(literal):,} characters (the limit is {MAX_NUMBER_CHARS})")
     value = float(literal)
-    return _BadNumber(f"number {literal} is out of range") if math.isinf(value) else value
+    if math.isinf(value):
+        return _BadNumber(f"number {literal} is out of range")
+    if len(literal) <= _EXACT_DIGITS and "e" not in literal and "E" not in literal:
+        return value
+    written = Decimal(literal)
+    if Decimal(repr(value)) == written:
+        return value
+    if written == written.to_integral_value():
+        return int(written)  # "1234567890123456789.0": the float would round it
+    return _BadNumber(
+        f"number {literal} has more digits than a float keeps (it would be compared as {value!r}); "
+        "write it as a string to compare it digit for digit"
+    )
 
 
 _DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float)
