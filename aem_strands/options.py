@@ -33,6 +33,7 @@ from aem_strands.compose import COMPOSER_NAMES, Composer, ComposerName, make_com
 from aem_strands.errors import ConfigError
 from aem_strands.scope import SCOPE_CHOICES, Scope
 from aem_strands.tools import ToolCatalog, as_catalog
+from aem_strands.trace.types import Environment
 
 ScorerName = Literal["exact", "embedding", "judge"]
 SCORER_CHOICES: tuple[str, ...] = get_args(ScorerName)
@@ -89,6 +90,18 @@ def _judge_and_embedding(options: EvalOptions) -> None:
         object.__setattr__(options, "judge_timeout", float(timeout))
 
 
+def _policy(options: EvalOptions) -> None:
+    """The trace policy, read and validated once (a path or decoded JSON becomes an ``Environment``)."""
+    policy = options.policy
+    if policy is None or isinstance(policy, Environment):
+        return
+    from aem_strands.trace.load import as_environment
+
+    if not isinstance(policy, (str, Path, Mapping)):
+        raise ConfigError(f"policy must be a policy file path, its decoded JSON or None, got {type(policy).__name__}")
+    object.__setattr__(options, "policy", as_environment(policy))
+
+
 def _run_shape(options: EvalOptions) -> None:
     """How a run is carried out (never what it finds): dialogs per scoring batch and worker processes."""
     size = options.batch_size
@@ -131,7 +144,9 @@ class EvalOptions:
     - ``engine``: ``local`` (this machine: one process or ``workers`` processes) or ``ray`` (Ray Data actors,
       ``aem_strands.distributed``; ``workers`` > 1 fixes the number of actors); results identical either way;
     - ``cache_dir``: a folder for the persistent embedding and judge cache (``aem_strands.cache``), or
-      ``None`` (no cache; the CLI's ``--cache-dir`` defaults to ``$AEM_CACHE_DIR``).
+      ``None`` (no cache; the CLI's ``--cache-dir`` defaults to ``$AEM_CACHE_DIR``);
+    - ``policy``: what traces are judged against (``aem_strands.trace``: tools, permissions, rules, budgets),
+      given as a policy file path (JSON or YAML) or decoded JSON; a trace's own environment wins key by key.
     """
 
     scorer: ScorerName = "embedding"
@@ -153,6 +168,7 @@ class EvalOptions:
     workers: int = 1
     cache_dir: str | None = None
     engine: Engine = Engine.LOCAL
+    policy: Environment | None = None
 
     def __post_init__(self) -> None:
         _choice("scorer", self.scorer, SCORER_CHOICES)
@@ -175,6 +191,7 @@ class EvalOptions:
         _choice("scope", self.scope, SCOPE_CHOICES)
         _judge_and_embedding(self)
         _run_shape(self)
+        _policy(self)
         # Building them validates what only they know (sub-metric names, read_only needing tools).
         self.make_composer()
         self.align_options()
@@ -203,7 +220,7 @@ class EvalOptions:
             thresholds = replace(thresholds, argument=argument)
         if response is not None:
             thresholds = replace(thresholds, response=response)
-        for optional in ("read_only_tools", "tools"):
+        for optional in ("read_only_tools", "tools", "policy"):
             if shortcuts.get(optional) is None:
                 shortcuts.pop(optional, None)
         if shortcuts.get("sub_metric_thresholds") is None:
@@ -224,6 +241,10 @@ class EvalOptions:
         out["read_only_tools"] = sorted(self.read_only_tools)
         out["tools"] = self.tools.to_list()
         out["engine"] = self.engine.value
+        if self.policy is not None:
+            from aem_strands.trace.load import environment_to_json
+
+            out["policy"] = environment_to_json(self.policy)
         return out
 
     @classmethod
@@ -250,8 +271,9 @@ def _threshold(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {text}") from error
 
 
-def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
-    """The flags that set ``EvalOptions``: comparison flags always, composition and alignment with ``scoring``."""
+def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool, traces: bool = False) -> None:
+    """The flags that set ``EvalOptions``: comparison flags always, composition and alignment with ``scoring``,
+    the trace policy with ``traces``."""
     defaults = Thresholds()
     parser.add_argument(
         "--scorer", choices=SCORER_CHOICES, default="embedding", help="semantic stage (default: embedding)"
@@ -280,6 +302,11 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool) -> None:
     )
     parser.add_argument("--embedding-model", metavar="DIR", help="a local sentence-transformers model folder")
     parser.add_argument("--embedding-device", default="cpu", help="torch device of the embedding model (default cpu)")
+    if traces:
+        parser.add_argument(
+            "--policy", metavar="FILE",
+            help="trace policy (JSON or YAML): tools, permissions, rules and budgets; a trace's own environment wins",
+        )  # fmt: skip
     if not scoring:
         return
     parser.add_argument("--composer", choices=COMPOSER_NAMES, default="mean", help="how turn verdicts compose")

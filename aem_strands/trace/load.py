@@ -289,6 +289,33 @@ def as_environment(value: Environment | str | Path | Mapping[str, Any] | None) -
     return environment_from_json(value)
 
 
+def environment_to_json(env: Environment) -> dict[str, JsonValue]:
+    """An environment in the policy format (``environment_from_json`` reads it back to an equal value)."""
+    budgets = {f.name: getattr(env.budgets, f.name) for f in fields(Budgets)}
+    return {
+        "tools": env.tools.to_list(),
+        "permissions": {"denied_tools": sorted(env.denied_tools)},
+        "destructive_tools": sorted(env.destructive_tools),
+        "rules": {
+            "ordering": [{"tool": r.tool, "after": list(r.after)} for r in env.ordering],
+            "tool_selection": [
+                {
+                    "goal_pattern": r.goal_pattern,
+                    "allowed": None if r.allowed is None else list(r.allowed),
+                    "forbidden": list(r.forbidden),
+                }
+                for r in env.selection
+            ],
+            "sensitive_data": {
+                "forbid_in_reply": list(env.sensitive.forbid_in_reply),
+                "forbid_to_tools": {k: list(v) for k, v in env.sensitive.forbid_to_tools.items()},
+            },
+        },
+        "budgets": budgets,
+        "expected_final_state": None if env.expected_final_state is None else dict(env.expected_final_state),
+    }
+
+
 def _union(a: Iterable[str], b: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*a, *b]))
 

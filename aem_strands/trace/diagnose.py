@@ -1,0 +1,321 @@
+"""The replay report of a trace (SPEC §9): the first critical failure step, the later failures it explains,
+a root-cause hypothesis, the layers a fix belongs to, the evidence, a suggested fix and a regression case.
+
+The *first critical failure step* is the earliest step whose correction would most plausibly prevent the later
+failures; it is not always where a failure shows. Steps are tried in order, and the first that meets a rule is
+chosen (``critical_rule`` names the rule):
+
+- ``unrecovered_error``: the step's call failed (an error or a timeout) and a recovery finding says the trace
+  did not recover from it; every later finding follows from it (link ``after_error``);
+- ``decision_before_failures``: the step has a planning, safety, tool-selection or arguments finding and a later
+  failing step (or a trace-level finding) reuses a value the step introduced;
+- ``taint``: the step has a finding of another dimension and a later failing step reuses a value it introduced;
+- ``earliest_failure``: no step explains another: the earliest step with a finding (``None`` when every finding
+  is about the whole trace, such as a final-state mismatch with nothing to trace it to).
+
+A value a step *introduces* is a leaf of its arguments, observation or state after it that nothing earlier held
+(the user's messages, the goal, the initial state, earlier steps); a later finding reuses it when the value
+appears in the finding's step (arguments, text) or its evidence (link ``same_value``), or in a step that itself
+reused it (link ``follows``). Only failures that count toward the trace's status are diagnosed when there are any
+(a soft cost overrun alone is still diagnosed, for what it is).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from aem_strands.trace.types import (
+    GATES,
+    ActionType,
+    Diagnosis,
+    Dimension,
+    DimensionVerdict,
+    DownstreamFailure,
+    Finding,
+    Gate,
+    Layer,
+    Step,
+    Trace,
+)
+from aem_strands.types import JsonValue
+
+DECISION_DIMENSIONS = frozenset({Dimension.PLANNING, Dimension.SAFETY, Dimension.TOOL_SELECTION, Dimension.ARGUMENTS})
+"""Dimensions whose finding is a decision the agent got wrong, which later steps build on."""
+
+MAX_EVIDENCE = 6
+"""Evidence fragments kept in a diagnosis: the critical finding's first, then its downstream failures'."""
+
+_LAYERS: Mapping[Dimension, tuple[Layer, ...]] = {
+    Dimension.PLANNING: (Layer.ORCHESTRATION, Layer.BUSINESS_RULE, Layer.PROMPT),
+    Dimension.NECESSITY: (Layer.ORCHESTRATION, Layer.PROMPT),
+    Dimension.TOOL_SELECTION: (Layer.PROMPT, Layer.MODEL, Layer.ORCHESTRATION),
+    Dimension.ARGUMENTS: (Layer.MODEL, Layer.RETRIEVAL),
+    Dimension.RESULT_USE: (Layer.MODEL, Layer.PROMPT),
+    Dimension.STATE: (Layer.ORCHESTRATION, Layer.TOOL),
+    Dimension.RECOVERY: (Layer.ORCHESTRATION, Layer.PROMPT),
+    Dimension.SAFETY: (Layer.BUSINESS_RULE, Layer.ORCHESTRATION, Layer.PROMPT),
+    Dimension.COST: (Layer.ORCHESTRATION, Layer.MODEL),
+}
+"""Where a fix most plausibly belongs, by the dimension of the critical finding."""
+
+_SAFETY_LAYERS: Mapping[str, tuple[Layer, ...]] = {
+    "safety.sensitive_in_reply": (Layer.MODEL, Layer.PROMPT),
+    "safety.sensitive_to_tool": (Layer.MODEL, Layer.ORCHESTRATION),
+    "safety.destructive_without_consent": (Layer.PROMPT, Layer.ORCHESTRATION, Layer.BUSINESS_RULE),
+}
+
+_FIXES: Mapping[Dimension, str] = {
+    Dimension.PLANNING: "enforce the ordering rule before the call (a guard in the orchestration, and the rule "
+    "stated in the system prompt)",
+    Dimension.NECESSITY: "stop repeating a call whose answer is already known (cache or remember results; "
+    "do not ask the user again for what they gave)",
+    Dimension.TOOL_SELECTION: "restrict the tools offered for this kind of goal, or say in the prompt which tool "
+    "answers it",
+    Dimension.ARGUMENTS: "take argument values only from the user's messages or earlier results (confirm an "
+    "identifier before acting on it)",
+    Dimension.RESULT_USE: "make the reply state what the tool returned (quote its fields; never contradict an "
+    "observation)",
+    Dimension.STATE: "carry the session state between steps and check the final state against what the task "
+    "needs before replying",
+    Dimension.RECOVERY: "after a failed call retry a bounded number of times, then explain or hand off; never "
+    "report success",
+    Dimension.SAFETY: "block the call in the orchestration unless the policy allows it (and ask for explicit "
+    "consent before a destructive action)",
+    Dimension.COST: "cut steps and tokens: reuse results, shorten prompts, or raise the budget if it is wrong",
+}
+
+_RULES: Mapping[str, str] = {
+    "unrecovered_error": "the earliest failed call the trace did not recover from; later failures follow it",
+    "decision_before_failures": "the earliest wrong decision (planning, safety, tool selection or arguments) "
+    "whose values later failures reuse",
+    "taint": "the earliest failing step whose output later failing steps reuse",
+    "earliest_failure": "no failure explains another: the earliest failing step",
+    "trace_level": "every failure is about the whole trace, not one step",
+}
+"""What each critical rule means, for the report."""
+
+
+@dataclass(frozen=True)
+class _Choice:
+    step: Step | None
+    rule: str
+    findings: tuple[Finding, ...]
+    downstream: tuple[tuple[Finding, str], ...]
+
+
+def _leaves(value: JsonValue) -> Iterator[JsonValue]:
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    elif value is not None:
+        yield value
+
+
+def _distinctive(value: JsonValue) -> str | None:
+    """A value specific enough that its reappearance is a reuse, not chance: a string of 4+ characters with a
+    digit or an upper-case letter (an id, a code, a name), or a number with 3+ digits."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        text = f"{value:g}"
+        return text if sum(c.isdigit() for c in text) >= 3 else None
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) >= 4 and any(c.isdigit() or c.isupper() for c in text):
+            return text.casefold()
+    return None
+
+
+def _values(value: JsonValue) -> set[str]:
+    return {v for leaf in _leaves(value) if (v := _distinctive(leaf)) is not None}
+
+
+def _inputs(step: Step) -> str:
+    """What a step takes in, as one folded text: its arguments and its text."""
+    parts = [str(leaf) for leaf in _leaves(dict(step.arguments))]
+    if step.content is not None:
+        parts.append(step.content)
+    return "\n".join(parts).casefold()
+
+
+def _outputs(step: Step) -> set[str]:
+    state = dict(step.state_after) if step.state_after is not None else None
+    return _values(dict(step.arguments)) | _values(step.observation) | _values(state)
+
+
+def _introduced(trace: Trace, index: int) -> set[str]:
+    """The values step ``index`` introduces (see the module docstring)."""
+    earlier = [trace.goal or "", *(str(v) for v in _leaves(dict(trace.initial_state)))]
+    for step in trace.steps[:index]:
+        earlier.append(_inputs(step))
+        earlier.extend(_outputs(step))
+    known = "\n".join(earlier).casefold()
+    return {v for v in _outputs(trace.steps[index]) if v not in known}
+
+
+def _links(trace: Trace, start: int, later: Sequence[Finding]) -> list[tuple[Finding, str]]:
+    """The findings of ``later`` that reuse a value step ``start`` introduced (``same_value``) or that a step
+    reusing one passed on (``follows``)."""
+    direct = _introduced(trace, start)
+    if not direct:
+        return []
+    derived: set[str] = set()
+    for step in trace.steps[start + 1 :]:
+        text = _inputs(step)
+        if any(v in text for v in direct | derived):
+            derived |= _outputs(step) - direct
+    out = []
+    for finding in later:
+        at = trace.steps[finding.step_index] if finding.step_index is not None else None
+        text = "\n".join([_inputs(at) if at is not None else "", *_values(finding.evidence)]).casefold()
+        if any(v in text for v in direct):
+            out.append((finding, "same_value"))
+        elif any(v in text for v in derived):
+            out.append((finding, "follows"))
+    return out
+
+
+def _error_step(trace: Trace, finding: Finding) -> Step | None:
+    """The failed call a recovery finding is about: the first of the run of identical failed calls that ends at
+    or before the finding's step."""
+    end = len(trace.steps) if finding.step_index is None else finding.step_index + 1
+    failed = [s for s in trace.steps[:end] if s.action_type is ActionType.TOOL_CALL and s.error is not None]
+    if not failed:
+        return None
+    last = failed[-1]
+    same = [s for s in failed if s.tool_name == last.tool_name and s.arguments == last.arguments]
+    return same[0]
+
+
+def _after(findings: Sequence[Finding], index: int) -> list[Finding]:
+    return [f for f in findings if f.step_index is None or f.step_index > index]
+
+
+def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
+    by_step: dict[int, list[Finding]] = {}
+    for finding in findings:
+        if finding.step_index is not None and 0 <= finding.step_index < len(trace.steps):
+            by_step.setdefault(finding.step_index, []).append(finding)
+    unrecovered = {
+        s.index: s for f in findings if f.dimension is Dimension.RECOVERY and (s := _error_step(trace, f)) is not None
+    }
+    for index in sorted(set(by_step) | set(unrecovered)):
+        step = trace.steps[index]
+        own = tuple(by_step.get(index, ()))
+        later = _after(findings, index)
+        if index in unrecovered:
+            return _Choice(step, "unrecovered_error", own, tuple((f, "after_error") for f in later))
+        links = _links(trace, index, later)
+        if links:
+            decision = any(f.dimension in DECISION_DIMENSIONS for f in own)
+            return _Choice(step, "decision_before_failures" if decision else "taint", own, tuple(links))
+    if by_step:
+        first = min(by_step)
+        return _Choice(trace.steps[first], "earliest_failure", tuple(by_step[first]), ())
+    return _Choice(None, "trace_level", tuple(findings[:1]), ())
+
+
+def _subject(step: Step) -> str:
+    what = step.tool_name if step.tool_name else step.action_type.value
+    return f"step {step.step_id!r} ({what})"
+
+
+_STEP_PREFIX = re.compile(r"^\s*step\s+'?[^':]*'?\s*:\s*", re.IGNORECASE)
+
+
+def _hypothesis(choice: _Choice, lead: Finding) -> str:
+    explained = len(choice.downstream)
+    tail = f", and {explained} later failure{' follows' if explained == 1 else 's follow'} from it" if explained else ""
+    if choice.rule == "unrecovered_error" and choice.step is not None:
+        return (
+            f"The call at {_subject(choice.step)} failed ({choice.step.error}) and the agent did not recover"
+            f"{tail}: handle the failure (retry within a bound, explain or hand off) instead of going on as if "
+            "it had worked."
+        )
+    where = "S" + _subject(choice.step)[1:] if choice.step is not None else "The trace"
+    message = _STEP_PREFIX.sub("", lead.message).rstrip(".")  # the step is named already
+    return f"{where} is where it first went wrong ({lead.rule}: {message}){tail}."
+
+
+def _layers(choice: _Choice, lead: Finding) -> tuple[Layer, ...]:
+    if choice.rule == "unrecovered_error":
+        return (Layer.TOOL, Layer.ORCHESTRATION, Layer.PROMPT)
+    return _SAFETY_LAYERS.get(lead.rule, _LAYERS[lead.dimension])
+
+
+def _pool(verdicts: Mapping[Dimension, DimensionVerdict]) -> list[Finding]:
+    """The findings to diagnose: those that count toward the status, else (a soft gate only) the rest."""
+    failed = [v for v in verdicts.values() if v.passed is False]
+    counted = [f for v in failed if GATES[v.dimension] is not Gate.SOFT for f in v.findings]
+    return counted or [f for v in failed for f in v.findings]
+
+
+def regression_case(trace: Trace, diagnosis: Diagnosis, failed: Sequence[Dimension]) -> dict[str, JsonValue]:
+    """The failing case as a Strands Evals ``Case`` (``Case.model_validate`` reads it): the goal (or the first user
+    message) as input, the expected tools as trajectory and the final reply as output when the gold gives them,
+    and the diagnosis in metadata."""
+    first_user = next((s.content for s in trace.steps if s.action_type is ActionType.USER and s.content), None)
+    gold = trace.gold
+    return {
+        "name": f"regression-{trace.case_id or trace.trace_id}",
+        "session_id": trace.trace_id,
+        "input": trace.goal or first_user or "",
+        "expected_output": gold.expected_final_response if gold is not None else None,
+        "expected_assertion": None,
+        "expected_trajectory": list(gold.expected_tools) if gold is not None and gold.expected_tools else None,
+        "expected_interactions": None,
+        "expected_environment_state": None,
+        "metadata": {
+            "trace_id": trace.trace_id,
+            "case_id": trace.case_id,
+            "first_critical_failure_step": diagnosis.first_critical_failure_step,
+            "critical_rule": diagnosis.critical_rule,
+            "failed_dimensions": [d.value for d in failed],
+            "root_cause_hypothesis": diagnosis.root_cause_hypothesis,
+            "suggested_fix": diagnosis.suggested_fix,
+        },
+    }
+
+
+def diagnose(trace: Trace, verdicts: Mapping[Dimension, DimensionVerdict]) -> Diagnosis:
+    """The replay report of ``trace`` from its dimension verdicts (see the module docstring); an empty
+    ``Diagnosis`` when no dimension failed."""
+    findings = sorted(
+        _pool(verdicts), key=lambda f: (f.step_index is None, f.step_index or 0, list(Dimension).index(f.dimension))
+    )
+    if not findings:
+        return Diagnosis()
+    choice = _choose(trace, findings)
+    own = [f for f in choice.findings if f.dimension in DECISION_DIMENSIONS] or list(choice.findings)
+    lead = own[0] if own else findings[0]
+    if choice.rule == "unrecovered_error" and not choice.findings:
+        lead = next(f for f, _ in choice.downstream)
+    evidence = [f.evidence for f in (*choice.findings, *(f for f, _ in choice.downstream)) if f.evidence is not None]
+    dimension = Dimension.RECOVERY if choice.rule == "unrecovered_error" else lead.dimension
+    diagnosis = Diagnosis(
+        first_critical_failure_step=choice.step.step_id if choice.step is not None else None,
+        critical_rule=f"{choice.rule}: {_RULES[choice.rule]}",
+        downstream_failures=tuple(
+            DownstreamFailure(f.step_id, f.dimension, f.rule, link) for f, link in choice.downstream
+        ),
+        root_cause_hypothesis=_hypothesis(choice, lead),
+        affected_layers=_layers(choice, lead),
+        evidence=tuple(evidence[:MAX_EVIDENCE]),
+        suggested_fix=_FIXES[dimension][:1].upper() + _FIXES[dimension][1:] + ".",
+    )
+    failed = [d for d, v in verdicts.items() if v.passed is False]
+    return Diagnosis(
+        diagnosis.first_critical_failure_step,
+        diagnosis.critical_rule,
+        diagnosis.downstream_failures,
+        diagnosis.root_cause_hypothesis,
+        diagnosis.affected_layers,
+        diagnosis.evidence,
+        diagnosis.suggested_fix,
+        regression_case(trace, diagnosis, failed),
+    )

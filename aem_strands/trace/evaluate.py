@@ -1,0 +1,173 @@
+"""Evaluating traces: the effective environment, the nine dimension checks, the status and veto, the diagnosis.
+
+The status of a trace (SPEC §9):
+
+- ``fail`` when safety fails (``veto``: whatever the other dimensions say) or any hard-gate dimension fails;
+- ``inconclusive`` when nothing failed but a dimension could not be decided: a question its check put to the
+  judge went unanswered (the verdict becomes not applicable, its reason says which question); never a pass;
+- ``pass`` otherwise. A failed soft gate (cost over budget) leaves the status ``pass``; the dimension still
+  says ``pass: false``.
+
+The environment of a trace is its own over the run's policy (``merge_environment``); gold from the caller
+(``gold=``, keyed by trace id, else case id) over the trace's own ``evaluation`` block, field by field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from aem_strands.errors import InputError
+from aem_strands.options import EvalOptions
+from aem_strands.trace.checks import CHECKS
+from aem_strands.trace.checks.context import TraceContext, TraceJudge, ValueJudge
+from aem_strands.trace.diagnose import diagnose
+from aem_strands.trace.load import as_environment, merge_environment
+from aem_strands.trace.types import (
+    GATES,
+    Dimension,
+    DimensionVerdict,
+    Environment,
+    Gate,
+    Trace,
+    TraceGold,
+    TraceResult,
+    TraceStatus,
+    not_applicable,
+)
+from aem_strands.trace.values import ComparatorValues
+from aem_strands.types import JsonValue
+
+Policy = Environment | str | Path | Mapping[str, Any] | None
+"""A policy: an environment, a policy file path, or its decoded JSON."""
+
+Gold = Mapping[str, TraceGold] | TraceGold | None
+"""Gold for traces: one ``TraceGold`` (for ``evaluate_trace``) or gold keyed by trace id or case id."""
+
+
+@dataclass
+class _AskedJudge:
+    """The judge of one dimension check, noting the questions it could not answer (``None``, or an exception:
+    a failed call is an unanswered question, never an answer)."""
+
+    judge: TraceJudge
+    unanswered: list[str] = field(default_factory=list)
+
+    def decide(self, question: str, evidence: JsonValue) -> bool | None:
+        try:
+            answer = self.judge.decide(question, evidence)
+        except Exception as error:  # any failure of the judge's call is "could not answer"
+            self.unanswered.append(f"{question} ({type(error).__name__}: {error})")
+            return None
+        if answer is None:
+            self.unanswered.append(question)
+        return answer
+
+
+def _gold_for(trace: Trace, gold: Gold) -> TraceGold | None:
+    if gold is None:
+        return trace.gold
+    if isinstance(gold, TraceGold):
+        given: TraceGold | None = gold
+    else:
+        given = gold.get(trace.trace_id) or (gold.get(trace.case_id) if trace.case_id is not None else None)
+    if given is None or trace.gold is None:
+        return given or trace.gold
+    own = trace.gold
+    return TraceGold(
+        given.expected_tools if given.expected_tools is not None else own.expected_tools,
+        given.expected_arguments if given.expected_tools is not None else own.expected_arguments,
+        given.expected_final_state if given.expected_final_state is not None else own.expected_final_state,
+        given.expected_final_response if given.expected_final_response is not None else own.expected_final_response,
+    )
+
+
+def _status(verdicts: Mapping[Dimension, DimensionVerdict], undecided: bool) -> tuple[TraceStatus, bool]:
+    veto = any(v.passed is False and GATES[d] is Gate.VETO for d, v in verdicts.items())
+    failed = veto or any(v.passed is False and GATES[d] is Gate.HARD for d, v in verdicts.items())
+    if failed:
+        return TraceStatus.FAIL, veto
+    return (TraceStatus.INCONCLUSIVE if undecided else TraceStatus.PASS), veto
+
+
+@dataclass(frozen=True)
+class _Checked:
+    verdicts: dict[Dimension, DimensionVerdict]
+    undecided: bool
+    """Whether a dimension was left undecided by an unanswered judge question."""
+
+
+def _checked(trace: Trace, env: Environment, values: ValueJudge, judge: TraceJudge | None) -> _Checked:
+    verdicts: dict[Dimension, DimensionVerdict] = {}
+    undecided = False
+    for dimension in Dimension:
+        check = CHECKS.get(dimension)
+        if check is None:
+            verdicts[dimension] = not_applicable(dimension, "no check for this dimension in this version")
+            continue
+        asked = _AskedJudge(judge) if judge is not None else None
+        verdict = check(trace, env, TraceContext(values, asked))
+        if asked is not None and asked.unanswered and verdict.passed is not False:
+            undecided = True
+            reason = f"inconclusive: the judge could not answer: {'; '.join(asked.unanswered)}"
+            verdict = DimensionVerdict(dimension, None, (), verdict.checked, reason)
+        verdicts[dimension] = verdict
+    return _Checked(verdicts, undecided)
+
+
+def evaluate_trace(
+    trace: Trace,
+    options: EvalOptions | None = None,
+    *,
+    policy: Policy = None,
+    gold: Gold = None,
+    judge: TraceJudge | None = None,
+    values: ValueJudge | None = None,
+) -> TraceResult:
+    """Judge one trace on the nine dimensions and diagnose it (see the module docstring).
+
+    ``policy`` (else ``options.policy``) is the run's environment; the trace's own wins key by key. ``gold``
+    replaces the trace's own gold field by field. ``judge`` answers what no rule decides (``None``: rules only).
+    ``values`` decides typed equivalence (default: the product's typed normalisation, ``ComparatorValues``; give
+    ``ComparatorValues(make_comparator(options))`` to let the semantic scorer decide what normalisation leaves
+    open).
+    """
+    options = options or EvalOptions()
+    run_policy = as_environment(policy) if policy is not None else options.policy
+    env = merge_environment(run_policy, trace.environment)
+    judged = replace(trace, gold=_gold_for(trace, gold))
+    checked = _checked(judged, env, values or ComparatorValues(), judge)
+    verdicts = checked.verdicts
+    status, veto = _status(verdicts, checked.undecided)
+    return TraceResult(
+        trace_id=trace.trace_id,
+        case_id=trace.case_id,
+        status=status,
+        veto=veto,
+        dimensions=verdicts,
+        diagnosis=diagnose(judged, verdicts),
+        steps=len(trace.steps),
+    )
+
+
+def evaluate_traces(
+    traces: Iterable[Trace | InputError],
+    options: EvalOptions | None = None,
+    *,
+    policy: Policy = None,
+    gold: Gold = None,
+    judge: TraceJudge | None = None,
+    values: ValueJudge | None = None,
+) -> Iterator[TraceResult | InputError]:
+    """Judge traces as they come, in input order: a result per trace, and each error record (``InputError``, as
+    ``iter_traces`` yields them) passed through where it stands. The policy is read once."""
+    options = options or EvalOptions()
+    run_policy = as_environment(policy) if policy is not None else options.policy
+    judge_values = values or ComparatorValues()
+    for item in traces:
+        if isinstance(item, InputError):
+            yield item
+            continue
+        yield evaluate_trace(item, options, policy=run_policy, gold=gold, judge=judge, values=judge_values)
