@@ -40,7 +40,7 @@ def test_strands_async_keeps_four_concurrent_cases_apart(capsys: pytest.CaptureF
         "        right: 1.00  all 3 judged turns pass",
     ]
     # mean (1/3 * 3 + 1) / 4 = 0.5; one of four cases passes
-    assert lines[4] == "AemSessionEvaluator: 4 case(s), mean score 0.5, pass rate 0.25"
+    assert lines[4] == "AemSessionEvaluator: 4 cases, mean score 0.5, pass rate 0.25"
 
 
 def test_cached_rerun_runs_the_agent_once_and_scores_edited_gold(

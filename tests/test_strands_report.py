@@ -58,8 +58,8 @@ def test_rollups_by_reason_sub_metric_chain_and_version(tmp_path: Path) -> None:
     }
     assert report.rollups(group_by="version") == expected
     assert report.summary(group_by="version").splitlines() == [
-        "AemSessionEvaluator: 2 case(s), mean score 0.875, pass rate 0.5",
-        "  inconsistent_parameter_values: 1 root cause(s), 0 cascade(s)",
+        "AemSessionEvaluator: 2 cases, mean score 0.875, pass rate 0.5",
+        "  inconsistent_parameter_values: 1 root cause, 0 cascades",
         "  version=v1: mean 0.75, pass rate 0.0",
         "  version=v2: mean 1.0, pass rate 1.0",
     ]
@@ -90,10 +90,10 @@ def test_cases_are_counted_once_with_several_aem_evaluators_and_turn_rows_roll_u
     both = run(cases, [AemSessionEvaluator(scorer="exact"), AemTurnEvaluator(scorer="exact")])
     assert both.rollups()["cases"] == 2  # not 4
     assert both.summary().splitlines() == [
-        "AemSessionEvaluator: 2 case(s), mean score 0.875, pass rate 0.5",
-        "  inconsistent_parameter_values: 1 root cause(s), 0 cascade(s)",
-        "AemTurnEvaluator: 2 case(s), mean score 0.875, pass rate 0.5",
-        "  inconsistent_parameter_values: 1 root cause(s), 0 cascade(s)",
+        "AemSessionEvaluator: 2 cases, mean score 0.875, pass rate 0.5",
+        "  inconsistent_parameter_values: 1 root cause, 0 cascades",
+        "AemTurnEvaluator: 2 cases, mean score 0.875, pass rate 0.5",
+        "  inconsistent_parameter_values: 1 root cause, 0 cascades",
     ]
     turns_only = run(cases, [AemTurnEvaluator(scorer="exact")])
     session = {k: v for k, v in both.rollups(evaluator="AemSessionEvaluator").items() if k != "evaluators"}

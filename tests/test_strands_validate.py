@@ -39,7 +39,7 @@ def test_malformed_gold_that_the_host_calls_valid_is_reported(
     err = capsys.readouterr().err
     assert "invalid gold: case 'fine': dialog 'fine', turn 1, field 'gold.tool_id'" in err
     assert "invalid gold: case 'none': no gold" in err
-    assert "2 case(s) with invalid gold: 3 case(s)" in err
+    assert "2 cases with invalid gold: 3 cases" in err
 
 
 @pytest.mark.parametrize("name", ["sales_report_offline.json", "sales_report_live.json"])

@@ -13,6 +13,7 @@ from typing import Any
 
 from aem_strands.compare.chain import Thresholds
 from aem_strands.errors import ConfigError
+from aem_strands.output import write_atomically
 
 _KEYS = tuple(f.name for f in fields(Thresholds))
 
@@ -44,4 +45,4 @@ def load_thresholds(path: Path) -> Thresholds:
 
 def save_thresholds(path: Path, thresholds: Thresholds) -> None:
     """Write ``thresholds`` as a config file."""
-    path.write_text(json.dumps({"thresholds": asdict(thresholds)}, indent=2) + "\n", encoding="utf-8")
+    write_atomically(path, json.dumps({"thresholds": asdict(thresholds)}, indent=2) + "\n", "--write-config")

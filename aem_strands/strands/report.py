@@ -36,6 +36,7 @@ from typing import Any
 from strands_evals.types import EvaluationOutput
 from strands_evals.types.evaluation_report import EvaluationReport
 
+from aem_strands.report.words import counted
 from aem_strands.types import JsonValue
 
 
@@ -175,10 +176,12 @@ class AemReport(EvaluationReport):  # type: ignore[misc]  # strands_evals ships 
         for name in names:
             r = self.rollups(group_by=group_by, evaluator=name)
             label = "AEM" if name is None else name
-            lines.append(f"{label}: {r['cases']} case(s), mean score {r['mean_score']}, pass rate {r['pass_rate']}")
+            cases = counted(int(r["cases"]), "case")  # type: ignore[call-overload]  # rollups' "cases" is an int
+            lines.append(f"{label}: {cases}, mean score {r['mean_score']}, pass rate {r['pass_rate']}")
             reasons = r["failure_reasons"]
             for reason, counts in (reasons if isinstance(reasons, dict) else {}).items():
-                lines.append(f"  {reason}: {counts['root_cause']} root cause(s), {counts['cascade']} cascade(s)")
+                roots, cascades = counted(counts["root_cause"], "root cause"), counted(counts["cascade"], "cascade")
+                lines.append(f"  {reason}: {roots}, {cascades}")
             groups = r.get("by_metadata")
             if isinstance(groups, dict):
                 for value, stats in groups["groups"].items():

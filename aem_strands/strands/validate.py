@@ -32,6 +32,7 @@ from strands_evals import Case
 from strands_evals.local_file_task_result_store import LocalFileTaskResultStore
 
 from aem_strands.errors import AemError
+from aem_strands.report.words import counted
 from aem_strands.strands.cases import AEM_KEY, aem_entry, case_dialog, host_gold
 from aem_strands.strands.store import REFRESHED_FIELDS
 
@@ -136,8 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"stale cache: {entry['file']} was stored with other {fields} than case {entry['case']!r}; "
               "a cache hit would score it against the stored copy", file=sys.stderr)  # fmt: skip
     if not args.json:
-        state = "valid" if found.valid else f"{len(found.problems)} case(s) with invalid gold"
-        print(f"{state}: {found.cases} case(s), {len(found.stale)} stale cache entr(ies)", file=sys.stderr)
+        state = "valid" if found.valid else f"{counted(len(found.problems), 'case')} with invalid gold"
+        stale = counted(len(found.stale), "stale cache entry", "stale cache entries")
+        print(f"{state}: {counted(found.cases, 'case')}, {stale}", file=sys.stderr)
     return 0 if found.valid else 2
 
 
