@@ -35,6 +35,10 @@ _HOMES: dict[str, str] = {
     ),
     **dict.fromkeys(["AlignOptions", "Alignment", "align_turns"], "aem_strands.align"),
     "parse_unpaired": "aem_strands.unpaired",
+    # trajectory evaluation (aem_strands.trace)
+    **dict.fromkeys(["evaluate_trace", "evaluate_traces"], "aem_strands.trace.evaluate"),
+    **dict.fromkeys(["iter_traces", "load_traces"], "aem_strands.trace.load"),
+    **dict.fromkeys(["Step", "Trace", "TraceResult"], "aem_strands.trace.types"),
     # Strands Evals adapters, importable as ``aem_strands:NAME`` (e.g. ``--custom-evaluator
     # aem_strands:AemSessionEvaluator``) without importing strands_evals for core-only users.
     **dict.fromkeys(
@@ -74,9 +78,12 @@ __all__ = [
     "Reply",
     "Role",
     "SemanticScorer",
+    "Step",
     "SubMetric",
     "TableScorer",
     "Thresholds",
+    "Trace",
+    "TraceResult",
     "Turn",
     "TurnKind",
     "TurnResult",
@@ -87,8 +94,12 @@ __all__ = [
     "align_turns",
     "evaluate_dialog",
     "evaluate_dialogs",
+    "evaluate_trace",
+    "evaluate_traces",
+    "iter_traces",
     "live_task",
     "load_dialogs",
+    "load_traces",
     "make_comparator",
     "make_composer",
     "make_live_task",
@@ -134,6 +145,9 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time ``__getattr
         make_live_task,
         offline_task,
     )
+    from aem_strands.trace.evaluate import evaluate_trace, evaluate_traces
+    from aem_strands.trace.load import iter_traces, load_traces
+    from aem_strands.trace.types import Step, Trace, TraceResult
     from aem_strands.types import (
         ActionCall,
         Attribution,
