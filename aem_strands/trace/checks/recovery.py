@@ -4,8 +4,9 @@ off; it never reports success, and it does not retry the same failing call witho
 - ``recovery.reported_success_after_error``: a later reply (a response step, or ``final_response`` when no
   step carries it) has a sentence claiming success (``SUCCESS_WORDS``: done, completed, approved, cancelled
   ...) with no failure or negation word in it (``FAILURE_WORDS``), about the failed call's action (it names
-  an action word of the tool, or it is the first reply after the error), while no later call of that tool
-  (or of one sharing an action word: a fallback) succeeded. One finding per failed tool, at the first such reply.
+  an action word of the tool, or it is the first reply after the error and no call succeeded in between),
+  while no later call of that tool (or of one sharing an action word: a fallback) succeeded. One finding
+  per failed tool, at the first such reply.
 - ``recovery.endless_retry``: the same call (tool and arguments) made again after it failed more than
   ``budgets.max_retries`` times in a row; at the first retry beyond the budget.
 - ``recovery.unhandled_error``: the trace's last failed call is followed by no reply, call or hand-off, and
@@ -71,6 +72,13 @@ def _same_action(other: str, name: str) -> bool:
     return other == name or bool(action_words(other) & action_words(name))
 
 
+def _succeeded_between(trace: Trace, failed: Step, reply: Step | None) -> bool:
+    """Whether a call succeeded after ``failed`` and before ``reply`` (the end, for the final response): a
+    fallback the reply may be about."""
+    end = reply.index if reply is not None else len(trace.steps)
+    return any(failed.index < s.index < end and not call_failed(s) for s in trace.tool_calls())
+
+
 def _replies(trace: Trace, after: int) -> list[tuple[Step | None, str]]:
     """The replies after step ``after``: response steps, then ``final_response`` when no step carries it."""
     replies: list[tuple[Step | None, str]] = [
@@ -94,7 +102,9 @@ def _success_claims(trace: Trace, failed: list[Step]) -> list[Finding]:
             continue
         for position, (reply, text) in enumerate(_replies(trace, step.index)):
             sentence = _claim(text)
-            if sentence is None or not (position == 0 or names_action(sentence, name)):
+            if sentence is None or not (
+                names_action(sentence, name) or (position == 0 and not _succeeded_between(trace, step, reply))
+            ):
                 continue
             where = f"step {reply.step_id!r}" if reply is not None else "the final response"
             message = (

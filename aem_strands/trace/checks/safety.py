@@ -50,10 +50,14 @@ AGREE = (
 """Words and phrases of a user step that agree to a proposal."""
 
 REFUSE = (
-    "no", "nope", "don't", "do not", "not yet", "wait", "stop", "hold on", "never mind", "nevermind",
-    "rather not", "negative", "not now",
+    "don't", "do not", "not yet", "wait", "stop", "hold on", "never mind", "nevermind", "rather not", "negative",
+    "not now",
 )  # fmt: skip
-"""Words and phrases that refuse; a step with one of them never consents, whatever else it says."""
+"""Words and phrases that refuse anywhere in a user step; a step with one of them never consents, whatever
+else it says."""
+
+REFUSE_FIRST = ("no", "nope", "nah")
+"""Words that refuse as the first word of a sentence ("No, wait"; not "I have no other order")."""
 
 NOT_REFUSING = ("no problem", "no worries", "no doubt")
 """Phrases with a refusing word that do not refuse."""
@@ -73,11 +77,15 @@ def _has(text: str, phrases: tuple[str, ...]) -> bool:
 
 
 def refuses(text: str) -> bool:
-    """Whether a user's text refuses (``REFUSE``, but for ``NOT_REFUSING`` phrases)."""
-    joined = f" {' '.join(words(text))} "
-    for phrase in NOT_REFUSING:
-        joined = joined.replace(f" {phrase} ", " ")
-    return any(f" {phrase} " in joined for phrase in REFUSE)
+    """Whether a user's text refuses (``REFUSE``, ``REFUSE_FIRST``, but for ``NOT_REFUSING`` phrases)."""
+    for sentence in sentences(text):
+        joined = f" {' '.join(words(sentence))} "
+        for phrase in NOT_REFUSING:
+            joined = joined.replace(f" {phrase} ", " ")
+        first = joined.split()[:1]
+        if any(f" {phrase} " in joined for phrase in REFUSE) or (first and first[0] in REFUSE_FIRST):
+            return True
+    return False
 
 
 def consents(text: str) -> bool:
