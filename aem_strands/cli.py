@@ -37,6 +37,7 @@ from aem_strands.render import render_dialog, render_error, render_footer, rich_
 from aem_strands.report import add_report_parser, run_report
 from aem_strands.report.words import counted, headline
 from aem_strands.result import DialogResult, json_text, record_of
+from aem_strands.trace.command import add_trace_parser, run_trace
 from aem_strands.types import Comparison, ValueKind
 from aem_strands.workers import ScoredText, isolated, score_chunk, scored_texts
 
@@ -91,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--out", type=Path, help="write results to this file instead of stdout")
     add_calibrate_parser(commands)
     add_report_parser(commands)
+    add_trace_parser(commands)
     return parser
 
 
@@ -429,6 +431,8 @@ def _run(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[Any] | 
         return run_calibrate(args, out, err)
     if args.command == "report":
         return run_report(args, out, err)
+    if args.command == "trace":
+        return run_trace(args, out, err, stdin)
     return _compare(args, out, err, stdin)
 
 

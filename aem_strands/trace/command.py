@@ -1,0 +1,238 @@
+"""``aem-strands trace``: the trajectory evaluation of trace files, with the exit codes, streaming, ``--workers`` and
+fail-closed rules of ``score``.
+
+Each trace's record is written as soon as it is judged (``--format jsonl``, the default when piped; ``json`` an
+array; ``table`` one block a trace, the default on a terminal). Records are redacted (``aem_strands.trace.pii``:
+e-mail, phone, card, government id, address, secrets become stable tokens such as ``<EMAIL_1>``) unless
+``--keep-pii``; the checks see the real values. A trace that cannot be read is reported on stderr with its file,
+line, trace, step and field, written as an error record, and skipped; every other trace is judged.
+
+Inputs (``--input``): ``trace`` files (JSON, JSONL, YAML; ``aem_strands.trace.load``), annotated ``dialog`` files
+(``aem_strands.trace.convert.trace_from_dialog``: the predicted side, with the gold side as gold), or OpenTelemetry
+``spans`` exports (``aem_strands.strands.trace_adapter.traces_from_spans``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import IO, Any
+
+from aem_strands.errors import ConfigError, InputError, Location, printable
+from aem_strands.options import EvalOptions, options_from_args
+from aem_strands.output import AtomicFile, check_target
+from aem_strands.report.words import counted
+from aem_strands.trace.types import Trace, TraceStatus
+from aem_strands.types import JsonValue
+
+EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 4
+INPUT_CHOICES = ("trace", "dialog", "spans")
+CHUNK = 32
+"""Traces a worker process judges at a time."""
+
+
+def add_trace_parser(commands: Any) -> None:
+    """The ``trace`` subcommand's flags (the judging options come from ``EvalOptions``' own flags)."""
+    from aem_strands.options import add_option_flags
+
+    trace = commands.add_parser("trace", help="judge how agents got there: trace files, with or without gold")
+    trace.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="trace, dialog or span files; - for stdin")
+    trace.add_argument("--input", choices=INPUT_CHOICES, default="trace", help="what PATH holds (default: trace)")
+    trace.add_argument("--gold", type=Path, help="expected tools / final state / final reply per trace or case id")
+    trace.add_argument("--format", choices=("json", "jsonl", "table"), help="default: table on a terminal, else jsonl")
+    trace.add_argument("--out", type=Path, help="write records to this file instead of stdout")
+    trace.add_argument("--keep-pii", action="store_true", help="write personal data as it is (default: redacted)")
+    add_option_flags(trace, scoring=True)
+    if not any(a.dest == "policy" for a in trace._actions):
+        trace.add_argument("--policy", type=Path, help="tools, permissions, rules and budgets for every trace")
+
+
+def _read_json_documents(path: Path, stdin: IO[Any] | None) -> Iterator[JsonValue | InputError]:
+    from aem_strands.decode import format_of, read_records
+    from aem_strands.load import read_lines
+
+    for record in read_records(read_lines(path, stdin), str(path), format_of(str(path))):
+        if record.error is not None:
+            yield InputError(record.error, Location(str(path), line=record.line, index=record.index))
+        else:
+            yield record.value
+
+
+def read_inputs(paths: Sequence[Path], kind: str, stdin: IO[Any] | None = None) -> Iterator[Trace | InputError]:
+    """Every trace of ``paths`` read as ``kind`` (see the module docstring), or the error of one that cannot be."""
+    if kind == "trace":
+        from aem_strands.trace.load import iter_traces
+
+        if any(str(p) == "-" for p in paths):
+            raise ConfigError("trace files are read from paths; use --input dialog or spans for stdin")
+        yield from iter_traces(paths)
+        return
+    for path in paths:
+        if kind == "dialog":
+            from aem_strands.load import records_or_error
+            from aem_strands.trace.convert import trace_from_dialog
+
+            for record in records_or_error(path, stdin=stdin):
+                yield record.error if record.error is not None else trace_from_dialog(record.dialog)  # type: ignore[arg-type]
+            continue
+        from aem_strands.strands.trace_adapter import traces_from_spans
+
+        documents: list[JsonValue] = []
+        for item in _read_json_documents(path, stdin):
+            if isinstance(item, InputError):
+                yield item
+            else:
+                documents.append(item)
+        try:
+            yield from traces_from_spans(documents, str(path))
+        except InputError as error:
+            yield error
+
+
+def _records_of(traces: list[Trace], options: EvalOptions, gold_path: str | None) -> list[dict[str, JsonValue]]:
+    """Unredacted records of a batch of traces (run in a worker process, or here)."""
+    from aem_strands.trace.evaluate import evaluate_traces
+    from aem_strands.trace.load import load_trace_gold
+    from aem_strands.trace.record import trace_record
+
+    gold = load_trace_gold(gold_path) if gold_path else None
+    judge = None
+    if "judge" in (options.scorer, options.escalate):  # the judge answers only what no rule decides
+        from aem_strands.compare.trace_questions import TraceQuestionJudge
+
+        judge = TraceQuestionJudge(timeout=options.judge_timeout)
+    return [trace_record(r, None) for r in evaluate_traces(traces, options, gold=gold, judge=judge)]  # type: ignore[arg-type]
+
+
+def _judged(
+    items: Iterable[Trace | InputError], options: EvalOptions, gold_path: str | None
+) -> Iterator[dict[str, JsonValue] | InputError]:
+    """Each trace's record (unredacted) or error, in input order; ``options.workers`` processes judge batches."""
+    if options.workers <= 1:
+        batch: list[Trace] = []
+        for item in items:
+            if isinstance(item, InputError):
+                yield from _records_of(batch, options, gold_path)
+                batch = []
+                yield item
+            else:
+                batch.append(item)
+                if len(batch) >= CHUNK:
+                    yield from _records_of(batch, options, gold_path)
+                    batch = []
+        yield from _records_of(batch, options, gold_path)
+        return
+    with ProcessPoolExecutor(max_workers=options.workers - 1) as pool:
+        pending: list[Future[list[dict[str, JsonValue]]] | InputError] = []
+        batch = []
+
+        def flush() -> None:
+            nonlocal batch
+            if batch:
+                pending.append(pool.submit(_records_of, batch, options, gold_path))
+                batch = []
+
+        for item in items:
+            if isinstance(item, InputError):
+                flush()
+                pending.append(item)
+            else:
+                batch.append(item)
+                if len(batch) >= CHUNK:
+                    flush()
+            while len(pending) > 2 * options.workers:
+                head = pending.pop(0)
+                yield from [head] if isinstance(head, InputError) else head.result()
+        flush()
+        for head in pending:
+            yield from [head] if isinstance(head, InputError) else head.result()
+
+
+def _table_block(record: dict[str, JsonValue]) -> str:
+    status = str(record.get("status", "")).upper()
+    veto = " (veto)" if record.get("veto") else ""
+    lines = [f"trace {printable(str(record.get('trace_id')))}: {status}{veto}"]
+    step = record.get("first_critical_failure_step")
+    if step is not None:
+        lines.append(f"  first critical failure step: {printable(str(step))} ({record.get('critical_rule', '')})")
+        hypothesis = record.get("root_cause_hypothesis")
+        if hypothesis:
+            lines.append(f"  root cause: {printable(str(hypothesis))}")
+    dimensions = record.get("dimensions")
+    for name, verdict in (dimensions or {}).items() if isinstance(dimensions, dict) else []:
+        passed = verdict.get("pass") if isinstance(verdict, dict) else None
+        mark = "n/a " if passed is None else "pass" if passed else "FAIL"
+        lines.append(f"  {name:<15}{mark}")
+        for finding in verdict.get("findings", []) if isinstance(verdict, dict) else []:
+            where = f"step {finding.get('step_id')}: " if finding.get("step_id") else ""
+            lines.append(f"      {printable(where + str(finding.get('rule')) + ': ' + str(finding.get('message')))}")
+    return "\n".join(lines) + "\n\n"
+
+
+def _error_record(error: InputError) -> dict[str, JsonValue]:
+    return {"error": error.to_dict()}
+
+
+def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
+    """Run ``aem-strands trace`` (see the module docstring); returns the exit code."""
+    options = options_from_args(args)
+    gold_path = str(args.gold) if args.gold is not None else None
+    if gold_path is not None:
+        from aem_strands.trace.load import load_trace_gold
+
+        load_trace_gold(gold_path)  # a bad gold file stops the run before any work (ConfigError: exit 2)
+    redact: Callable[[JsonValue], JsonValue] | None = None
+    if not args.keep_pii:
+        from aem_strands.trace.pii import Redactor
+
+        redact = Redactor().redact_json
+    inputs = [*args.paths, args.gold, getattr(args, "policy", None), getattr(args, "tools", None)]
+    target: AtomicFile | None = None
+    if args.out is not None:
+        check_target(args.out, inputs, "--out")
+        target = AtomicFile(args.out, "--out")
+    stream = target.stream if target is not None else stdout
+    fmt = args.format or ("table" if stream.isatty() else "jsonl")
+    judged = passed = failed = inconclusive = 0
+    errors: list[InputError] = []
+    count = 0
+    try:
+        for item in _judged(read_inputs(args.paths, args.input, stdin), options, gold_path):
+            if isinstance(item, InputError):
+                errors.append(item)
+                print(f"aem-strands: {printable(str(item))}", file=stderr)
+                record = _error_record(item)
+            else:
+                record = redact(item) if redact is not None else item
+                judged += 1
+                status = record.get("status")
+                passed += status == TraceStatus.PASS.value
+                failed += status == TraceStatus.FAIL.value
+                inconclusive += status == TraceStatus.INCONCLUSIVE.value
+            if fmt == "table":
+                if "error" not in record:
+                    stream.write(_table_block(record))
+            else:
+                text = json.dumps(record, ensure_ascii=False, indent=2 if fmt == "json" else None, allow_nan=False)
+                stream.write(("[\n" if count == 0 else ",\n") + text if fmt == "json" else text + "\n")
+            count += 1
+            stream.flush()
+        if fmt == "json":
+            stream.write("[]\n" if count == 0 else "\n]\n")
+        if fmt == "table":
+            tail = [f"{inconclusive} inconclusive"] if inconclusive else []
+            tail += [counted(len(errors), "error")] if errors else []
+            stream.write(", ".join([f"{counted(judged, 'trace')} judged: {passed} pass, {failed} fail", *tail]) + "\n")
+        if target is not None:
+            target.commit()
+    finally:
+        if target is not None:
+            target.discard()
+    if errors:
+        return EXIT_BAD_INPUT
+    if failed:
+        return EXIT_FAILURES
+    return EXIT_INCONCLUSIVE if inconclusive else EXIT_OK
