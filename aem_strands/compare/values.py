@@ -435,7 +435,7 @@ def _across_types(a: Typed, b: Typed) -> bool | None:
         return bool(full) and all(date(y, m, d).weekday() == a.day for y, m, d in full)
     if isinstance(a, Phone) and isinstance(b, Quantity):
         digits = _phone_digits(b)
-        return digits is not None and phones_match(a.number, digits)
+        return digits is not None and (a.number.lstrip("+") == digits or phones_match(a.number, digits))
     if isinstance(a, Phone) and isinstance(b, Identifier) and b.key.isdigit():
         return a.number.lstrip("+") == b.key or phones_match(a.number, b.key)
     if isinstance(a, Identifier) and isinstance(b, Quantity):
