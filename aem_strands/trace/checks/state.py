@@ -4,7 +4,8 @@
   environment's ``expected_final_state``) must be in the trace's ``final_state`` (else the last step's
   ``state_after``) with the same value under typed equivalence (``ctx.values``: ``approved`` = ``Approved``,
   ``40`` = ``40.0``, nested objects leaf by leaf). Keys the trace adds are not checked. Where the value judge
-  cannot decide and a judge is given, the judge is asked; an unanswered question is ``undecided``.
+  cannot decide, the judge is asked when one is given (an unanswered question is ``undecided``); without one
+  the values differ, as for a strict argument (``pending`` is not ``approved``).
 - ``state.identity_lost``: a key that records who the user is or what they may do (``authenticated``,
   ``verified``, ``identity_verified``, ``user_id``, ``role``, ``permissions``, ``logged_in``, and names ending
   in ``_verified`` / ``_authenticated``) set (not false, null or empty) in one step's ``state_after`` and, in the
@@ -96,7 +97,8 @@ def _final_state_findings(
                 if same is None:
                     undecided.append(question)
             elif same is None:
-                undecided.append(f"whether {key!r} = {have!r} is the expected {want!r} (no rule decides it)")
+                # As for a strict argument: without a judge, only exact match and typed normalisation pass.
+                same, shown = False, f"{have!r} (not the same under typed normalisation; no judge to ask)"
         if same is False:
             findings.append(
                 Finding(
