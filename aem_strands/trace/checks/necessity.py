@@ -194,13 +194,15 @@ def _given(trace: Trace, before: int, item: Item) -> tuple[Step, str, str] | Non
 
 
 def _asked_again(trace: Trace) -> list[Finding]:
-    items = [*ITEMS, *_argument_items(trace)]
+    replies = [
+        s for s in trace.steps
+        if s.action_type is ActionType.RESPONSE and s.content and ("?" in s.content or _PLEASE.search(s.content))
+    ]  # fmt: skip
+    items = [*ITEMS, *_argument_items(trace)] if replies else []
     findings = []
-    for step in trace.steps:
-        if step.action_type is not ActionType.RESPONSE or not step.content:
-            continue
+    for step in replies:
         for item in items:
-            asking = [s for s in sentences(step.content) if _asks(s, item)]
+            asking = [s for s in sentences(step.content or "") if _asks(s, item)]
             given = _given(trace, step.index, item) if asking else None
             if given is None:
                 continue
