@@ -188,6 +188,14 @@ def kappa(first: Sequence[bool], second: Sequence[bool]) -> Interval | None:
     if a.size < 2 or np.unique(np.concatenate([a, b])).size < 2:
         return None  # both raters give one and the same verdict: kappa is undefined
     estimate = float(cohen_kappa_score(a, b, labels=[0, 1]))
+    if not np.isfinite(estimate):
+        return None
     table = confusion_matrix(a, b, labels=[0, 1])
-    found = cohens_kappa(table)  # its limits are the 95% two-sided interval (alpha 0.025 a side)
-    return Interval(estimate, float(found.kappa_low), float(found.kappa_upp), int(a.size))
+    with warnings.catch_warnings():
+        # One rater constant (every label "fail"): the asymptotic variance divides by zero; no interval then.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        found = cohens_kappa(table)  # its limits are the 95% two-sided interval (alpha 0.025 a side)
+    low, high = float(found.kappa_low), float(found.kappa_upp)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return Interval(estimate, None, None, int(a.size))
+    return Interval(estimate, low, high, int(a.size))

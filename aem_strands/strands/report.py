@@ -176,7 +176,7 @@ class AemReport(EvaluationReport):  # type: ignore[misc]  # strands_evals ships 
         for name in names:
             r = self.rollups(group_by=group_by, evaluator=name)
             label = "AEM" if name is None else name
-            cases = counted(int(r["cases"]), "case")  # type: ignore[call-overload]  # rollups' "cases" is an int
+            cases = counted(int(r["cases"]), "case")
             lines.append(f"{label}: {cases}, mean score {r['mean_score']}, pass rate {r['pass_rate']}")
             reasons = r["failure_reasons"]
             for reason, counts in (reasons if isinstance(reasons, dict) else {}).items():
