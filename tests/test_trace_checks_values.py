@@ -5,6 +5,8 @@ that is not the expected one, identity lost between steps)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from aem_strands.trace.checks.arguments import check_arguments
 from aem_strands.trace.checks.context import ExactValues, TraceContext
 from aem_strands.trace.checks.result_use import check_result_use
 from aem_strands.trace.checks.state import check_state, is_identity_key
+from aem_strands.trace.load import load_policy, load_traces, merge_environment
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -27,6 +30,7 @@ from aem_strands.trace.types import (
 )
 from aem_strands.trace.values import ComparatorValues, GroundingIndex, compact
 from aem_strands.types import JsonValue
+from tests.conftest import ROOT
 
 VALUES = ComparatorValues()
 CTX = TraceContext(VALUES)
@@ -97,7 +101,7 @@ def test_a_value_is_always_the_same_as_itself(value: JsonValue) -> None:
 
 
 def _index() -> GroundingIndex:
-    index = GroundingIndex(VALUES)
+    index = GroundingIndex(VALUES.same)
     index.add_text("Hi, please refund order 123; I paid $40 on March 1, 2024 and was told five days.", "user")
     index.add_json({"customer": {"id": "C-77", "email": "jane@example.com"}}, "observation")
     return index
@@ -128,9 +132,16 @@ def test_grounding_does_not_find_a_different_value(value: JsonValue) -> None:
 
 
 def test_a_partial_date_does_not_ground_a_full_one() -> None:
-    index = GroundingIndex(VALUES)
+    index = GroundingIndex(VALUES.same)
     index.add_text("Sometime in March", "user")
     assert index.find("2024-03-01") is None
+
+
+@pytest.mark.parametrize("module", ["aem_strands.trace.values", "aem_strands.trace.pii"])
+def test_modules_import_on_their_own(module: str) -> None:
+    # Imports run one way: neither module may reach back through the checks package that imports it.
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
 
 
 def test_compact_drops_case_spaces_and_separators() -> None:
@@ -480,3 +491,28 @@ def test_an_undecidable_state_value_goes_to_the_judge() -> None:
     assert verdict.findings == ()
     assert verdict.undecided == tuple(judge.questions)
     assert len(judge.questions) == 1
+
+
+# --- the example traces --------------------------------------------------------------------------------------
+
+EXAMPLES = ROOT / "examples" / "data" / "traces"
+
+
+@pytest.mark.parametrize(
+    ("file", "trace_id", "failing"),
+    [
+        ("refund_status.json", "refund-status-ok", set()),
+        ("result_use.jsonl", "ineligible-claimed-refundable", {Dimension.RESULT_USE}),
+        ("result_use.jsonl", "ineligible-faithful", set()),
+        ("result_use.jsonl", "delivery-days-wrong", {Dimension.RESULT_USE}),
+        ("result_use.jsonl", "delivery-days-faithful", set()),
+        ("ungrounded_order.json", "ungrounded-order-id", {Dimension.ARGUMENTS, Dimension.STATE}),
+    ],
+)
+def test_value_checks_on_the_example_traces(file: str, trace_id: str, failing: set[Dimension]) -> None:
+    policy = load_policy(EXAMPLES / "policy.yaml")
+    (found,) = [t for t in load_traces(EXAMPLES / file).traces if t.trace_id == trace_id]
+    env = merge_environment(policy, found.environment)
+    verdicts = [check(found, env, CTX) for check in (check_arguments, check_result_use, check_state)]
+    assert {v.dimension for v in verdicts if v.passed is False} == failing
+    assert all(v.undecided == () for v in verdicts)

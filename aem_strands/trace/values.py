@@ -15,7 +15,7 @@ order; only values of a compatible type are ever compared.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from aem_strands.compare.chain import Comparator
@@ -36,7 +36,6 @@ from aem_strands.compare.values import (
     Weekday,
 )
 from aem_strands.compare.walk import json_key, plan_leaves
-from aem_strands.trace.checks.context import ValueJudge
 from aem_strands.types import JsonValue, ValueKind
 
 
@@ -116,14 +115,19 @@ def json_leaves(value: JsonValue, path: str = "") -> Iterator[tuple[str, JsonVal
         yield path, value
 
 
+SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
+"""Typed equivalence of two values, given the argument or key name: a ``ValueJudge``'s ``same``."""
+
+
 class GroundingIndex:
     """What has been said or seen so far in a trace, indexed for ``find`` (see the module docstring).
 
-    ``add_text`` takes free text (a user message, the goal); ``add_json`` takes structured values (a state, an
-    observation, earlier arguments): every scalar leaf, every object key, and every string leaf as text too."""
+    ``same`` decides typed equivalence (``ComparatorValues().same``, or any ``ValueJudge``'s). ``add_text`` takes
+    free text (a user message, the goal); ``add_json`` takes structured values (a state, an observation, earlier
+    arguments): every scalar leaf, every object key, and every string leaf as text too."""
 
-    def __init__(self, values: ValueJudge, context: ParseContext | None = None) -> None:
-        self._values = values
+    def __init__(self, same: SameFn, context: ParseContext | None = None) -> None:
+        self._same = same
         self._context = context or ParseContext()
         self._exact: dict[str, tuple[str, JsonValue]] = {}
         self._texts: list[tuple[str, str, str]] = []  # (padded normalised text, source, original)
@@ -192,7 +196,7 @@ class GroundingIndex:
         self._parse_pending()
         for kind in _PARTNERS.get(type(wanted), (type(wanted),)):
             for candidate, source in self._typed.get(kind, ()):
-                if _as_specific(candidate, wanted, self._context) and self._values.same(candidate, value, name):
+                if _as_specific(candidate, wanted, self._context) and self._same(candidate, value, name):
                     return Grounding(source, candidate, "typed")
         return None
 
@@ -228,4 +232,4 @@ def _keys(value: JsonValue) -> Iterator[str]:
             yield from _keys(item)
 
 
-__all__ = ["ComparatorValues", "Grounding", "GroundingIndex", "compact", "json_leaves"]
+__all__ = ["ComparatorValues", "Grounding", "GroundingIndex", "SameFn", "compact", "json_leaves"]

@@ -130,7 +130,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
     if not calls:
         return not_applicable(Dimension.ARGUMENTS, "no tool call has arguments")
     definitions = {d.name: d for d in env.tools.definitions}
-    index = GroundingIndex(ctx.values)
+    index = GroundingIndex(ctx.values.same)
     if trace.goal:
         index.add_text(trace.goal, "goal")
     if trace.initial_state:
