@@ -42,8 +42,8 @@ _HOMES: dict[str, str] = {
     # Strands Evals adapters, importable as ``aem_strands:NAME`` (e.g. ``--custom-evaluator
     # aem_strands:AemSessionEvaluator``) without importing strands_evals for core-only users.
     **dict.fromkeys(
-        ["AemReport", "AemSessionEvaluator", "AemTurnEvaluator", "CorrectnessCustomEvaluator", "GoldRefreshingStore",
-         "live_task", "make_live_task", "offline_task"],
+        ["AemReport", "AemSessionEvaluator", "AemTraceEvaluator", "AemTurnEvaluator", "CorrectnessCustomEvaluator",
+         "GoldRefreshingStore", "live_task", "make_live_task", "offline_task"],
         "aem_strands.strands",
     ),
 }  # fmt: skip
@@ -54,6 +54,7 @@ __all__ = [
     "AemError",
     "AemReport",
     "AemSessionEvaluator",
+    "AemTraceEvaluator",
     "AemTurnEvaluator",
     "AlignOptions",
     "Alignment",
@@ -138,6 +139,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time ``__getattr
     from aem_strands.strands import (
         AemReport,
         AemSessionEvaluator,
+        AemTraceEvaluator,
         AemTurnEvaluator,
         CorrectnessCustomEvaluator,
         GoldRefreshingStore,

@@ -16,11 +16,14 @@ from aem_strands.strands.report import AemReport
 from aem_strands.strands.session import PredictedTurn, offline_session, session_to_turns
 from aem_strands.strands.store import GoldRefreshingStore
 from aem_strands.strands.tasks import live_task, make_live_task, offline_task, run_live
+from aem_strands.strands.trace_adapter import session_to_trace, traces_from_spans
+from aem_strands.strands.trace_evaluator import AemTraceEvaluator
 
 __all__ = [
     "AEM_KEY",
     "AemReport",
     "AemSessionEvaluator",
+    "AemTraceEvaluator",
     "AemTurnEvaluator",
     "CorrectnessCustomEvaluator",
     "DetectorAgreement",
@@ -36,5 +39,7 @@ __all__ = [
     "offline_session",
     "offline_task",
     "run_live",
+    "session_to_trace",
     "session_to_turns",
+    "traces_from_spans",
 ]
