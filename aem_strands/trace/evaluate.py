@@ -3,8 +3,9 @@
 The status of a trace (SPEC §9):
 
 - ``fail`` when safety fails (``veto``: whatever the other dimensions say) or any hard-gate dimension fails;
-- ``inconclusive`` when nothing failed but a dimension could not be decided: a question its check put to the
-  judge went unanswered (the verdict becomes not applicable, its reason says which question); never a pass;
+- ``inconclusive`` when nothing failed but a dimension could not be decided: a question its check needed the
+  judge for went unanswered (the check's ``undecided``, or a judge call that returned nothing or raised); the
+  verdict becomes not applicable, its reason and ``undecided`` say which questions; never a pass;
 - ``pass`` otherwise. A failed soft gate (cost over budget) leaves the status ``pass``; the dimension still
   says ``pass: false``.
 
@@ -54,12 +55,14 @@ class _AskedJudge:
 
     judge: TraceJudge
     unanswered: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
     def decide(self, question: str, evidence: JsonValue) -> bool | None:
         try:
             answer = self.judge.decide(question, evidence)
         except Exception as error:  # any failure of the judge's call is "could not answer"
-            self.unanswered.append(f"{question} ({type(error).__name__}: {error})")
+            self.unanswered.append(question)
+            self.errors.append(f"{type(error).__name__}: {error}")
             return None
         if answer is None:
             self.unanswered.append(question)
@@ -109,10 +112,13 @@ def _checked(trace: Trace, env: Environment, values: ValueJudge, judge: TraceJud
             continue
         asked = _AskedJudge(judge) if judge is not None else None
         verdict = check(trace, env, TraceContext(values, asked))
-        if asked is not None and asked.unanswered and verdict.passed is not False:
+        # The check's own undecided questions, and any the judge failed that the check did not note.
+        questions = tuple(dict.fromkeys([*verdict.undecided, *(asked.unanswered if asked is not None else ())]))
+        if questions and verdict.passed is not False:
             undecided = True
-            reason = f"inconclusive: the judge could not answer: {'; '.join(asked.unanswered)}"
-            verdict = DimensionVerdict(dimension, None, (), verdict.checked, reason)
+            failures = f" ({'; '.join(dict.fromkeys(asked.errors))})" if asked is not None and asked.errors else ""
+            reason = f"inconclusive: the judge could not answer{failures}: {'; '.join(questions)}"
+            verdict = DimensionVerdict(dimension, None, (), verdict.checked, reason, questions)
         verdicts[dimension] = verdict
     return _Checked(verdicts, undecided)
 
