@@ -16,6 +16,7 @@ from aem_strands.trace.checks.necessity import check_necessity
 from aem_strands.trace.checks.planning import check_planning
 from aem_strands.trace.checks.recovery import check_recovery
 from aem_strands.trace.checks.safety import check_safety
+from aem_strands.trace.checks.steps import action_words, call_failed, names_action
 from aem_strands.trace.checks.tool_selection import check_tool_selection
 from aem_strands.trace.load import load_policy, load_traces, merge_environment
 from aem_strands.trace.types import (
@@ -703,3 +704,33 @@ def test_a_generic_done_after_a_successful_fallback_is_not_reported() -> None:
     # without the fallback, the same "Done!" right after the error hides it
     t = trace(call("sync_crm", error="timeout", customer_id="c9"), say("Done!"))
     assert rules(check_recovery(t, Environment(), CTX)) == [("s2", "recovery.reported_success_after_error")]
+
+
+# --- reading steps ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("observation", "error", "failed"),
+    [
+        (None, "timeout after 30s", True),
+        ({"error": "backend down"}, None, True),
+        ({"status": "Timeout"}, None, True),
+        ("Error: unreachable", None, True),
+        ({"error": None, "status": "ok"}, None, False),
+        ({"status": "rejected"}, None, False),  # a refund refused is an answer, not a failed call
+        ({"payment": "failed"}, None, False),
+        ("The order failed quality control", None, False),
+    ],
+)
+def test_a_call_failed_when_its_error_or_observation_says_so(observation: Any, error: str | None, failed: bool) -> None:
+    step = trace(call("get_refund_status", observation, error=error, order_id="1")).steps[0]
+    assert call_failed(step) is failed
+
+
+def test_action_words_leave_out_generic_verbs_and_objects() -> None:
+    assert action_words("cancel_order") == {"cancel"}
+    assert action_words("issueRefund") == {"refund"}
+    assert action_words("get_order") == frozenset()
+    assert names_action("Your order was cancelled.", "cancel_order")
+    assert names_action("Identity verified.", "verify_identity")
+    assert not names_action("Your order has shipped.", "cancel_order")

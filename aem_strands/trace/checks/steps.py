@@ -2,8 +2,8 @@
 call, whether a call failed, and whether a text names a tool's action.
 
 A call *failed* when its ``error`` is set or its observation plainly reports a failure: an object with a
-non-empty ``error``/``errors``/``exception`` member or a ``status`` of ``error``/``failed``/``timeout``
-(…), or a text that starts with ``Error``/``Timeout``/``Exception``.
+non-empty ``error``/``errors``/``exception`` member or a ``status`` of ``error``/``timeout``/``exception``
+(``FAILED_STATUSES``), or a text that starts with ``Error``/``Timeout``/``Exception``/``Failed``.
 
 A tool's *action words* are the words of its name (``cancel_order``, ``issueRefund``) that say what it
 does: generic verbs (``get``, ``issue``, ``run``) and common object nouns (``order``, ``account``) are left
@@ -21,11 +21,9 @@ from aem_strands.compare.walk import json_key
 from aem_strands.trace.types import Step
 from aem_strands.types import JsonValue
 
-FAILED_STATUSES = frozenset(
-    ["error", "errored", "failed", "failure", "fail", "timeout", "timed_out", "timedout", "timed out", "exception",
-     "denied", "forbidden", "unavailable", "rejected"]
-)  # fmt: skip
-"""``status`` values of an observation that report a failed call."""
+FAILED_STATUSES = frozenset(["error", "errored", "timeout", "timed_out", "timedout", "timed out", "exception"])
+"""``status`` values of an observation that report a failed call. Domain outcomes (``failed``, ``rejected``,
+``denied``: a payment that failed, a refund that was refused) are answers, not failures of the call."""
 
 _ERROR_MEMBERS = ("error", "errors", "exception")
 _ERROR_TEXT = re.compile(r"\s*(error|timeout|timed out|exception|failed|failure)\b", re.IGNORECASE)
