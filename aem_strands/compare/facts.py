@@ -36,10 +36,12 @@ import difflib
 import functools
 import itertools
 import re
+from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_outcomes, same_topics
+from aem_strands.compare.fact_match import match_facts
 from aem_strands.compare.reply_signals import Fact, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.errors import ConfigError
@@ -55,7 +57,6 @@ _FAMILIES = {
     "address": "entities",
 }  # fmt: skip
 _ASKING = frozenset([ActKind.CONFIRM, ActKind.OFFER, ActKind.OFFER_INTENT, ActKind.REQ_MORE])
-_UNIT_GROUPS = frozenset(["money", "percent", "measure"])
 _NEGATIVE_WORDS = frozenset(["unable", "without", "nothing", "none", "neither", "failed", "lack", "lacks"])
 _NEGATION = re.compile(
     r"\b(?:" + "|".join(re.escape(c) for c in sorted(NEGATION_CUES | _NEGATIVE_WORDS)) + r")\b|n't\b"
@@ -100,48 +101,33 @@ def _incomplete(gold: str, detail: str) -> FactFinding:
     return FactFinding(FailureReason.INCOMPLETE_RESPONSE, SubMetric.COMPLETENESS, gold, "", detail)
 
 
-def _amount(fact: Fact) -> float | None:
-    found = re.findall(r"-?\d+(?:\.\d+)?", fact.key)
-    return float(found[0]) if fact.group != "duration" and len(found) == 1 else None
+class _Words:
+    """The word stems of one reply, with ``mentions`` memoised per name and derived words looked up by their
+    first four letters (a long reply has thousands of names and words: comparing each pair would be quadratic)."""
 
+    def __init__(self, words: frozenset[str]) -> None:
+        self.words = words
+        self._by_prefix: dict[str, list[str]] | None = None
+        self._seen: dict[str, bool] = {}
 
-def _agree(gold: Fact, predicted: Fact) -> bool:
-    if gold.agrees(predicted):
-        return True
-    bare = {gold.group, predicted.group} - _UNIT_GROUPS
-    if bare == {"number"} and gold.group != predicted.group:
-        # "$1,250" and "1,250": a unit on one side only does not make the amounts differ
-        return _amount(gold) is not None and _amount(gold) == _amount(predicted)
-    if {gold.group, predicted.group} == {"number", "time"}:
-        number, time = (gold, predicted) if gold.group == "number" else (predicted, gold)
-        hour, minute = time.key.split(":")
-        return minute == "00" and _amount(number) in (float(hour), float(int(hour) % 12))
-    return False
+    def mentions(self, name: str) -> bool:
+        """Whether each word of ``name`` is among the words, inflected or derived (``Syria``/``Syrian``,
+        ``Greece``/``Greek``: the same first four letters or more, each word's rest at most three
+        letters; ``Psychologist``/``Psychiatrist`` share five but differ in seven)."""
+        found = self._seen.get(name)
+        if found is None:
+            found = self._seen[name] = all(self._has(w) for w in name.split())
+        return found
 
-
-def _match(gold: list[Fact], predicted: list[Fact]) -> tuple[list[Fact], list[Fact], list[Fact]]:
-    """(matched gold facts, unmatched gold, unmatched predicted), in gold's order. Facts of one group
-    pair first, across groups after: the "1 pm" of one side is the other's "1 pm", not its "one"."""
-    free = list(predicted)
-    hits: dict[int, Fact] = {}
-    for same_group in (True, False):
-        for index, fact in enumerate(gold):
-            if index in hits:
-                continue
-            hit = next((p for p in free if (p.group == fact.group) == same_group and _agree(fact, p)), None)
-            if hit is not None:
-                free.remove(hit)
-                hits[index] = hit
-    matched = [fact for index, fact in enumerate(gold) if index in hits]
-    missing = [fact for index, fact in enumerate(gold) if index not in hits]
-    return matched, missing, free
-
-
-def _mentioned(name: str, words: frozenset[str]) -> bool:
-    """Whether each word of ``name`` is among ``words``, inflected or derived (``Syria``/``Syrian``,
-    ``Greece``/``Greek``: the same first four letters or more, each word's rest at most three
-    letters; ``Psychologist``/``Psychiatrist`` share five but differ in seven)."""
-    return all(w in words or stem(w) in words or any(_derived(w, v) for v in words) for w in name.split())
+    def _has(self, word: str) -> bool:
+        if word in self.words or stem(word) in self.words:
+            return True
+        if self._by_prefix is None:
+            self._by_prefix = {}
+            for other in self.words:
+                self._by_prefix.setdefault(other[:4], []).append(other)
+        # a derived word shares at least the first four letters
+        return len(word) >= 4 and any(_derived(word, v) for v in self._by_prefix.get(word[:4], ()))
 
 
 def _derived(word: str, other: str) -> bool:
@@ -149,41 +135,70 @@ def _derived(word: str, other: str) -> bool:
     return shared >= 4 and len(word) - shared <= 3 and len(other) - shared <= 3
 
 
-def _replaced_by(entity: Fact, gold: str, predicted: str) -> str | None:
-    """The predicted words standing where gold names ``entity`` (``mill valley`` for ``Pleasant Hill``)."""
-    gold_words = re.findall(r"\w+", gold.casefold())
-    predicted_words = re.findall(r"\w+", predicted.casefold())
-    name = entity.key.split()
-    matcher = difflib.SequenceMatcher(a=gold_words, b=predicted_words, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "replace" and set(name) <= set(gold_words[i1:i2]) and 0 < j2 - j1 <= len(name) + 2:
-            words = [w for w in predicted_words[j1:j2] if w not in GOVERNED_SKIP]
-            if words and i2 - i1 <= len(name) + 2:
-                return " ".join(predicted_words[j1:j2])
-    return None
+MAX_DIFF_WORDS = 2_000
+"""The longest reply (in words, either side) in which a name gold states and the prediction leaves out is
+looked for among the prediction's words standing in its place (``mill valley vs gold Pleasant Hill``:
+inconsistent). Lining up two replies word by word costs time growing with the product of their lengths;
+beyond this a name left out is reported as omitted (incomplete): the pair fails either way."""
+
+
+class _Replacements:
+    """What the prediction says where gold names an entity, for each entity of one reply pair: the
+    replies lined up word by word once (``difflib``), each name looked up once."""
+
+    def __init__(self, gold: str, predicted: str) -> None:
+        self.gold = gold
+        self.predicted = predicted
+        self._lined_up: tuple[list[str], list[str], list[tuple[str, int, int, int, int]]] | None = None
+        self._seen: dict[str, str | None] = {}
+
+    def of(self, entity: Fact) -> str | None:
+        """The predicted words standing where gold names ``entity`` (``mill valley`` for ``Pleasant Hill``);
+        ``None`` when there are none, or a reply is longer than ``MAX_DIFF_WORDS`` words."""
+        if entity.key not in self._seen:
+            self._seen[entity.key] = self._find(entity.key.split())
+        return self._seen[entity.key]
+
+    def _find(self, name: list[str]) -> str | None:
+        if self._lined_up is None:
+            gold_words = re.findall(r"\w+", self.gold.casefold())
+            predicted_words = re.findall(r"\w+", self.predicted.casefold())
+            opcodes: list[tuple[str, int, int, int, int]] = []
+            if max(len(gold_words), len(predicted_words)) <= MAX_DIFF_WORDS:
+                opcodes = list(difflib.SequenceMatcher(a=gold_words, b=predicted_words, autojunk=False).get_opcodes())
+            self._lined_up = gold_words, predicted_words, opcodes
+        gold_words, predicted_words, opcodes = self._lined_up
+        for tag, i1, i2, j1, j2 in opcodes:
+            if tag == "replace" and set(name) <= set(gold_words[i1:i2]) and 0 < j2 - j1 <= len(name) + 2:
+                words = [w for w in predicted_words[j1:j2] if w not in GOVERNED_SKIP]
+                if words and i2 - i1 <= len(name) + 2:
+                    return " ".join(predicted_words[j1:j2])
+        return None
 
 
 def _facts_check(gold: str, predicted: str, checks: Collection[str]) -> tuple[list[FactFinding], list[Fact], int]:
     findings: list[FactFinding] = []
     gold_facts = [f for f in facts_in(gold) if _FAMILIES.get(f.group) in checks]
     predicted_facts = [f for f in facts_in(predicted) if _FAMILIES.get(f.group) in checks]
-    matched, missing, extra = _match(gold_facts, predicted_facts)
-    predicted_words = words_in(predicted)
-    gold_words = words_in(gold)
-    for fact in list(missing):
-        if fact.group == "entity" and _mentioned(fact.key, predicted_words):
-            missing.remove(fact)
-            matched.append(fact)
-    extra = [f for f in extra if not (f.group == "entity" and _mentioned(f.key, gold_words))]
+    matched, missing, extra = match_facts(gold_facts, predicted_facts)
+    predicted_words, gold_words = _Words(words_in(predicted)), _Words(words_in(gold))
+    named = [f for f in missing if f.group == "entity" and predicted_words.mentions(f.key)]
+    if named:
+        missing = [f for f in missing if not (f.group == "entity" and predicted_words.mentions(f.key))]
+        matched += named
+    rivals: dict[str, deque[Fact]] = {}  # the prediction's unmatched facts by group, in its order
+    for fact in extra:
+        if not (fact.group == "entity" and gold_words.mentions(fact.key)):
+            rivals.setdefault(fact.group, deque()).append(fact)
+    replacements = _Replacements(gold, predicted)
     for fact in missing:
-        rival = next((p for p in extra if p.group == fact.group), None)
+        rival = rivals[fact.group].popleft() if rivals.get(fact.group) else None
         if rival is None and fact.group == "entity":
-            replaced = _replaced_by(fact, gold, predicted)
+            replaced = replacements.of(fact)
             if replaced is not None:
                 findings.append(_inconsistent(fact.text, replaced, f"{replaced} vs gold {fact.text}"))
                 continue
         if rival is not None:
-            extra.remove(rival)
             findings.append(_inconsistent(fact.text, rival.text, f"{rival.text} vs gold {fact.text}"))
         elif not (fact.group == "number" and fact.key == "1") and fact.group != "month":
             findings.append(_incomplete(fact.text, f"omits {fact.text}, which gold states"))

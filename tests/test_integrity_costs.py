@@ -1,0 +1,116 @@
+"""Issue 21, cost that grows faster than the input: the near-linear paths give what the quadratic ones gave,
+and inputs beyond a documented limit get the documented, fail-closed answer. Timings live in
+``benchmarks/quadratic_costs.py``, never here."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from aem_strands.compare import facts as facts_module
+from aem_strands.compare.fact_match import agree, match_facts
+from aem_strands.compare.facts import MAX_DIFF_WORDS, check_reply_facts
+from aem_strands.compare.reply_signals import Fact
+from aem_strands.types import FailureReason
+
+# --- reply facts -------------------------------------------------------------------------------------------------
+
+
+def _pairing_by_scan(gold: list[Fact], predicted: list[Fact]) -> tuple[list[Fact], list[Fact], list[Fact]]:
+    """The pairing as it was written before issue 21 (each gold fact against every free predicted one)."""
+    free = list(predicted)
+    hits: dict[int, Fact] = {}
+    for same_group in (True, False):
+        for index, fact in enumerate(gold):
+            if index in hits:
+                continue
+            hit = next((p for p in free if (p.group == fact.group) == same_group and agree(fact, p)), None)
+            if hit is not None:
+                free.remove(hit)
+                hits[index] = hit
+    matched = [fact for index, fact in enumerate(gold) if index in hits]
+    missing = [fact for index, fact in enumerate(gold) if index not in hits]
+    return matched, missing, free
+
+
+_NAME_WORDS = ["kenya", "supreme", "court", "sc", "grand", "central", "station", "gcs", "union", "hill"]
+_AMOUNTS = ["1", "7", "12", "19", "1250", "0.5", "-3"]
+
+
+def _fact(group: str, pick: int, loose: bool) -> Fact:
+    if group == "time":
+        hour, minute = [0, 7, 12, 19][pick % 4], ["00", "30"][pick % 2]
+        return Fact("time", f"{hour}:{minute}", f"t{pick}", loose)
+    if group == "date":
+        parts = [["?", "2020"][pick % 2], ["?", "5", "11"][pick % 3], ["3", "11", "?"][pick % 3]]
+        key = "-".join(parts)
+        return Fact("date", key + ("|2020-3-5" if pick % 5 == 4 else ""), f"d{pick}")
+    if group == "entity":
+        words = [w for i, w in enumerate(_NAME_WORDS) if (pick >> i) & 1] or ["hill"]
+        return Fact("entity", " ".join(words), f"e{pick}")
+    if group == "measure":
+        scale = ["temperature", "temperature F", "temperature C", "mass g"][pick % 4]
+        return Fact("measure", f"{scale} {_AMOUNTS[pick % len(_AMOUNTS)]}", f"m{pick}")
+    prefix = {"money": "USD ", "percent": "", "number": "", "duration": ""}[group]
+    suffix = {"percent": "%", "duration": " s"}.get(group, "")
+    return Fact(group, f"{prefix}{_AMOUNTS[pick % len(_AMOUNTS)]}{suffix}", f"{group[0]}{pick}")
+
+
+_FACTS = st.builds(
+    _fact,
+    st.sampled_from(["time", "date", "entity", "measure", "money", "percent", "number", "duration"]),
+    st.integers(0, 1023),
+    st.booleans(),
+)
+
+
+@given(st.lists(_FACTS, max_size=25), st.lists(_FACTS, max_size=25))
+def test_fact_pairing_equals_the_pairwise_scan(gold: list[Fact], predicted: list[Fact]) -> None:
+    assert match_facts(gold, predicted) == _pairing_by_scan(gold, predicted)
+
+
+def test_fact_pairing_takes_the_first_agreeing_fact_in_reading_order() -> None:
+    # gold 7 pm agrees with the loose "7:00" (2nd) and with "19:00" (3rd): the earlier one is taken; the later
+    # gold "19:00" then takes the exact one. A bare 7 agrees with 7 pm only across groups, after all same-group pairs.
+    gold = [Fact("time", "19:00", "7 pm"), Fact("time", "19:00", "19:00"), Fact("number", "7", "7")]
+    predicted = [Fact("number", "7", "seven"), Fact("time", "7:00", "7", True), Fact("time", "19:00", "19:00")]
+    matched, missing, extra = match_facts(gold, predicted)
+    assert (matched, missing, extra) == (gold, [], [])
+    assert match_facts(gold[:1], predicted[1:]) == (gold[:1], [], predicted[2:])
+
+
+def _mentioned_by_scan(name: str, words: frozenset[str]) -> bool:
+    return all(
+        w in words or facts_module.stem(w) in words or any(facts_module._derived(w, v) for v in words)
+        for w in name.split()
+    )
+
+
+_WORDS = st.sampled_from(["syria", "syrian", "greece", "greek", "psychologist", "psychiatrist", "hill", "hil", "mill"])
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=3), st.frozensets(_WORDS, max_size=6))
+def test_name_mentions_equal_the_scan_over_every_word(name: list[str], words: frozenset[str]) -> None:
+    assert facts_module._Words(words).mentions(" ".join(name)) == _mentioned_by_scan(" ".join(name), words)
+
+
+def _long_reply(name: str, words: int) -> str:
+    filler = " ".join(itertools.islice(itertools.cycle(["the", "room", "is", "ready", "and", "quiet"]), words))
+    return f"Your hotel is in {name} today. {filler}."
+
+
+def test_a_replaced_name_is_named_in_a_reply_within_the_diff_limit() -> None:
+    check = check_reply_facts(_long_reply("Pleasant Hill", 50), _long_reply("mill valley", 50))
+    assert [f.detail for f in check.findings] == ["mill valley vs gold Pleasant Hill"]
+    assert check.contradicted
+
+
+def test_a_replaced_name_beyond_the_diff_limit_is_still_a_failing_omission() -> None:
+    gold, predicted = _long_reply("Pleasant Hill", MAX_DIFF_WORDS + 10), _long_reply("mill valley", MAX_DIFF_WORDS + 10)
+    check = check_reply_facts(gold, predicted)
+    assert [(f.reason, f.detail) for f in check.findings] == [
+        (FailureReason.INCOMPLETE_RESPONSE, "omits Pleasant Hill, which gold states")
+    ]
+    assert check.coverage < 1.0
