@@ -180,3 +180,20 @@ def test_table_output_names_the_veto_and_the_first_critical_step(tmp_path: Path)
     assert "trace denied: FAIL (veto)" in out
     assert "first critical failure step: s1" in out
     assert "1 trace judged: 0 pass, 1 fail" in out
+
+
+def test_html_report_shows_the_strip_the_veto_and_the_critical_step_escaped(tmp_path: Path) -> None:
+    sneaky = _trace("<script>alert(1)</script>", DENIED["steps"], environment=DENIED["environment"])
+    path = _write_jsonl(tmp_path / "t.jsonl", [CLEAN, sneaky])
+    page = tmp_path / "traces.html"
+    code, _, _ = _run("trace", path, "--html", page, "--out", tmp_path / "out.jsonl")
+    assert code == 1
+    text = page.read_text(encoding="utf-8")
+    assert "<script>" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert 'class="badge veto">VETO' in text
+    assert 'class="step tool_call bad critical"' in text  # the denied call: a finding, and the first critical step
+    assert "2 traces: 1 pass, 1 fail (1 vetoed)" in text
+    code, _, err = _run("trace", path, "--html", path)
+    assert code == 2
+    assert "is also an input" in err

@@ -45,6 +45,9 @@ def add_trace_parser(commands: Any) -> None:
     trace.add_argument("--format", choices=("json", "jsonl", "table"), help="default: table on a terminal, else jsonl")
     trace.add_argument("--out", type=Path, help="write records to this file instead of stdout")
     trace.add_argument("--keep-pii", action="store_true", help="write personal data as it is (default: redacted)")
+    trace.add_argument(
+        "--html", type=Path, help="also write the HTML report (step strips, vetoes, first critical steps)"
+    )
     add_option_flags(trace, scoring=True)
     if not any(a.dest == "policy" for a in trace._actions):
         trace.add_argument("--policy", type=Path, help="tools, permissions, rules and budgets for every trace")
@@ -191,6 +194,10 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
         redact = Redactor().redact_json
     inputs = [*args.paths, args.gold, getattr(args, "policy", None), getattr(args, "tools", None)]
     target: AtomicFile | None = None
+    html: AtomicFile | None = None
+    if args.html is not None:
+        check_target(args.html, [*inputs, args.out], "--html")
+        html = AtomicFile(args.html, "--html")
     if args.out is not None:
         check_target(args.out, inputs, "--out")
         target = AtomicFile(args.out, "--out")
@@ -199,8 +206,17 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
     judged = passed = failed = inconclusive = 0
     errors: list[InputError] = []
     count = 0
+    shown: list[dict[str, JsonValue]] = []
+    strips: dict[str, list[dict[str, JsonValue]]] = {}
+
+    def noted(items: Iterable[Trace | InputError]) -> Iterator[Trace | InputError]:
+        for item in items:
+            if html is not None and isinstance(item, Trace):
+                strips[item.trace_id] = [{"step_id": s.step_id, "action_type": s.action_type.value} for s in item.steps]
+            yield item
+
     try:
-        for item in _judged(read_inputs(args.paths, args.input, stdin), options, gold_path):
+        for item in _judged(noted(read_inputs(args.paths, args.input, stdin)), options, gold_path):
             if isinstance(item, InputError):
                 errors.append(item)
                 print(f"aem-strands: {printable(str(item))}", file=stderr)
@@ -212,6 +228,8 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
                 passed += status == TraceStatus.PASS.value
                 failed += status == TraceStatus.FAIL.value
                 inconclusive += status == TraceStatus.INCONCLUSIVE.value
+            if html is not None:
+                shown.append(record)
             if fmt == "table":
                 if "error" not in record:
                     stream.write(_table_block(record))
@@ -226,11 +244,17 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
             tail = [f"{inconclusive} inconclusive"] if inconclusive else []
             tail += [counted(len(errors), "error")] if errors else []
             stream.write(", ".join([f"{counted(judged, 'trace')} judged: {passed} pass, {failed} fail", *tail]) + "\n")
+        if html is not None:
+            from aem_strands.trace.html import render_traces_html
+
+            html.write(render_traces_html(shown, strips))
+            html.commit()
         if target is not None:
             target.commit()
     finally:
-        if target is not None:
-            target.discard()
+        for written in (target, html):
+            if written is not None:
+                written.discard()
     if errors:
         return EXIT_BAD_INPUT
     if failed:
