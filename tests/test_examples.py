@@ -39,3 +39,17 @@ def test_score_dataset_skips_the_bad_record_and_scores_the_rest() -> None:
     assert "2 cascading; root cause turn 4" in out
     # trip-missing-arg: 1 of 2 turns passes ("NYC" vs "New York City" passes on the embedding model).
     assert "trip-missing-arg: score 0.50 pass=False | root cause turn 1: missing_parameters (args.nights missing" in out
+
+
+def test_trace_quickstart_prints_each_storys_outcome_and_critical_step() -> None:
+    done = run_example("trace_quickstart.py")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "refund-status-ok: pass failed=-"
+    assert "refund-no-identity: fail failed=planning | first critical step s5 (earliest_failure)" in lines
+    assert "cancel-no-consent: fail VETO failed=safety | first critical step s4 (earliest_failure)" in lines
+    assert "timeout-hidden: fail failed=recovery | first critical step s2 (unrecovered_error)" in lines
+    assert "timeout-retried-explained: pass failed=-" in lines
+    ungrounded = "ungrounded-order-id: fail failed=arguments,state | first critical step s2 (decision_before_failures)"
+    assert ungrounded in lines
+    assert '"first_critical_failure_step": "s2"' in done.stdout
