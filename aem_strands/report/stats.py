@@ -30,6 +30,14 @@ CONFIDENCE = 0.95
 RESAMPLES = 2000
 """Bootstrap resamples: enough for two-decimal 95% limits, and quick for 10,000 dialogs."""
 SEED = 0
+BATCH_VALUES = 5_000_000
+"""Most resampled values a bootstrap holds at once (40 MB of floats): beyond that the resamples are drawn in
+batches (``scipy.stats.bootstrap(batch=...)``), so memory stays flat however many dialogs there are."""
+
+
+def _batch(size: int, n_resamples: int) -> int | None:
+    """Resamples per batch for a sample of ``size`` values (``None``: all at once, as for any smaller sample)."""
+    return None if size * n_resamples <= BATCH_VALUES else max(1, BATCH_VALUES // size)
 
 
 @dataclass(frozen=True)
@@ -61,8 +69,9 @@ def mean_interval(values: Sequence[float], *, seed: int = SEED, n_resamples: int
     if data.size < 2 or np.all(data == data[0]):
         return Interval(mean, mean if data.size > 1 else None, mean if data.size > 1 else None, int(data.size))
     result = stats.bootstrap(
-        (data,), np.mean, n_resamples=n_resamples, method="percentile", confidence_level=CONFIDENCE, rng=_rng(seed)
-    )
+        (data,), np.mean, n_resamples=n_resamples, method="percentile", confidence_level=CONFIDENCE, rng=_rng(seed),
+        batch=_batch(data.size, n_resamples),
+    )  # fmt: skip
     ci = result.confidence_interval
     return Interval(mean, float(ci.low), float(ci.high), int(data.size))
 
@@ -83,7 +92,7 @@ def difference_interval(
         return Interval(estimate, estimate, estimate, int(a.size + b.size))
     result = stats.bootstrap(
         (a, b), _difference, n_resamples=n_resamples, method="percentile", confidence_level=CONFIDENCE,
-        vectorized=True, rng=_rng(seed),
+        vectorized=True, rng=_rng(seed), batch=_batch(a.size + b.size, n_resamples),
     )  # fmt: skip
     ci = result.confidence_interval
     return Interval(estimate, float(ci.low), float(ci.high), int(a.size + b.size))
@@ -176,7 +185,7 @@ def _paired_bootstrap(a: Any, b: Any, *, seed: int, n_resamples: int) -> tuple[f
         warnings.simplefilter("ignore", stats.DegenerateDataWarning)
         result = stats.bootstrap(
             (a, b), _spearman, n_resamples=n_resamples, method="percentile", confidence_level=CONFIDENCE,
-            paired=True, vectorized=True, rng=_rng(seed),
+            paired=True, vectorized=True, rng=_rng(seed), batch=_batch(2 * a.size, n_resamples),
         )  # fmt: skip
     low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
     return (None, None) if np.isnan(low) or np.isnan(high) else (low, high)
