@@ -281,3 +281,21 @@ def test_the_public_names_are_the_trace_functions() -> None:
     assert aem_strands.evaluate_trace is evaluate_trace
     assert aem_strands.iter_traces is iter_traces
     assert aem_strands.Trace is Trace
+
+
+def test_the_policy_option_is_read_once_validated_and_survives_a_json_round_trip() -> None:
+    import argparse
+
+    from aem_strands.errors import ConfigError
+    from aem_strands.options import add_option_flags, options_from_args
+
+    options = EvalOptions(policy=str(TRACES / "policy.yaml"))
+    assert options.policy == POLICY
+    assert EvalOptions.from_dict(json.loads(options.to_json())) == options
+    assert EvalOptions().to_dict()["policy"] is None
+    with pytest.raises(ConfigError, match=r"budgets\.max_steps"):
+        EvalOptions(policy={"budgets": {"max_steps": "many"}})
+    parser = argparse.ArgumentParser()
+    add_option_flags(parser, scoring=True, traces=True)
+    assert options_from_args(parser.parse_args(["--policy", str(TRACES / "policy.yaml")])).policy == POLICY
+    assert options_from_args(parser.parse_args([])).policy is None
