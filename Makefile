@@ -21,6 +21,9 @@ setup: $(BIN)/aem-strands
 demo: setup
 	$(BIN)/aem-strands score examples/data/sales_report.json examples/data/sales_report_two_roots.json \
 		examples/data/travel_dataset.jsonl --format table; test $$? -le 2
+	# The trajectory view of the same kind of run: exit code 1 means "some trace fails", as intended here.
+	$(BIN)/aem-strands trace examples/data/traces/refund_identity.yaml examples/data/traces/cancel_consent.json \
+		--policy examples/data/traces/policy.yaml --format table; test $$? -le 1
 
 test: setup
 	$(BIN)/ruff check .
