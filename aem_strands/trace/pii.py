@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aem_strands.trace.types import ActionType, Dimension, Environment, Finding, Step, Trace
 from aem_strands.types import JsonValue
@@ -104,6 +104,10 @@ _ADDRESS_PATTERN = (
 )
 
 
+_PHONE_CANDIDATE = re.compile(r"\d(?:[\s().\-/]{0,3}\d){6,}")
+"""Seven digits or more with at most a few separators between each: the least a phone number is written with."""
+
+
 def shannon_bits(token: str) -> float:
     """Shannon entropy of the token's characters, in bits per character (0 for an empty token)."""
     if not token:
@@ -152,6 +156,14 @@ def _analyzer() -> AnalyzerEngine:
         def validate_result(self, pattern_text: str) -> bool:
             return bool(offline_domains(pattern_text).fqdn)
 
+    class QuickPhoneRecognizer(PhoneRecognizer):
+        # phonenumbers' matcher runs once per region and costs most of a scan; a text without seven digits in
+        # one run (separators allowed) holds no phone number, so it is not asked.
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+            if not _PHONE_CANDIDATE.search(text):
+                return []
+            return list(super().analyze(text, entities, nlp_artifacts))
+
     class SecretRecognizer(PatternRecognizer):
         def validate_result(self, pattern_text: str) -> bool | None:
             # A key with a known prefix is a secret by its shape; any other long token only when it looks random.
@@ -173,7 +185,7 @@ def _analyzer() -> AnalyzerEngine:
             UsSsnRecognizer(),
             UsItinRecognizer(),
             OfflineEmailRecognizer(),
-            PhoneRecognizer(),
+            QuickPhoneRecognizer(),
             secrets,
             addresses,
         ]
