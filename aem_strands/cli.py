@@ -454,11 +454,12 @@ def main(
     try:
         with terminated_as_interrupt():
             return _run(args, out, err, stdin)
-    except Terminated:
-        print("aem-strands: terminated; the records already written are kept", file=err)
-        return EXIT_TERMINATED
-    except KeyboardInterrupt:
-        print("aem-strands: interrupted; the records already written are kept", file=err)
+    except KeyboardInterrupt as stop:
+        kept = "the records already written are kept" if args.command in ("score", "compare") else "nothing written"
+        if isinstance(stop, Terminated):
+            print(f"aem-strands: terminated; {kept}", file=err)
+            return EXIT_TERMINATED
+        print(f"aem-strands: interrupted; {kept}", file=err)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _quiet_stdout(out)

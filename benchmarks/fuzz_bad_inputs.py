@@ -208,6 +208,238 @@ def compare_case(text: str, n_in: int) -> Callable[[Case], tuple[int, str, str]]
     return run
 
 
+# The cache cases (issue 21): one dialog that fails with the embedding scorer (cosine revenue/profit 0.73 < 0.85,
+# exit 1), scored once to fill a cache, the cache spoiled, then scored again: the verdict must stay FAIL, nothing
+# may crash, and no code in the cache may run (a crafted pickle would create the folder "pwned").
+CACHED = {
+    "dialog_id": "cached",
+    "turns": [{"turn_no": 1, "turn": "Tool",
+               "gold_turn": {"tool_id": "t", "action": "A", "args": {"metric": "revenue"}},
+               "predict_turn": {"tool_id": "t", "action": "A", "args": {"metric": "profit"}}}],
+}  # fmt: skip
+_filled: dict[Path, Path] = {}  # checkout root -> a cache filled by one run, copied for each case
+VECTOR = 4 + 384 * 4  # a vector record's payload: its dimension, then 384 float32 values
+
+
+class Marker:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return os.mkdir, (str(self.path),)
+
+
+def _entries(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.rglob("*") if p.is_file() and not p.name.startswith("."))
+
+
+def _records(raw: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """A pack of aem_strands.cache read as (head, [(key, payload)]): tag line, uint32 count, (key, uint32 length)
+    rows, then per record a SHA-256 of key and payload and the payload."""
+    import struct
+
+    tag = raw[: raw.index(b"\n") + 1]
+    (count,) = struct.unpack_from("<I", raw, len(tag))
+    rows = [struct.unpack_from("<32sI", raw, len(tag) + 4 + 36 * i) for i in range(count)]
+    offset, records = len(tag) + 4 + 36 * count, []
+    for key, length in rows:
+        records.append((key, raw[offset + 32 : offset + length]))
+        offset += length
+    return tag, records
+
+
+def _pack(tag: bytes, records: list[tuple[bytes, bytes]]) -> bytes:
+    """A well-formed pack: every checksum right."""
+    import hashlib
+    import struct
+
+    table = b"".join(struct.pack("<32sI", key, 32 + len(payload)) for key, payload in records)
+    body = b"".join(hashlib.sha256(key + payload).digest() + payload for key, payload in records)
+    return tag + struct.pack("<I", len(records)) + table + body
+
+
+def spoil_random(cache: Path, marker: Path) -> None:
+    for path in _entries(cache):
+        path.write_bytes(os.urandom(max(path.stat().st_size, 1)))
+
+
+def spoil_truncate(cache: Path, marker: Path) -> None:
+    for path in _entries(cache):
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def spoil_pickle(cache: Path, marker: Path) -> None:
+    import pickle
+
+    for path in [*_entries(cache), cache / "cache.db", cache / "vectors.npy", cache / "vectors.pkl"]:
+        path.write_bytes(pickle.dumps(Marker(marker)))
+
+
+def spoil_copy(cache: Path, marker: Path) -> None:
+    """Every vector record holds the first one's values (all strings alike: cosine 1.0), checksums left as they were."""
+    packs = [p for p in _entries(cache) if p.suffix == ".pack"]
+    first = next(payload for p in packs for _, payload in _records(p.read_bytes())[1] if len(payload) == VECTOR)
+    for path in packs:
+        raw = path.read_bytes()
+        for _, payload in _records(raw)[1]:
+            if len(payload) == VECTOR:
+                raw = raw.replace(payload, first)
+        path.write_bytes(raw)
+
+
+def spoil_dimension(cache: Path, marker: Path) -> None:
+    """Every vector record forged well formed (right checksum) with 10 equal values: a 10-dimension array."""
+    import struct
+
+    forged = struct.pack("<I", 10) + struct.pack("<10f", *[0.316] * 10)
+    for path in (p for p in _entries(cache) if p.suffix == ".pack"):
+        tag, records = _records(path.read_bytes())
+        path.write_bytes(_pack(tag, [(k, forged if len(v) == VECTOR else v) for k, v in records]))
+
+
+def cache_case(spoil: Callable[[Path, Path], None]) -> Callable[[Case], tuple[int, str, str]]:
+    def run(c: Case) -> tuple[int, str, str]:
+        import atexit
+        import shutil
+
+        path = c.write("cached.jsonl", lines(CACHED))
+        argv = ("score", str(path), "--scorer", "embedding", "--cache-dir", str(c.folder / "cache"))
+        if c.root not in _filled:
+            first = c.run(*argv)
+            if first.returncode != 1:
+                return first.returncode, "-", "filling the cache: " + (seen(first) or "not a FAIL")
+            _filled[c.root] = Path(tempfile.mkdtemp()) / "cache"
+            atexit.register(shutil.rmtree, _filled[c.root].parent, True)
+            shutil.copytree(c.folder / "cache", _filled[c.root])
+        else:
+            shutil.copytree(_filled[c.root], c.folder / "cache")
+        marker = c.folder / "pwned"
+        spoil(c.folder / "cache", marker)
+        done = c.run(*argv)
+        verdicts = [line for line in done.stdout.split("\n") if '"test_pass"' in line]
+        verdict = "FAIL kept" if verdicts and all('"test_pass": false' in v for v in verdicts) else "VERDICT CHANGED"
+        notes = ["CODE RAN" if marker.exists() else "no code ran", seen(done)]
+        return done.returncode, verdict, "; ".join(n for n in notes if n)
+
+    return run
+
+
+def scored_line(c: Case, name: str = "good") -> str:
+    """One ``score`` result record (JSONL text) of a passing dialog, as the command writes it."""
+    done = c.run("score", str(c.write("in.jsonl", lines(good(name)))), "--scorer", "exact")
+    return done.stdout.strip()
+
+
+def summary_dialogs(path: Path) -> str:
+    """How many dialogs a report's JSON summary counted (``-`` when there is no summary)."""
+    try:
+        return str(json.loads(path.read_text(encoding="utf-8"))["overall"]["dialogs"])
+    except (OSError, ValueError, KeyError):
+        return "-"
+
+
+def report_case(edit: Callable[[dict[str, object]], str]) -> Callable[[Case], tuple[int, str, str]]:
+    """``report`` over a good record, ``edit(record)`` (raw JSON text) and another good record."""
+
+    def run(c: Case) -> tuple[int, str, str]:
+        record = json.loads(scored_line(c))
+        text = lines(record, edit({**record, "dialog_id": "odd"}), {**record, "dialog_id": "b"})
+        summary = c.folder / "s.json"
+        done = c.run(
+            "report", str(c.write("r.jsonl", text)), "--json", str(summary), "--html", str(c.folder / "r.html")
+        )
+        left = [p.name for p in c.folder.iterdir() if p.name.endswith(".partial")]
+        named = next((x for x in done.stderr.splitlines() if "line 2" in x), seen(done))[:110]
+        return done.returncode, f"{summary_dialogs(summary)}/2", named + (f"; LEFT {left}" if left else "")
+
+    return run
+
+
+def report_script_text(c: Case) -> tuple[int, str, str]:
+    record = json.loads(scored_line(c, "x<!--<script>"))
+    done = c.run("report", str(c.write("r.jsonl", lines(record))), "--html", str(c.folder / "r.html"))
+    page = (c.folder / "r.html").read_text(encoding="utf-8") if (c.folder / "r.html").exists() else ""
+    data = page.split('id="data">', 1)[-1].split("</script>", 1)[0]
+    return (
+        done.returncode,
+        "-",
+        ("RAW '<' in the data block" if "<" in data else "data block escaped") + "; " + seen(done),
+    )
+
+
+def report_labels_disagree(c: Case) -> tuple[int, str, str]:
+    results = c.write("r.jsonl", scored_line(c) + "\n")
+    labels = c.write("l.jsonl", lines({"dialog_id": "good", "label": "fail"}, {"dialog_id": "x", "label": True}))
+    summary = c.folder / "s.json"
+    done = c.run(
+        "report", str(results), "--labels", str(labels), "--json", str(summary), "--html", str(c.folder / "r.html")
+    )
+    return done.returncode, f"{summary_dialogs(summary)}/1", seen(done)
+
+
+def report_escape(c: Case) -> tuple[int, str, str]:
+    record = json.loads(scored_line(c))
+    nasty = "x\x1b]0;title\x07\x1b[2J"
+    done = c.run(
+        "report",
+        str(
+            c.write(
+                "r.jsonl",
+                lines(
+                    {**record, "dialog_id": nasty, "test_pass": False},
+                    {"dialog_id": nasty, "error": {"message": nasty}},
+                ),
+            )
+        ),
+    )
+    raw = "\x1b" in done.stdout + done.stderr or "\x07" in done.stdout + done.stderr
+    return done.returncode, "-", "RAW control chars" if raw else "escaped"
+
+
+def report_output_is_input(flag: str) -> Callable[[Case], tuple[int, str, str]]:
+    def run(c: Case) -> tuple[int, str, str]:
+        results = c.write("r.jsonl", scored_line(c) + "\n")
+        labels = c.write("l.jsonl", lines({"dialog_id": "good", "label": True}))
+        target = labels if flag == "--json" else results
+        before = target.read_bytes()
+        done = c.run("report", str(results), "--labels", str(labels), flag, str(target))
+        kept_input = target.read_bytes() == before
+        return done.returncode, "-", ("input kept" if kept_input else "INPUT OVERWRITTEN") + "; " + seen(done)
+
+    return run
+
+
+def interrupted_report(c: Case) -> tuple[int, str, str]:
+    record = json.loads(scored_line(c))
+    text = "".join(json.dumps({**record, "dialog_id": f"d{i}"}) + "\n" for i in range(60000))
+    path = c.write("many.jsonl", text)
+    proc = subprocess.Popen(
+        c.cmd("report", str(path), "--json", str(c.folder / "s.json"), "--html", str(c.folder / "r.html")),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=c.folder, env=c.env,
+    )  # fmt: skip
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline and proc.poll() is None:  # until the outputs are open
+        if any(p.name.endswith(".partial") for p in c.folder.iterdir()):
+            break
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    left = sorted(p.name for p in c.folder.iterdir() if p.name.endswith(".partial") or p.name in ("s.json", "r.html"))
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, "", err)
+    return proc.returncode, "-", f"left {left}" if left else "nothing left behind; " + seen(done)
+
+
+def compare_out_is_input(c: Case) -> tuple[int, str, str]:
+    pairs = c.write("p.jsonl", lines({"gold": "a", "predicted": "a"}))
+    before = pairs.read_bytes()
+    done = c.run("compare", "--pairs", str(pairs), "--scorer", "exact", "--out", str(pairs))
+    return (
+        done.returncode,
+        "-",
+        ("input kept" if pairs.read_bytes() == before else "INPUT OVERWRITTEN") + "; " + seen(done),
+    )
+
+
 def cases() -> dict[str, Callable[[Case], tuple[int, str, str]]]:
     ab = lines(good("a"), good("b"))
     return {
@@ -241,6 +473,32 @@ def cases() -> dict[str, Callable[[Case], tuple[int, str, str]]]:
             .replace("\\u2028", "\u2028"), 3),
         "compare: lone surrogate": compare_case(
             lines({"gold": "a", "predicted": "a"}) + '{"gold": "\\ud800", "predicted": "x"}\n', 2),
+        "compare: integer with 5,000 digits": compare_case(
+            lines({"gold": 1, "predicted": 1}) + '{"gold": ' + "9" * 5000 + ', "predicted": 1}\n', 2),
+        "compare: nesting depth 1,000": compare_case(
+            lines({"gold": 1, "predicted": 1}) + '{"gold": ' + "[" * 1000 + "]" * 1000 + ', "predicted": 1}\n', 2),
+        "compare: NaN": compare_case(lines({"gold": 1, "predicted": 1}) + '{"gold": NaN, "predicted": 1}\n', 2),
+        "compare: --out equal to --pairs": compare_out_is_input,
+        "report: turns [1, 2]": report_case(lambda r: json.dumps({**r, "turns": [1, 2]})),
+        "report: a count as text": report_case(lambda r: json.dumps({**r, "root_cause_count": "3"})),
+        "report: list metadata": report_case(lambda r: json.dumps({**r, "metadata": ["v1"]})),
+        "report: integer with 5,000 digits": report_case(
+            lambda r: json.dumps({**r, "total_failures": "@"}).replace('"@"', "9" * 5000)),
+        "report: nesting depth 1,000": report_case(
+            lambda r: json.dumps({**r, "metadata": {"x": 0}}).replace('"x": 0', '"x": ' + "[" * 1000 + "]" * 1000)),
+        "report: NaN score": report_case(lambda r: json.dumps(r).replace('"score": 1.0', '"score": NaN')),
+        "report: not JSON": report_case(lambda r: '{"dialog_id": "odd", '),
+        "report: <!--<script> in a dialog id": report_script_text,
+        "report: --labels with a disagreement": report_labels_disagree,
+        "report: \\x1b escapes in ids and errors": report_escape,
+        "report: --html equal to the results": report_output_is_input("--html"),
+        "report: --json equal to --labels": report_output_is_input("--json"),
+        "report: SIGTERM mid-run": interrupted_report,
+        "cache: random bytes in every entry": cache_case(spoil_random),
+        "cache: every entry truncated to half": cache_case(spoil_truncate),
+        "cache: crafted pickle in every entry": cache_case(spoil_pickle),
+        "cache: one vector copied over the others": cache_case(spoil_copy),
+        "cache: 10-value arrays, checksums forged": cache_case(spoil_dimension),
     }  # fmt: skip
 
 
