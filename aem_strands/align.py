@@ -39,7 +39,7 @@ from typing import Literal
 import numpy as np
 
 from aem_strands.compare.normalise import normalise_text
-from aem_strands.errors import ConfigError
+from aem_strands.errors import ConfigError, InputError, Location
 from aem_strands.scope import SCOPE_CHOICES, Scope, content_in_scope
 from aem_strands.tools import ToolCatalog
 from aem_strands.types import (
@@ -294,6 +294,13 @@ def match_cost(gold: TurnContent, predicted: TurnContent) -> float:
 
 
 MAX_BLOCK = 12
+MAX_ALIGN_CELLS = 4_000_000
+"""The most dynamic-programming states one alignment may take (a block's state counted once per predicted turn its
+assignment reaches): about 2,000 by 2,000 turns aligned in full, or far longer lists that differ in few places
+(the DP keeps to a band around the diagonal as wide as their differences ask). Beyond it ``align_turns`` raises an
+``InputError`` naming the dialog, in seconds, instead of running for minutes."""
+_FIRST_BAND = 8
+"""How far off the diagonal (beyond the length difference) the first banded pass looks."""
 """Longest run of adjacent same-group gold turns aligned as one block (longer runs are split)."""
 
 Row = tuple[int | None, int | None]
@@ -340,12 +347,21 @@ class _Aligner:
     """
 
     def __init__(
-        self, gold: Sequence[Turn], predicted: Sequence[TurnContent], options: AlignOptions, *, banded: bool = True
+        self,
+        gold: Sequence[Turn],
+        predicted: Sequence[TurnContent],
+        options: AlignOptions,
+        *,
+        banded: bool = True,
+        dialog_id: str = "dialog",
     ) -> None:
         self.gold, self.predicted, self.options = gold, predicted, options
         self.units = _blocks(gold)
         self._gold_contents = [_gold_content(g) for g in gold]
         self._gold_shapes: dict[int, _Shape] = {}
+        # a call's tool and action (None for a reply): pairs that differ here cost MISMATCH_COST, read without a shape
+        self._gold_keys = [_call_key(c) for c in self._gold_contents]
+        self._predicted_keys = [_call_key(c) for c in predicted]
         self._predicted_shapes: dict[int, _Shape] = {}
         self._costs: dict[tuple[int, int], float] = {}
         self.skip_gold = [0.0 if g.optional else MISSING_COST for g in gold]
@@ -355,10 +371,14 @@ class _Aligner:
             else [0.0 if options.tolerates(p, predicted[:j]) else EXTRA_COST for j, p in enumerate(predicted)]
         )
         self._block_memo: dict[tuple[int, int], list[float]] = {}
+        self._reach: list[int] | None = None  # per unit, the last predicted position a block's DP need reach
         self.band = self._band() if banded else None
         self._trim = banded
+        self._dialog_id = dialog_id
 
     def cost(self, g: int, j: int) -> float:
+        if self._gold_keys[g] != self._predicted_keys[j]:
+            return MISMATCH_COST
         key = (g, j)
         found = self._costs.get(key)
         if found is None:
@@ -409,7 +429,7 @@ class _Aligner:
         best[0] = 0.0
         parents: list[tuple[np.ndarray, np.ndarray]] = []
         totals = [round(float(np.min(best + unmatched)), 6)]
-        last = len(self.predicted) if stop is None else stop
+        last = (len(self.predicted) if self._reach is None else self._reach[unit]) if stop is None else stop
         for offset, item in enumerate(range(start, last)):
             new = np.full(size, np.inf)
             parent_mask = masks.copy()
@@ -455,23 +475,77 @@ class _Aligner:
         return self._block_memo[key]
 
     def solve(self) -> tuple[float, list[Row]]:
-        n_units, m = len(self.units), len(self.predicted)
+        """The least total cost and the aligned rows (gold index, predicted index), as the full DP finds them.
+
+        Where every skip costs 1 the DP keeps to a band of offsets ``j - i`` (``_window``) wide enough for every
+        alignment costing at most an upper bound: first the diagonal's cost (equal lengths) or the best alignment
+        inside a narrow band, then, when that bound asks for a wider band, once more in the band it asks for.
+        More than ``MAX_ALIGN_CELLS`` states is an ``InputError`` naming the dialog."""
+        m = len(self.predicted)
         if self.band == 0 and all(len(members) == 1 for members in self.units):
             # Only the diagonal is in the band: its cost summed as the DP sums it (from the end).
             total = 0.0
             for i in range(m - 1, -1, -1):
                 total = self.cost(i, i) + total
             return total, [(i, i) for i in range(m)]
+        uniform = all(s == 1.0 for s in self.skip_gold) and all(s == 1.0 for s in self.skip_pred)
+        if not (self._trim and uniform):
+            return self._solve(None)
+        shift = abs(m - len(self.gold))
+        extra = _FIRST_BAND if self.band is None else self.band
+        while True:
+            total, rows = self._solve(extra)
+            needed = math.floor((total + _BAND_MARGIN - shift) / 2)
+            if needed <= extra:
+                return total, rows
+            extra = needed
+
+    def _window(self, extra: int | None) -> tuple[int, int]:
+        """The offsets ``j - i`` (predicted position less gold position) of the states the DP keeps. A path through
+        offset ``d`` skips at least ``|d|`` turns before the state and ``|shift - d|`` after it (``shift``: how many
+        more predicted turns than gold), each skip costing 1; so offsets more than ``extra`` outside ``[0, shift]``
+        lie only on alignments costing more than ``|shift| + 2 * extra``."""
+        m, n = len(self.predicted), len(self.gold)
+        if extra is None:
+            return -n - 1, m + 1
+        return min(0, m - n) - extra, max(0, m - n) + extra
+
+    def _solve(self, extra: int | None) -> tuple[float, list[Row]]:
+        n_units, m = len(self.units), len(self.predicted)
+        lo, hi = self._window(extra)
+        width = min(m + 1, hi - lo + 1)
+        cells = sum(width if len(members) == 1 else width * width for members in self.units)
+        if cells > MAX_ALIGN_CELLS:
+            raise InputError(
+                f"aligning {len(self.gold):,} gold turns with {m:,} predicted turns needs {cells:,} dynamic-programming"
+                f" states (the limit is {MAX_ALIGN_CELLS:,}): the two lists differ too much to align; give the"
+                " dialog in the paired format, or split it",
+                Location(dialog_id=self._dialog_id, field="predicted"),
+            )
+        firsts = [members[0] for members in self.units] + [len(self.gold)]
+        self._reach = None if extra is None else [min(m, firsts[u + 1] + hi) for u in range(n_units)]
+        self._block_memo.clear()
         start = self._prefix() if self._trim else 0
-        fill = 0.0 if self.band is None else math.inf
+        fill = 0.0 if extra is None else math.inf
         best = [[fill] * (m + 1) for _ in range(n_units)] + [[0.0] * (m + 1)]
         for j in range(m - 1, start - 1, -1):
             best[n_units][j] = self.skip_pred[j] + best[n_units][j + 1]
+        skip_pred, pair_cost = self.skip_pred, self.cost
         for u in range(n_units - 1, start - 1, -1):
-            first = self.units[u][0]
-            low, high = (0, m) if self.band is None else (max(0, first - self.band), min(m, first + self.band))
-            for j in range(high, max(low, start) - 1, -1):  # the states the traceback from (start, start) can reach
-                best[u][j] = min(cost for cost, _ in self._moves(u, j, best))
+            members = self.units[u]
+            first = members[0]
+            low, high = max(0, first + lo), min(m, first + hi)
+            row, below = best[u], best[u + 1]
+            if len(members) > 1:
+                for j in range(high, max(low, start) - 1, -1):  # the states the traceback from (start, start) reaches
+                    row[j] = min(value for value, _ in self._moves(u, j, best))
+                continue
+            skip_gold = self.skip_gold[first]
+            if high == m and m >= max(low, start):  # the last column: nothing left to pair or skip on its right
+                row[m] = skip_gold + below[m]
+                high -= 1
+            for j in range(high, max(low, start) - 1, -1):  # _moves' three steps, inline (the same values)
+                row[j] = min(pair_cost(first, j) + below[j + 1], skip_gold + below[j], skip_pred[j] + row[j + 1])
         rows: list[Row] = [(i, i) for i in range(start)]
         u, j = start, start
         while u < n_units or j < m:
@@ -520,6 +594,10 @@ class _Aligner:
         if j < m:
             moves.append((self.skip_pred[j] + best[u][j + 1], (u, j + 1)))
         return moves
+
+
+def _call_key(content: TurnContent) -> tuple[str, str] | None:
+    return (content.tool_id, content.action) if isinstance(content, ActionCall) else None
 
 
 def _gold_content(turn: Turn) -> TurnContent:
@@ -635,11 +713,13 @@ def _aligned(
     """``align_turns`` by the DP (see ``_Aligner``)."""
     if options.scope == "all":
         gold_kept, predicted_kept = list(range(len(gold))), list(range(len(predicted)))
-        total, rows = _Aligner(gold, predicted, options).solve()
+        total, rows = _Aligner(gold, predicted, options, dialog_id=dialog_id).solve()
     else:
         gold_kept = [i for i, g in enumerate(gold) if content_in_scope(g.gold, options.scope)]
         predicted_kept = [i for i, p in enumerate(predicted) if content_in_scope(p, options.scope)]
-        aligner = _Aligner([gold[i] for i in gold_kept], [predicted[i] for i in predicted_kept], options)
+        aligner = _Aligner(
+            [gold[i] for i in gold_kept], [predicted[i] for i in predicted_kept], options, dialog_id=dialog_id
+        )
         total, scoped_rows = aligner.solve()
         rows = [(None if g is None else gold_kept[g], None if p is None else predicted_kept[p]) for g, p in scoped_rows]
     turns: list[Turn] = []

@@ -5,15 +5,21 @@ and inputs beyond a documented limit get the documented, fail-closed answer. Tim
 from __future__ import annotations
 
 import itertools
+import math
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from aem_strands.align import MAX_ALIGN_CELLS, AlignOptions, _Aligner
 from aem_strands.compare import facts as facts_module
 from aem_strands.compare.fact_match import agree, match_facts
 from aem_strands.compare.facts import MAX_DIFF_WORDS, check_reply_facts
 from aem_strands.compare.reply_signals import Fact
-from aem_strands.types import FailureReason
+from aem_strands.errors import InputError
+from aem_strands.types import ActionCall, FailureReason, Turn, TurnContent, TurnKind
+from aem_strands.unpaired import parse_unpaired
+from tests.test_speed_align import CONTENTS
 
 # --- reply facts -------------------------------------------------------------------------------------------------
 
@@ -114,3 +120,62 @@ def test_a_replaced_name_beyond_the_diff_limit_is_still_a_failing_omission() -> 
         (FailureReason.INCOMPLETE_RESPONSE, "omits Pleasant Hill, which gold states")
     ]
     assert check.coverage < 1.0
+
+
+# --- unpaired alignment ------------------------------------------------------------------------------------------
+
+
+@st.composite
+def _far_apart(draw: st.DrawFn) -> tuple[list[Turn], list[TurnContent]]:
+    """Gold of up to 40 turns and a prediction with runs of insertions, deletions and substitutions: far enough
+    apart that the first narrow band does not hold the optimum and the band is widened."""
+    indexes = draw(st.lists(st.integers(0, len(CONTENTS) - 1), max_size=40))
+    gold = []
+    for number, index in enumerate(indexes, start=1):
+        content = CONTENTS[index]
+        tags = ("OrderInvariant_g",) if draw(st.integers(0, 5)) == 0 else ()
+        kind = TurnKind.ACTION if isinstance(content, ActionCall) else TurnKind.RESPONSE
+        gold.append(Turn(number, kind, content, None, tags=tags))
+    predicted = [t.gold for t in gold if t.gold is not None]
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(predicted)))
+        run = draw(st.integers(1, 12))
+        edit = draw(st.sampled_from(["ins", "del", "sub"]))
+        if edit == "ins":
+            predicted[at:at] = draw(st.lists(st.sampled_from(CONTENTS), min_size=run, max_size=run))
+        elif edit == "del":
+            del predicted[at : at + run]
+        else:
+            predicted[at : at + run] = draw(st.lists(st.sampled_from(CONTENTS), min_size=run, max_size=run))
+    return gold, predicted
+
+
+@settings(max_examples=300)
+@given(_far_apart())
+def test_widened_band_alignment_is_the_full_one(case: tuple[list[Turn], list[TurnContent]]) -> None:
+    gold, predicted = case
+    options = AlignOptions()
+    assert _Aligner(gold, predicted, options).solve() == _Aligner(gold, predicted, options, banded=False).solve()
+
+
+def _turns(count: int, tool: str) -> list[dict[str, object]]:
+    return [{"turn": "Tool", "tool_id": tool, "action": "Act", "args": {"n": i}} for i in range(count)]
+
+
+def test_long_dialogs_that_differ_in_few_places_align_as_the_full_dp_would() -> None:
+    gold = _turns(1200, "db")
+    predicted = [{"turn": "Agent", "response": "one moment"}, *gold[:600], *gold[601:]]  # one extra, one missing
+    dialog = parse_unpaired({"dialog_id": "long", "gold": gold, "predicted": predicted})
+    alignment = dialog.alignment()
+    assert alignment.cost == 2.0  # 1 extra reply + 1 missing gold turn, every other turn identical
+    assert [(p.gold_index, p.predicted_index) for p in alignment.pairs[:2]] == [(None, 0), (0, 1)]
+    assert (600, None) in [(p.gold_index, p.predicted_index) for p in alignment.pairs]
+
+
+def test_long_dialogs_beyond_the_state_limit_are_a_named_input_error() -> None:
+    side = math.isqrt(MAX_ALIGN_CELLS) + 2  # every pair differs: the band is the whole table
+    dialog = parse_unpaired({"dialog_id": "huge", "gold": _turns(side, "a"), "predicted": _turns(side, "b")})
+    with pytest.raises(InputError) as raised:
+        dialog.alignment()
+    assert raised.value.location.dialog_id == "huge"
+    assert f"the limit is {MAX_ALIGN_CELLS:,}" in raised.value.message
