@@ -28,8 +28,6 @@ from aem_strands.strands import GoldRefreshingStore
 from aem_strands.types import Method, ValueKind
 from tests.conftest import action, paired
 
-VECTOR_BYTES = 384 * 4  # all-MiniLM-L6-v2: 384 float32 values end each vector entry
-
 # One tool turn whose argument differs: cosine("revenue", "profit") = 0.733 < 0.85, so the dialog fails.
 DIALOG = {
     "dialog_id": "sales",
@@ -44,8 +42,8 @@ def judged(cache: ModelCache) -> tuple[DialogResult, EmbeddingScorer]:
     return result, scorer
 
 
-def entries(folder: Path, store: str) -> list[Path]:
-    return sorted(p for p in (folder / store).rglob("*") if p.is_file() and not p.name.startswith("."))
+def packs(folder: Path) -> list[Path]:
+    return sorted(p for p in (folder / "packs").iterdir() if not p.name.startswith("."))
 
 
 class Marker:
@@ -63,10 +61,9 @@ def test_a_tampered_vector_is_a_miss_and_the_verdict_stands(tmp_path: Path) -> N
     cold, first = judged(ModelCache(folder))
     assert cold.test_pass is False  # revenue vs profit: cosine 0.733 < 0.85
     assert first.encoded_count == 2
-    stored = entries(folder, "embeddings")
-    assert len(stored) == 2
-    source = stored[0].read_bytes()[-VECTOR_BYTES:]
-    stored[1].write_bytes(stored[1].read_bytes()[:-VECTOR_BYTES] + source)  # both strings now hold one vector
+    revenue, profit = (v.tobytes() for v in first.vectors(["revenue", "profit"]))
+    (pack,) = (p for p in packs(folder) if profit in p.read_bytes())
+    pack.write_bytes(pack.read_bytes().replace(profit, revenue))  # "profit" now holds the vector of "revenue"
     again, second = judged(ModelCache(folder))
     assert again.to_dict() == cold.to_dict()  # with the forged vector accepted, cosine 1.0 would pass
     assert second.encoded_count == 1  # the tampered entry was a miss, the other one a hit
@@ -81,8 +78,7 @@ def test_crafted_pickles_in_the_cache_folder_run_nothing(tmp_path: Path) -> None
     pickle.loads(crafted)
     assert marker.exists()  # the payload works when unpickled
     marker.rmdir()
-    planted = [*entries(folder, "embeddings"), *entries(folder, "models")]
-    for path in [*planted, folder / "cache.db", folder / "vectors.pkl", folder / "vectors.npy"]:
+    for path in [*packs(folder), folder / "cache.db", folder / "vectors.pkl", folder / "vectors.npy"]:
         path.write_bytes(crafted)
     again, scorer = judged(ModelCache(folder))
     assert not marker.exists()
@@ -146,20 +142,34 @@ def test_two_models_at_one_relative_path_never_read_each_others_vectors(
 
 def test_damaged_entries_are_misses(tmp_path: Path) -> None:
     vectors = {t: np.random.default_rng(i).standard_normal(8).astype(np.float32) for i, t in enumerate("abcdef")}
-    ModelCache(tmp_path).store_vectors("m", vectors)
-    stored = {path.read_bytes(): path for path in entries(tmp_path, "embeddings")}
+    cache = ModelCache(tmp_path)
+    for text, vector in vectors.items():  # one pack each
+        cache.store_vectors("m", {text: vector})
+    stored = {path.read_bytes(): path for path in packs(tmp_path)}
     by_text = {text: stored[next(b for b in stored if b.endswith(v.tobytes()))] for text, v in vectors.items()}
     by_text["a"].write_bytes(by_text["a"].read_bytes()[:-3])  # truncated
     raw = bytearray(by_text["b"].read_bytes())
     raw[-1] ^= 1  # one bit of the last value
     by_text["b"].write_bytes(bytes(raw))
-    by_text["c"].write_bytes(by_text["c"].read_bytes() + b"\x00" * 4)  # one value more
+    raw = bytearray(by_text["c"].read_bytes())
+    raw[-36:-32] = (9).to_bytes(4, "little")  # the dimension before the 8 values says 9
+    by_text["c"].write_bytes(bytes(raw))
     by_text["d"].unlink()
     os.mkfifo(by_text["d"])  # a reader that opened it blocking would wait forever
     by_text["e"].write_bytes(b"")
     found = ModelCache(tmp_path).vectors("m", list(vectors))
     assert list(found) == ["f"]
     assert np.array_equal(found["f"], vectors["f"])
+
+
+def test_a_damaged_record_falls_back_to_an_older_copy(tmp_path: Path) -> None:
+    vector = np.arange(4, dtype=np.float32)
+    cache = ModelCache(tmp_path)
+    cache.store_vectors("m", {"a": vector})
+    cache.store_vectors("m", {"a": vector})  # a second copy, as two workers embedding one string write
+    newest = packs(tmp_path)[-1]
+    newest.write_bytes(newest.read_bytes()[:-1])
+    assert np.array_equal(ModelCache(tmp_path).vectors("m", ["a"])["a"], vector)
 
 
 def test_vectors_of_another_dimension_are_misses(tmp_path: Path) -> None:
@@ -183,7 +193,7 @@ def test_a_score_out_of_range_or_edited_is_a_miss(tmp_path: Path) -> None:
             return [0.5] * len(pairs)
 
     CachedScorer(Half(), ModelCache(tmp_path)).similarities([("a", "b")], ValueKind.ARGUMENT)
-    (entry,) = entries(tmp_path, "scores")
+    (entry,) = packs(tmp_path)
     entry.write_bytes(entry.read_bytes()[:-8] + np.float64(1.0).tobytes())  # 0.5 -> 1.0 in place
     scorer = Half()
     assert CachedScorer(scorer, ModelCache(tmp_path)).similarities([("a", "b")], ValueKind.ARGUMENT) == [0.5]
@@ -196,13 +206,12 @@ def test_an_unusable_cache_folder_is_named(tmp_path: Path) -> None:
         ModelCache(tmp_path / "file")
     cache = ModelCache(tmp_path / "cache")
     cache.store_vectors("m", {"a": np.ones(4, dtype=np.float32)})
-    (entry,) = entries(tmp_path / "cache", "embeddings")
-    entry.unlink()
-    entry.mkdir()  # a folder where the entry goes: a miss, and then it cannot be written again
+    shutil.rmtree(tmp_path / "cache" / "packs")
+    (tmp_path / "cache" / "packs").write_bytes(b"")  # a file where the packs go: nothing found, nothing written
     assert ModelCache(tmp_path / "cache").vectors("m", ["a"]) == {}
-    with pytest.raises(CacheError, match=r"cache folder .*cache: entry embeddings/.* cannot be written"):
-        cache.store_vectors("m", {"a": np.ones(4, dtype=np.float32)})
-    assert not [p for p in entry.parent.iterdir() if p.name.startswith(".part-")]  # no temporary file left
+    with pytest.raises(CacheError, match=r"cache folder .*cache cannot be written"):
+        cache.store_vectors("m", {"b": np.ones(4, dtype=np.float32)})
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["packs"]  # no temporary file left
 
 
 def store_case(name: str) -> Case[Any, Any]:
