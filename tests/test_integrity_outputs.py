@@ -81,7 +81,7 @@ def test_labels_that_disagree_give_the_html_and_json_instead_of_a_crash(tmp_path
     # people fail "a", which the metric passes: the one disagreement ("b" fails on both sides)
     assert disagreements == [{"dialog_id": "a", "turn_no": None, "label": 0.0, "metric_pass": True}]
     page = html.read_text(encoding="utf-8")
-    assert "To review: 1 disagreements" in page or "To review: 1 disagreement" in page
+    assert "To review: 1 disagreement</h4>" in page
     assert "<td>a</td><td></td><td>0</td><td>pass</td>" in page
 
 

@@ -21,7 +21,14 @@ from typing import Any
 
 from aem_strands.report.summary import field_value, json_safe
 from aem_strands.report.svg import count_bars, rate_bars, scatter
-from aem_strands.report.words import Record, failing_first_key, problem_in_words, root_cause_in_words, root_turns
+from aem_strands.report.words import (
+    Record,
+    counted,
+    failing_first_key,
+    problem_in_words,
+    root_cause_in_words,
+    root_turns,
+)
 
 MAX_TEXT = 160
 """Gold and predicted values longer than this are cut in the dialog details (the JSON output keeps them whole)."""
@@ -205,7 +212,8 @@ def _labels(summary: dict[str, Any]) -> str:
     found = summary.get("labels")
     if found is None:
         return ""
-    parts = [f"<section><h2>Agreement with human labels</h2><p>{found['unmatched']} labels matched no result.</p>"]
+    unmatched = counted(found["unmatched"], "label")
+    parts = [f"<section><h2>Agreement with human labels</h2><p>{unmatched} matched no result.</p>"]
     for level in ("dialog", "turn"):
         entry = found.get(level)
         if not entry:
@@ -220,7 +228,8 @@ def _labels(summary: dict[str, Any]) -> str:
         ]  # fmt: skip
         if disagreements:
             head = ["dialog", "turn", "human label", "metric verdict"]
-            parts.append(f"<h4>To review: {len(disagreements)} disagreements</h4>" + _table(head, disagreements))
+            review = counted(len(disagreements), "disagreement")
+            parts.append(f"<h4>To review: {review}</h4>" + _table(head, disagreements))
     return "".join(parts) + "</section>"
 
 

@@ -109,7 +109,7 @@
       if (open[d.id]) tbody.appendChild(details(d, span));
     });
     var shown = rows.length ? (start + 1) + "–" + (start + page.length) : "0";
-    document.getElementById("count").textContent = shown + " of " + rows.length + (rows.length !== all.length ? " (filtered from " + all.length + ")" : "") + " dialogs";
+    document.getElementById("count").textContent = shown + " of " + rows.length + (rows.length !== all.length ? " (filtered from " + all.length + ")" : "") + (all.length === 1 ? " dialog" : " dialogs");
     document.getElementById("page").textContent = "page " + (state.page + 1) + " of " + pages;
     document.getElementById("prev").disabled = state.page === 0;
     document.getElementById("next").disabled = state.page >= pages - 1;
