@@ -108,6 +108,8 @@ class AtomicFile:
 
     def discard(self) -> None:
         """Remove the temporary file (the target is left as it was); safe to call more than once."""
+        if self.committed:
+            return
         with contextlib.suppress(OSError, ValueError):
             self.stream.close()  # may fail to flush (a full disk): the descriptor is closed all the same
         self.temp.unlink(missing_ok=True)
