@@ -232,3 +232,14 @@ def test_case_names_that_leave_the_store_folder_are_refused(tmp_path: Path, name
     store.save("ok", data)
     assert sorted(p.name for p in tmp_path.rglob("*.json")) == ["ok.json"]  # nothing written elsewhere
     assert store.load("ok") is not None
+
+
+def test_validate_never_reads_a_cached_result_outside_the_store(tmp_path: Path) -> None:
+    from aem_strands.strands.validate import stale_cache
+
+    outside = tmp_path / "secret.json"
+    outside.write_text("{}", encoding="utf-8")
+    store = tmp_path / "store"
+    store.mkdir()
+    with pytest.raises(ConfigError, match="refused"):
+        stale_cache(store, [Case(name="../secret", input="hi")])

@@ -34,7 +34,7 @@ from strands_evals.local_file_task_result_store import LocalFileTaskResultStore
 from aem_strands.errors import AemError
 from aem_strands.report.words import counted
 from aem_strands.strands.cases import AEM_KEY, aem_entry, case_dialog, host_gold
-from aem_strands.strands.store import REFRESHED_FIELDS
+from aem_strands.strands.store import REFRESHED_FIELDS, check_case_name
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def stale_cache(directory: Path, cases: Sequence[Case[Any, Any]]) -> list[dict[s
     for case in cases:
         if case.name is None:
             continue
-        cached = store.load(case.name)
+        cached = store.load(check_case_name(case.name))  # never read outside the store folder
         if cached is None:
             continue
         changed = [name for name in REFRESHED_FIELDS if getattr(cached, name) != getattr(case, name)]
