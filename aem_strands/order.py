@@ -4,6 +4,11 @@ Within each group the predicted turns are re-paired with the gold turns by an op
 (``scipy.optimize.linear_sum_assignment``) that maximises the number of passing turns, then the sub-scores, and among
 equal assignments keeps the written order. A correct step performed in another order therefore
 passes; a wrong step inside a group still fails.
+
+Only pairs that can pass are judged: a prediction of another kind, tool or action than the gold turn fails with a
+structure score of 0 whatever its arguments (``checks.check_turn``: ``tool_mismatch`` / ``action_mismatch``), so
+its cost is known without a comparison (``MISMATCH_COST``). A group of calls to many tools is judged in time near
+its size, not its square; a group of calls to one tool and action still compares every pair.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from aem_strands.types import Turn, TurnVerdict
+from aem_strands.types import ActionCall, Reply, Turn, TurnVerdict
 
 JudgeFn = Callable[[Turn], TurnVerdict]
 
@@ -35,16 +40,44 @@ def _settled(turns: Sequence[Turn], members: Sequence[int]) -> bool:
     return all(turns[i].gold == turns[i].predicted for i in members)
 
 
+def _key(content: ActionCall | Reply | None) -> tuple[str, str] | str | None:
+    """What a pair must share to be judged: a call's tool and action, ``"reply"`` for a reply."""
+    if isinstance(content, ActionCall):
+        return content.tool_id, content.action
+    return "reply" if isinstance(content, Reply) else None
+
+
+def _judged_pairs(turns: Sequence[Turn], members: Sequence[int]) -> list[tuple[int, int]]:
+    """The (row, column) pairs of a group's matrix to judge: gold and prediction of one kind, tool and action,
+    or a side without content (a missing prediction is judged as written); every other pair costs
+    ``MISMATCH_COST``."""
+    by_key: dict[object, list[int]] = {}
+    for column, j in enumerate(members):
+        by_key.setdefault(_key(turns[j].predicted), []).append(column)
+    unknown = by_key.get(None, [])
+    pairs = []
+    for row, i in enumerate(members):
+        key = _key(turns[i].gold)
+        columns = list(range(len(members))) if key is None else sorted(by_key.get(key, []) + unknown)
+        pairs += [(row, column) for column in columns]
+    return pairs
+
+
+MISMATCH_COST = 11.0
+"""The cost of a failed verdict with a structure score of 0 (``_cost``): what ``check_turn`` gives a prediction of
+another kind, tool or action."""
+
+
 def candidate_pairings(turns: Sequence[Turn]) -> list[Turn]:
-    """Every gold/predicted re-pairing inside groups, for batching their comparisons up front."""
+    """Every gold/predicted re-pairing inside groups that ``reorder`` will judge, for batching their comparisons
+    up front."""
     out = []
     for members in order_groups(turns).values():
         if _settled(turns, members):
             continue
-        for i in members:
-            for j in members:
-                if i != j:
-                    out.append(replace(turns[i], predicted=turns[j].predicted))
+        for row, column in _judged_pairs(turns, members):
+            if row != column:
+                out.append(replace(turns[members[row]], predicted=turns[members[column]].predicted))
     return out
 
 
@@ -76,10 +109,12 @@ def reorder(turns: Sequence[Turn], judge: JudgeFn) -> tuple[list[Turn], dict[int
         # Identical pairs cost nothing and any move costs more, so the written pairing is the optimum.
         if _settled(turns, members):
             continue
-        matrix = [
-            [_cost(judge(replace(turns[i], predicted=turns[j].predicted)), i != j) for j in members] for i in members
-        ]
-        for row, col in enumerate(assign(matrix)):
+        matrix = np.full((len(members), len(members)), MISMATCH_COST + 1e-6)  # as _cost adds for a moved pair
+        np.fill_diagonal(matrix, MISMATCH_COST)
+        for row, column in _judged_pairs(turns, members):
+            i, j = members[row], members[column]
+            matrix[row, column] = _cost(judge(replace(turns[i], predicted=turns[j].predicted)), i != j)
+        for row, col in enumerate(assign(matrix.tolist())):
             i, j = members[row], members[col]
             if i != j:
                 out[i] = replace(turns[i], predicted=turns[j].predicted)

@@ -6,19 +6,25 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from aem_strands import Comparator, TableScorer, parse_dialog
 from aem_strands.align import MAX_ALIGN_CELLS, AlignOptions, _Aligner
+from aem_strands.checks import check_turn
 from aem_strands.compare import facts as facts_module
 from aem_strands.compare.fact_match import agree, match_facts
 from aem_strands.compare.facts import MAX_DIFF_WORDS, check_reply_facts
 from aem_strands.compare.reply_signals import Fact
 from aem_strands.errors import InputError
-from aem_strands.types import ActionCall, FailureReason, Turn, TurnContent, TurnKind
+from aem_strands.order import JudgeFn, assign, candidate_pairings, order_groups, reorder
+from aem_strands.order import _cost as order_cost
+from aem_strands.types import ActionCall, FailureReason, Turn, TurnContent, TurnKind, TurnVerdict
 from aem_strands.unpaired import parse_unpaired
+from tests.conftest import action, paired, reply
 from tests.test_speed_align import CONTENTS
 
 # --- reply facts -------------------------------------------------------------------------------------------------
@@ -179,3 +185,60 @@ def test_long_dialogs_beyond_the_state_limit_are_a_named_input_error() -> None:
         dialog.alignment()
     assert raised.value.location.dialog_id == "huge"
     assert f"the limit is {MAX_ALIGN_CELLS:,}" in raised.value.message
+
+
+# --- order-invariant groups --------------------------------------------------------------------------------------
+
+
+def _reorder_by_full_matrix(turns: list[Turn], judge: JudgeFn) -> tuple[list[Turn], dict[int, int]]:
+    """``reorder`` as it was before issue 21: every pair of a group judged."""
+    out, moved = list(turns), {}
+    for members in order_groups(turns).values():
+        if all(turns[i].gold == turns[i].predicted for i in members):
+            continue
+        matrix = [[order_cost(judge(replace(turns[i], predicted=turns[j].predicted)), i != j) for j in members]
+                  for i in members]  # fmt: skip
+        for row, col in enumerate(assign(matrix)):
+            i, j = members[row], members[col]
+            if i != j:
+                out[i] = replace(turns[i], predicted=turns[j].predicted)
+                moved[turns[i].turn_no] = turns[j].turn_no
+    return out, moved
+
+
+_GROUP_CONTENTS = [
+    action("cal", "Check", day="mon"), action("cal", "Check", day="tue"), action("cal", "Book", day="mon"),
+    action("air", "Search", to="NYC"), action("air", "Search", to="LAX", seats=2), reply("Your table is booked."),
+    reply("Which day?"),
+]  # fmt: skip
+
+
+@settings(max_examples=150)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.booleans()), min_size=2, max_size=9))
+def test_group_reordering_equals_the_full_matrix(picks: list[tuple[int, int, bool]]) -> None:
+    raw = [  # the paired format keeps a turn's kind: a prediction of the other kind is replaced by gold
+        paired(n, _GROUP_CONTENTS[g], _GROUP_CONTENTS[p if (p < 5) == (g < 5) else g], tags=["OrderInvariant_x"])
+        if tagged or n <= 2
+        else paired(n, _GROUP_CONTENTS[g], _GROUP_CONTENTS[g])
+        for n, (g, p, tagged) in enumerate(picks, start=1)
+    ]
+    turns = list(parse_dialog(raw).turns)
+    comparator = Comparator(TableScorer({}))
+
+    def judge(turn: Turn) -> TurnVerdict:
+        return check_turn(turn, comparator.compare_request)
+
+    assert reorder(turns, judge) == _reorder_by_full_matrix(turns, judge)
+
+
+def test_only_pairs_of_one_tool_and_action_are_batched_for_comparison() -> None:
+    gold = [action("t1", "Get", id=1), action("t2", "Get", id=2), action("t1", "Get", id=3)]
+    predicted = [gold[2], gold[1], action("t1", "Get", id=9)]
+    turns = parse_dialog(
+        [
+            paired(n, g, p, tags=["OrderInvariant_x"])
+            for n, (g, p) in enumerate(zip(gold, predicted, strict=True), start=1)
+        ]
+    ).turns
+    pairs = {(t.gold.args["id"], t.predicted.args["id"]) for t in candidate_pairings(turns)}  # type: ignore[union-attr]
+    assert pairs == {(1, 9), (3, 3)}  # t1 golds 1 and 3 against the t1 predictions 3 and 9 moved; t2 has no other
