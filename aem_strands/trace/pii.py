@@ -15,13 +15,13 @@ process on a shared two-core machine. The import happens on the first scan, not 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from aem_strands.trace.types import ActionType, Dimension, Environment, Finding, Step, Trace
@@ -104,7 +104,7 @@ _ADDRESS_PATTERN = (
 )
 
 
-_PHONE_CANDIDATE = re.compile(r"\d(?:[\s().\-/]{0,3}\d){6,}")
+_PHONE_CANDIDATE = re.compile(r"\+?\(?\d(?:[\s().\-/]{0,3}\d){6,}\)?")
 """Seven digits or more with at most a few separators between each: the least a phone number is written with."""
 
 
@@ -134,11 +134,11 @@ class SensitiveSpan:
     value: str
 
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _analyzer() -> AnalyzerEngine:
     # Imported here: Presidio's import brings spaCy (and torch, when installed) with it; see the module note.
     import tldextract
-    from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer, RecognizerRegistry
+    from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer, RecognizerRegistry, RecognizerResult
     from presidio_analyzer.nlp_engine import NoOpNlpEngine
     from presidio_analyzer.predefined_recognizers import (
         CreditCardRecognizer,
@@ -157,12 +157,19 @@ def _analyzer() -> AnalyzerEngine:
             return bool(offline_domains(pattern_text).fqdn)
 
     class QuickPhoneRecognizer(PhoneRecognizer):
-        # phonenumbers' matcher runs once per region and costs most of a scan; a text without seven digits in
-        # one run (separators allowed) holds no phone number, so it is not asked.
+        # phonenumbers' matcher runs once per region over the whole text and costs most of a scan. A phone number
+        # is a run of seven digits or more, so only such runs are read, each once per process (``_phone_run``):
+        # the same number or date comes back in many texts of a trace (replies, arguments, evidence).
         def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            if not _PHONE_CANDIDATE.search(text):
-                return []
-            return list(super().analyze(text, entities, nlp_artifacts))
+            found: list[Any] = []
+            for candidate in _PHONE_CANDIDATE.finditer(text):
+                for entity, start, end, score in _phone_run(self.whole_text, candidate.group(), tuple(entities)):
+                    at = candidate.start()
+                    found.append(RecognizerResult(entity, at + start, at + end, score))
+            return found
+
+        def whole_text(self, text: str, entities: list[str]) -> list[Any]:
+            return list(PhoneRecognizer.analyze(self, text, entities))
 
     class SecretRecognizer(PatternRecognizer):
         def validate_result(self, pattern_text: str) -> bool | None:
@@ -197,14 +204,28 @@ def _analyzer() -> AnalyzerEngine:
     )
 
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=8192)
+def _phone_run(
+    read: Callable[[str, list[str]], list[Any]], run: str, entities: tuple[str, ...]
+) -> tuple[tuple[str, int, int, float], ...]:
+    """The phone numbers of one run of digits, as (entity, start, end, score) within the run."""
+    return tuple((r.entity_type, r.start, r.end, r.score) for r in read(run, list(entities)))
+
+
+def clear_caches() -> None:
+    """Forget every remembered scan (for benchmarks that time scanning afresh); detection is unchanged."""
+    _scan.cache_clear()
+    _phone_run.cache_clear()
+
+
+@functools.lru_cache(maxsize=1)
 def _anonymizer() -> AnonymizerEngine:
     from presidio_anonymizer import AnonymizerEngine
 
     return AnonymizerEngine()  # type: ignore[no-untyped-call]  # its __init__ has no annotations
 
 
-@lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=8192)
 def _scan(text: str) -> tuple[SensitiveSpan, ...]:
     results = _analyzer().analyze(text=text, language="en", entities=list(_ENTITY_KINDS))
     candidates = sorted(
@@ -424,6 +445,7 @@ __all__ = [
     "Redactor",
     "SensitiveKind",
     "SensitiveSpan",
+    "clear_caches",
     "find_sensitive",
     "normalised_value",
     "sensitive_findings",
