@@ -106,6 +106,11 @@ def test_redact_json_walks_objects_lists_and_long_numbers() -> None:
     }
 
 
+def test_a_value_hidden_by_its_neighbour_is_redacted_too() -> None:
+    # Phone then card, one space apart: one run of digits, read as a card only; the phone shows once it is gone.
+    assert Redactor().redact(f"{PHONE} {CARD}") == "<PHONE_1> <CARD_1>"
+
+
 def test_redactor_kinds_limit_what_is_redacted() -> None:
     redactor = Redactor(frozenset({SensitiveKind.CARD}))
     assert redactor.redact(f"{CARD} {EMAIL}") == f"<CARD_1> {EMAIL}"

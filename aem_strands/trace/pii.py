@@ -266,6 +266,11 @@ def normalised_value(kind: SensitiveKind, value: str) -> str:
     return value
 
 
+_MAX_PASSES = 4
+"""Scans of one text by ``Redactor.redact``; tokens hold no digits nor at-signs, so each pass can only uncover
+values that a neighbour hid, and a second pass almost always finds nothing."""
+
+
 class Redactor:
     """Replaces sensitive values with tokens that are stable within one redactor: the same value (under
     ``normalised_value``) always gets the same token (``<EMAIL_1>``, ``<CARD_2>``), different values different
@@ -288,10 +293,17 @@ class Redactor:
         return token
 
     def redact(self, text: str) -> str:
-        """``text`` with each sensitive value of the redactor's kinds replaced by its token."""
-        spans = [s for s in find_sensitive(text) if s.kind in self.kinds]
-        if not spans:
-            return text
+        """``text`` with each sensitive value of the redactor's kinds replaced by its token. The result is scanned
+        again until nothing is found: a value can hide another next to it (a phone number right before a card
+        number reads as one long run of digits until the card is replaced)."""
+        for _ in range(_MAX_PASSES):
+            spans = [s for s in find_sensitive(text) if s.kind in self.kinds]
+            if not spans:
+                return text
+            text = self._replace(text, spans)
+        return text
+
+    def _replace(self, text: str, spans: list[SensitiveSpan]) -> str:
         from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
 
         tokens = {(s.start, s.end): self.token(s.kind, s.value) for s in spans}
