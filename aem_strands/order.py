@@ -8,7 +8,9 @@ passes; a wrong step inside a group still fails.
 Only pairs that can pass are judged: a prediction of another kind, tool or action than the gold turn fails with a
 structure score of 0 whatever its arguments (``checks.check_turn``: ``tool_mismatch`` / ``action_mismatch``), so
 its cost is known without a comparison (``MISMATCH_COST``). A group of calls to many tools is judged in time near
-its size, not its square; a group of calls to one tool and action still compares every pair.
+its size, not its square; a group of calls to one tool and action still compares every pair, so a group whose
+pairs to judge exceed ``MAX_GROUP_PAIRS`` (about 220 calls to one tool and action, in any order) is an ``InputError`` naming
+the group, in a moment, instead of minutes of comparisons.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from aem_strands.errors import InputError, Location
 from aem_strands.types import ActionCall, Reply, Turn, TurnVerdict
 
 JudgeFn = Callable[[Turn], TurnVerdict]
@@ -47,14 +50,27 @@ def _key(content: ActionCall | Reply | None) -> tuple[str, str] | str | None:
     return "reply" if isinstance(content, Reply) else None
 
 
+MAX_GROUP_PAIRS = 50_000
+"""The most gold/prediction pairs one order-invariant group may ask to judge (see the module docstring)."""
+
+
 def _judged_pairs(turns: Sequence[Turn], members: Sequence[int]) -> list[tuple[int, int]]:
     """The (row, column) pairs of a group's matrix to judge: gold and prediction of one kind, tool and action,
     or a side without content (a missing prediction is judged as written); every other pair costs
-    ``MISMATCH_COST``."""
+    ``MISMATCH_COST``. More than ``MAX_GROUP_PAIRS`` is an ``InputError`` naming the group."""
     by_key: dict[object, list[int]] = {}
     for column, j in enumerate(members):
         by_key.setdefault(_key(turns[j].predicted), []).append(column)
     unknown = by_key.get(None, [])
+    rows = [_key(turns[i].gold) for i in members]
+    count = sum(len(members) if key is None else len(by_key.get(key, [])) + len(unknown) for key in rows)
+    if count > MAX_GROUP_PAIRS:
+        group = turns[members[0]].order_group
+        raise InputError(
+            f"order-invariant group {group!r} of {len(members):,} turns would judge {count:,} gold/prediction pairs "
+            f"(the limit is {MAX_GROUP_PAIRS:,}): split the group, or give the turns in order",
+            Location(turn_no=turns[members[0]].turn_no, field="tags"),
+        )
     pairs = []
     for row, i in enumerate(members):
         key = _key(turns[i].gold)

@@ -4,9 +4,12 @@ and inputs beyond a documented limit get the documented, fail-closed answer. Tim
 
 from __future__ import annotations
 
+import io
 import itertools
+import json
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -242,3 +245,25 @@ def test_only_pairs_of_one_tool_and_action_are_batched_for_comparison() -> None:
     ).turns
     pairs = {(t.gold.args["id"], t.predicted.args["id"]) for t in candidate_pairings(turns)}  # type: ignore[union-attr]
     assert pairs == {(1, 9), (3, 3)}  # t1 golds 1 and 3 against the t1 predictions 3 and 9 moved; t2 has no other
+
+
+def test_an_order_group_beyond_the_pair_limit_is_a_named_input_error_and_the_rest_is_scored(tmp_path: Path) -> None:
+    from aem_strands.cli import main
+    from aem_strands.order import MAX_GROUP_PAIRS
+
+    size = int(MAX_GROUP_PAIRS**0.5) + 1  # every member calls one tool: size * size pairs to judge
+    turns = [paired(n, action("t", "Get", id=n), action("t", "Get", id=size - n), tags=["OrderInvariant_g"])
+             for n in range(1, size + 1)]  # fmt: skip
+    small = [paired(1, action("t", "Get", id=1), action("t", "Get", id=1))]
+    path = tmp_path / "d.jsonl"
+    path.write_text(
+        json.dumps({"dialog_id": "huge-group", "turns": turns}) + "\n" + json.dumps({"dialog_id": "ok", "turns": small})
+        + "\n", encoding="utf-8",
+    )  # fmt: skip
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["score", str(path), "--scorer", "exact", "--format", "jsonl"], stdout=out, stderr=err) == 2
+    assert "order-invariant group 'g'" in err.getvalue()
+    assert "huge-group" in err.getvalue()
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert records[1]["dialog_id"] == "ok"
+    assert records[1]["test_pass"] is True
