@@ -112,3 +112,21 @@ def test_the_evaluator_survives_save_and_load() -> None:
     assert (again.policy, again.keep_pii, again.name) == (POLICY, True, "trace_check")
     report = loaded.run_evaluations(make_live_task(build_agent))
     assert report.test_passes == [True]
+
+
+def test_an_offline_replay_is_judged_like_a_live_run() -> None:
+    from aem_strands.strands import offline_case, offline_task
+
+    dialog = [
+        {"turn_no": 1, "turn": "Tool", "gold_turn": {"tool_id": "t", "action": "verify_identity", "args": {}},
+         "predict_turn": {"tool_id": "t", "action": "issue_refund", "args": {"order_id": "A-17"},
+                          "observation": {"refunded": True}}},
+        {"turn_no": 2, "turn": "Agent", "gold_turn": {"response": "Refunded."},
+         "predict_turn": {"response": "Order A-17 is refunded."}},
+    ]  # fmt: skip
+    case = offline_case(dialog, name="offline-refund")
+    report = Experiment(cases=[case], evaluators=[AemTraceEvaluator(policy=POLICY)]).run_evaluations(offline_task)
+    (row,) = report.detailed_results[0]
+    assert row.test_pass is False
+    assert row.label == "planning.order"  # the refund came before any identity check
+    assert row.metadata["dimensions"]["planning"]["findings"][0]["rule"] == "planning.order"
