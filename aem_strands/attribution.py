@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from aem_strands.compare.normalise import normalise_text
+from aem_strands.compare.walk import json_scalars
 from aem_strands.types import (
     ActionCall,
     Attribution,
@@ -62,17 +63,6 @@ STRUCTURAL_REASONS = frozenset(
 """Primary reasons through which a failure in an action chain derails the turns after it (rule 3)."""
 
 
-def _scalars(value: JsonValue) -> Iterator[JsonValue]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _scalars(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _scalars(item)
-    else:
-        yield value
-
-
 def _token(value: JsonValue) -> str | None:
     """The normalised form a value is matched by, or ``None`` for values too generic to trace."""
     if value is None or isinstance(value, bool):
@@ -84,9 +74,9 @@ def _token(value: JsonValue) -> str | None:
 
 def _content_values(content: TurnContent | None, *, with_observation: bool) -> list[JsonValue]:
     if isinstance(content, ActionCall):
-        values = list(_scalars(content.args))
+        values = list(json_scalars(content.args))
         if with_observation:
-            values += list(_scalars(content.observation))
+            values += list(json_scalars(content.observation))
         return values
     if isinstance(content, Reply):
         return [content.response]
@@ -99,9 +89,9 @@ def tainted_values(turn: Turn, verdict: TurnVerdict) -> dict[str, JsonValue]:
     if turn.kind is TurnKind.ACTION:
         for problem in verdict.problems:
             if problem.sub_metric is SubMetric.TRUTHFULNESS or problem.reason is FailureReason.EXTRA_PARAMETERS:
-                wrong.extend(_scalars(problem.predicted))
+                wrong.extend(json_scalars(problem.predicted))
     if isinstance(turn.predicted, ActionCall):
-        wrong.extend(_scalars(turn.predicted.observation))
+        wrong.extend(json_scalars(turn.predicted.observation))
     legitimate = {_token(v) for v in _content_values(turn.gold, with_observation=True)}
     out: dict[str, JsonValue] = {}
     for value in wrong:

@@ -9,8 +9,8 @@ Only pairs that can pass are judged: a prediction of another kind, tool or actio
 structure score of 0 whatever its arguments (``checks.check_turn``: ``tool_mismatch`` / ``action_mismatch``), so
 its cost is known without a comparison (``MISMATCH_COST``). A group of calls to many tools is judged in time near
 its size, not its square; a group of calls to one tool and action still compares every pair, so a group whose
-pairs to judge exceed ``MAX_GROUP_PAIRS`` (about 220 calls to one tool and action, in any order) is an ``InputError`` naming
-the group, in a moment, instead of minutes of comparisons.
+pairs to judge exceed ``MAX_GROUP_PAIRS`` (about 220 calls to one tool and action, in any order) is an
+``InputError`` naming the group, in a moment, instead of minutes of comparisons.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from aem_strands.compare.normalise import display
@@ -30,6 +31,30 @@ class Leaf:
     settled: Comparison | None
     pending: tuple[str, str] | None = None
     held: str | None = None
+
+
+def json_scalars(value: JsonValue) -> Iterator[JsonValue]:
+    """The scalars of a JSON value (``None`` included), depth first; an empty object or list has none."""
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from json_scalars(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from json_scalars(item)
+    else:
+        yield value
+
+
+def json_leaves(value: JsonValue, path: str = "") -> Iterator[tuple[str, JsonValue]]:
+    """The scalar leaves of a JSON value with their paths (``a.b[0].c``); an empty object or list is no leaf."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from json_leaves(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from json_leaves(item, f"{path}[{i}]")
+    else:
+        yield path, value
 
 
 def json_key(value: JsonValue) -> str:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from aem_strands.compare.walk import json_scalars
 from aem_strands.trace.types import (
     GATES,
     ActionType,
@@ -106,14 +107,7 @@ class _Choice:
 
 
 def _leaves(value: JsonValue) -> Iterator[JsonValue]:
-    if isinstance(value, Mapping):
-        for item in value.values():
-            yield from _leaves(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _leaves(item)
-    elif value is not None:
-        yield value
+    return (leaf for leaf in json_scalars(value) if leaf is not None)
 
 
 def _distinctive(value: JsonValue) -> str | None:

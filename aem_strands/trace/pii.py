@@ -19,11 +19,12 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.types import ActionType, Dimension, Environment, Finding, Step, Trace
 from aem_strands.types import JsonValue
 
@@ -341,17 +342,6 @@ class Redactor:
         return value
 
 
-def _leaves(value: JsonValue, path: str) -> Iterator[tuple[str, JsonValue]]:
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _leaves(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from _leaves(item, f"{path}[{i}]")
-    else:
-        yield path, value
-
-
 def _text_of(value: JsonValue) -> str | None:
     if isinstance(value, str):
         return value
@@ -417,7 +407,7 @@ def _tool_findings(trace: Trace, forbid_to_tools: Mapping[str, tuple[str, ...]])
         kinds = {kind for kind, tools in forbid_to_tools.items() if step.tool_name in tools}
         if not kinds:
             continue
-        for path, leaf in _leaves(dict(step.arguments), ""):
+        for path, leaf in json_leaves(dict(step.arguments)):
             text = _text_of(leaf)
             if text is None:
                 continue

@@ -35,7 +35,7 @@ from aem_strands.compare.values import (
     Typed,
     Weekday,
 )
-from aem_strands.compare.walk import json_key, plan_leaves
+from aem_strands.compare.walk import json_key, json_leaves, plan_leaves
 from aem_strands.types import JsonValue, ValueKind
 
 
@@ -101,18 +101,6 @@ def _ngrams(words: list[str], longest: int) -> Iterator[str]:
     for size in range(1, longest + 1):
         for start in range(len(words) - size + 1):
             yield " ".join(words[start : start + size])
-
-
-def json_leaves(value: JsonValue, path: str = "") -> Iterator[tuple[str, JsonValue]]:
-    """The scalar leaves of a JSON value with their paths (``a.b[0].c``); an empty object or list is no leaf."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from json_leaves(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from json_leaves(item, f"{path}[{i}]")
-    else:
-        yield path, value
 
 
 SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
@@ -232,4 +220,4 @@ def _keys(value: JsonValue) -> Iterator[str]:
             yield from _keys(item)
 
 
-__all__ = ["ComparatorValues", "Grounding", "GroundingIndex", "SameFn", "compact", "json_leaves"]
+__all__ = ["ComparatorValues", "Grounding", "GroundingIndex", "SameFn", "compact"]

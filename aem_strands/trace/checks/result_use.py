@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from aem_strands.compare.fact_match import agree as facts_agree
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.reply_words import NEGATION_CUES
+from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.types import (
@@ -45,7 +46,6 @@ from aem_strands.trace.types import (
     Trace,
     not_applicable,
 )
-from aem_strands.trace.values import json_leaves
 from aem_strands.types import JsonValue
 
 
