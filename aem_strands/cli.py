@@ -31,7 +31,7 @@ from aem_strands.decode import MAX_DEPTH, MAX_NUMBER_CHARS, MAX_STRING_CHARS, fi
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.evaluate import make_comparator
 from aem_strands.load import LoadedRecord, read_lines, records_or_error
-from aem_strands.options import EvalOptions, add_option_flags, options_from_args
+from aem_strands.options import SCORER_CHOICES, EvalOptions, add_option_flags, options_from_args
 from aem_strands.output import AtomicFile, Terminated, check_target, terminated_as_interrupt
 from aem_strands.render import render_dialog, render_error, render_footer, rich_dialog
 from aem_strands.report import add_report_parser, run_report
@@ -93,7 +93,28 @@ def build_parser() -> argparse.ArgumentParser:
     add_calibrate_parser(commands)
     add_report_parser(commands)
     add_trace_parser(commands)
+    _add_strands_parsers(commands)
     return parser
+
+
+def _add_strands_parsers(commands: Any) -> None:
+    """``export-regression`` and ``trials``: Strands Evals files in, an experiment file out (the commands import
+    ``strands_evals`` only when they run)."""
+    export = commands.add_parser(
+        "export-regression", help="write every failing case of Strands Evals reports as an experiment file"
+    )
+    export.add_argument("paths", nargs="+", type=Path, metavar="RESULTS", help="Strands Evals report files")
+    export.add_argument("--out", type=Path, required=True, metavar="OUT.json", help="the experiment file to write")
+    export.add_argument("--evaluator", metavar="NAME", help="the AEM evaluator whose verdicts count (default: first)")
+    export.add_argument(
+        "--scorer", choices=SCORER_CHOICES, help="the written AemSessionEvaluator's scorer (default: its own default)"
+    )
+    trials = commands.add_parser(
+        "trials", help="expand an experiment file: each case K times, for pass^k (strands-evals run runs it)"
+    )
+    trials.add_argument("experiment", type=Path, metavar="EXPERIMENT.json", help="a Strands Evals experiment file")
+    trials.add_argument("--trials", type=int, required=True, metavar="K", help="trials per case (>= 1)")
+    trials.add_argument("--out", type=Path, required=True, metavar="OUT.json", help="the expanded experiment file")
 
 
 def _error_line(error: InputError) -> str:
@@ -433,6 +454,14 @@ def _run(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[Any] | 
         return run_report(args, out, err)
     if args.command == "trace":
         return run_trace(args, out, err, stdin)
+    if args.command == "export-regression":
+        from aem_strands.strands.regression import run_export
+
+        return run_export(args, out, err)
+    if args.command == "trials":
+        from aem_strands.strands.trials import run_trials
+
+        return run_trials(args, out, err)
     return _compare(args, out, err, stdin)
 
 

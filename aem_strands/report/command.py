@@ -72,12 +72,38 @@ def _each(step: Callable[[str], None]) -> Callable[[Iterable[Any]], Iterable[Any
     return wrap
 
 
+def _estimate(value: dict[str, Any]) -> str:
+    if value.get("estimate") is None:
+        return "n/a"
+    if value.get("low") is None:
+        return f"{value['estimate']:.3f}"
+    return f"{value['estimate']:.3f} [{value['low']:.3f}, {value['high']:.3f}]"
+
+
+def trial_lines(trials: dict[str, Any], prefix: str = "") -> list[str]:
+    """pass^k for each k with its 95% interval, then the flaky and the never-passing cases, as text lines."""
+    ks = ", ".join(f"pass^{row['k']} {_estimate(row)}" for row in trials["pass_hat_k"])
+    cases = counted(trials["cases"], "case")
+    lines = [f"{prefix}{cases}, {counted(trials['trials'], 'trial')}: {ks}"]
+    for key, what in (("flaky", "flaky (passed sometimes)"), ("never_passed", "never passed")):
+        count = trials[f"{key}_count"]
+        if count:
+            shown = ", ".join(trials[key]) + (" ..." if count > len(trials[key]) else "")
+            lines.append(f"{prefix}{what}: {counted(count, 'case')}: {shown}")
+    return lines
+
+
 def _text(summary: dict[str, Any]) -> str:
     o = summary["overall"]
     lines = [summary["headline"]]
     rate = o["pass_rate"] or {}
     if rate.get("low") is not None:
         lines.append(f"pass rate {rate['estimate']:.3f} [95% CI {rate['low']:.3f}, {rate['high']:.3f}]")
+    if summary.get("trials"):
+        lines += trial_lines(summary["trials"], "trials: ")
+        for group in summary.get("groups") or ():
+            if group.get("trials"):
+                lines += trial_lines(group["trials"], f"trials {summary['by']}={group['value']}: ")
     for group in summary.get("groups") or ():
         change = group.get("vs_previous")
         if change and change["regression"]:

@@ -26,8 +26,7 @@ from aem_strands.report.words import (
     counted,
     failing_first_key,
     problem_in_words,
-    root_cause_in_words,
-    root_turns,
+    roots_in_words,
 )
 
 MAX_TEXT = 160
@@ -90,7 +89,7 @@ def dialog_row(record: Record, by: str | None) -> dict[str, Any]:
         "first": record.get("first_failure_turn"),
         "reason": record.get("root_cause"),
         "group": None if by is None else field_value(record, by),
-        "words": [root_cause_in_words(record, root) for root in root_turns(record)] or [root_cause_in_words(record)],
+        "words": roots_in_words(record),
         "skipped": list(alignment.get("skipped_optional_gold") or []),
         "turns": [_turn(t) for t in record.get("turns") or ()],
     }
@@ -171,6 +170,32 @@ def _groups(summary: dict[str, Any]) -> str:
         else "<p>No regression called.</p>"
     )
     return f'<section><h2>By {by}</h2>{called}{_table(head, rows)}<div class="plot">{plot}</div></section>'
+
+
+def _trials(summary: dict[str, Any]) -> str:
+    """pass^k per value of ``--by`` (one row each; else one row for all), with a chart, and the flaky cases."""
+    overall = summary.get("trials")
+    if not overall:
+        return ""
+    by = summary.get("by")
+    rows_of = [(g["value"], g["trials"]) for g in summary.get("groups") or () if g.get("trials")] or [("all", overall)]
+    most = max(t["max_trials"] for _, t in rows_of)
+    head = [by or "cases", "cases", "trials", *(f"pass^{k} [95% CI]" for k in range(1, most + 1))]
+    head += ["flaky (passed sometimes)", "never passed"]
+    rows, bars = [], []
+    for value, trials in rows_of:
+        found = {row["k"]: row for row in trials["pass_hat_k"]}
+        cells = [_interval(found.get(k), percent=True) if k in found else "-" for k in range(1, most + 1)]
+        listed = [
+            escape(", ".join(trials[key])) + (" …" if trials[f"{key}_count"] > len(trials[key]) else "")
+            for key in ("flaky", "never_passed")
+        ]
+        flaky = f"{trials['flaky_count']:,}: {listed[0] or '-'}"
+        never = f"{trials['never_passed_count']:,}: {listed[1] or '-'}"
+        rows.append([escape(value), f"{trials['cases']:,}", f"{trials['trials']:,}", *cells, flaky, never])
+        bars += [(f"{value} pass^{row['k']}", row) for row in trials["pass_hat_k"]]
+    plot = rate_bars(bars, title="pass^k: every one of k trials passes")
+    return f'<section><h2>Repeated trials: pass^k</h2>{_table(head, rows)}<div class="plot">{plot}</div></section>'
 
 
 def _reasons(summary: dict[str, Any]) -> str:
@@ -304,7 +329,7 @@ def render_html(
 <div class="pager"><button id="prev">&lsaquo; previous</button><span id="page"></span>
 <button id="next">next &rsaquo;</button></div>
 </section>
-{_groups(summary)}{_reasons(summary)}{_chains(summary)}{_latency(summary)}{_labels(summary)}
+{_groups(summary)}{_trials(summary)}{_reasons(summary)}{_chains(summary)}{_latency(summary)}{_labels(summary)}
 <section><h2>How the numbers are computed</h2><ul>{tests}</ul></section>
 <script type="application/json" id="data">{data}</script>
 <script>{_asset("report.js")}</script>

@@ -1,5 +1,6 @@
 """The dataset view of a run: rates with intervals, by metadata field, regressions, failure reasons,
-chain-length buckets, latency and agreement with human labels. Pure: records in, a JSON-able dict out.
+chain-length buckets, latency, agreement with human labels, and pass^k over repeated trials (``passk``).
+Pure: records in, a JSON-able dict out.
 
 ``SummaryTally`` takes the records one at a time and keeps only what the statistics need (a pass flag and
 a score per dialog, counts, latency points, and the labelled dialogs' verdicts), so ``report`` reads a
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from aem_strands.report.load import Label
+from aem_strands.report.passk import TrialTally
 from aem_strands.report.stats import (
     correlation,
     difference_interval,
@@ -43,6 +45,10 @@ TESTS = {
     "reason_mix": "chi-square test of homogeneity of root-cause reason counts (scipy.stats.chi2_contingency)",
     "correlation": "Pearson r with Fisher-z 95% interval (scipy.stats.pearsonr); Spearman rho with bootstrap interval",
     "agreement": "Cohen's kappa (sklearn.metrics.cohen_kappa_score), asymptotic 95% interval (statsmodels)",
+    "pass_hat_k": (
+        "repeated trials: per case C(c, k) / C(n, k) for c passes in n trials (scipy.special.comb), averaged over "
+        "the cases with at least k trials; percentile bootstrap 95% interval over cases"
+    ),
 }
 NONE_VALUE = "(none)"
 
@@ -150,6 +156,8 @@ class SummaryTally:
         self.headline = HeadlineTally()
         self.overall = _Totals()
         self.groups: dict[str, _Totals] = {}
+        self.trials = TrialTally()
+        self.group_trials: dict[str, TrialTally] = {}
         self.reasons: dict[str, dict[str, int]] = {}
         self.chains = {bucket: [0, 0] for bucket in BUCKETS}  # turns, passed
         self.points: list[tuple[float, float, str]] = []
@@ -161,8 +169,11 @@ class SummaryTally:
     def add(self, record: Record) -> None:
         self.headline.add(record)
         self.overall.add(record)
+        self.trials.add(record)
         if self.by:
-            self.groups.setdefault(field_value(record, self.by), _Totals()).add(record)
+            value = field_value(record, self.by)
+            self.groups.setdefault(value, _Totals()).add(record)
+            self.group_trials.setdefault(value, TrialTally()).add(record)
         latency = 0.0
         timed = False
         for t in _turns(record):
@@ -200,6 +211,9 @@ class SummaryTally:
         for value in sorted(self.groups, key=natural_key):
             members = self.groups[value]
             entry = {"value": value, **members.to_dict(), "reasons": dict(members.root_reasons)}
+            trials = self.group_trials[value].summary()
+            if trials is not None:
+                entry["trials"] = trials
             if previous is not None and value != NONE_VALUE:
                 pass_diff = difference_interval(previous.passes, members.passes)
                 score_diff = difference_interval(previous.scores, members.scores)
@@ -277,6 +291,9 @@ class SummaryTally:
             "latency": self._latency(),
             "tests": TESTS,
         }
+        trials = self.trials.summary()
+        if trials is not None:
+            out["trials"] = trials
         if self.by:
             out["by"] = self.by
             out["groups"] = self._groups()

@@ -91,6 +91,31 @@ def root_cause_in_words(record: Record, root: Record | None = None) -> str:
     return f"turn {root['turn_no']}: {problem_in_words(root)}; {inherited}"
 
 
+def counterfactual(record: Record) -> Mapping[str, Any] | None:
+    """The counterfactual replay a record carries (``counterfactual``, from the row's metadata, or the case's
+    ``metadata.counterfactual``), or ``None``."""
+    metadata = record.get("metadata")
+    carried = metadata.get("counterfactual") if isinstance(metadata, Mapping) else None
+    for found in (record.get("counterfactual"), carried):
+        if isinstance(found, Mapping) and isinstance(found.get("outcome"), str):
+            return found
+    return None
+
+
+def roots_in_words(record: Record) -> list[str]:
+    """``root_cause_in_words`` for each root cause (one line for a dialog without one); where the dialog's
+    counterfactual replay corrected a root cause (``step`` is its turn number; else the first), its outcome
+    follows: ``...; counterfactual replay: fixed``."""
+    roots = root_turns(record)
+    words = [root_cause_in_words(record, root) for root in roots] or [root_cause_in_words(record)]
+    replay = counterfactual(record)
+    if replay is not None:
+        step = replay.get("step")
+        where = next((i for i, root in enumerate(roots) if root.get("turn_no") == step), 0)
+        words[where] += f"; counterfactual replay: {replay['outcome']}"
+    return words
+
+
 def failing_first_key(record: Record) -> tuple[int, float, int, str]:
     """Sort key of the dialog list: failing dialogs first, lowest score, most failed turns, then id."""
     score = record.get("score")

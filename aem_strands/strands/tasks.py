@@ -2,7 +2,8 @@
 
 - ``offline_task`` (offline replay): returns the predicted side of the case's annotated dialog as a
   real ``Session`` trajectory (``aem_strands.strands.session.offline_session``) and the last
-  predicted reply as output.
+  predicted reply as output; for a live case that carries the predicted turns of a recorded run
+  (``metadata.aem.predicted``, unpaired format, as ``aem-strands export-regression`` writes), those turns.
 - ``make_live_task(factory)`` (live): build a fresh Strands ``Agent`` with the factory
   (``factory()`` or ``factory(case)``), send it the case's user messages one by one (the same agent,
   so it keeps the conversation), and return ``{"output": last reply, "trajectory": Session}``.
@@ -47,13 +48,19 @@ AgentFactory = Callable[..., Any]
 
 
 def offline_task(case: Case[Any, Any]) -> dict[str, Any]:
-    """The predicted side of the case's paired dialog (``metadata["aem"]["dialog"]``) as a real ``Session``.
+    """The predicted side of the case's paired dialog (``metadata["aem"]["dialog"]``) as a real ``Session``,
+    or a live case's recorded predicted turns (``metadata["aem"]["predicted"]``) as they are.
 
     The trajectory is ``offline_session(turns)`` (one trace per user turn, the exact predicted turns in
     span metadata), so host trace-level evaluators and detectors run on offline cases as on live ones;
     the output is the last predicted reply.
     """
     entry = aem_entry(case.metadata, case.name)
+    recorded = entry.get("predicted")
+    if "dialog" not in entry and isinstance(recorded, list):  # a recorded live run: aligned to gold as it was
+        last = recorded[-1] if recorded else None
+        said = last.get("response") if isinstance(last, dict) and last.get("turn") == "Agent" else None
+        return {"output": said, "trajectory": recorded}
     raw = entry.get("dialog")
     turns = raw.get("turns") if isinstance(raw, dict) else raw
     if not isinstance(turns, list):

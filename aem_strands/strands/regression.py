@@ -1,0 +1,209 @@
+"""Regression sets: every failing case of Strands Evals reports, written back as an experiment file.
+
+``aem-strands export-regression RESULTS... --out cases.json`` reads Strands Evals report files
+(``strands-evals run -o``, ``EvaluationReport.to_file``: they hold each case's inputs, gold and trajectory)
+and writes one ``Case`` per failing case of an AEM evaluator, in an experiment file with an
+``AemSessionEvaluator``, so that::
+
+    strands-evals run cases.json --task aem_strands:offline_task --custom-evaluator aem_strands:AemSessionEvaluator
+
+runs it as it is and fails the same way (offline: the recorded predicted turns are scored again), while
+``--task MODULE:task`` (``make_live_task``) runs the agent on the same user messages and gold.
+
+Each case keeps its name, input, gold (``metadata.aem``, or the host's ``expected_*`` fields turned into
+``metadata.aem.gold``), other metadata and ``expected_*`` fields; a live case also gets
+``metadata.aem.predicted``, the predicted turns the evaluator scored (what ``offline_task`` replays; a live
+task ignores it). ``metadata.regression`` says where the failure was found: ``source`` file, ``evaluator``, ``score``,
+``status``, ``reason`` (the dialog's line), ``root_cause`` (turn, failure reason, in words),
+``counterfactual`` (the outcome of its counterfactual replay, or ``null`` when none ran) and, for repeated
+trials, ``trials`` (passed, runs: the trials of one case become one case). ``metadata.confirmed`` is
+``true`` exactly when the counterfactual replay fixed the failure (correcting the root cause made the rest
+pass).
+
+A case is exported once (the first report that has it failing); a case the evaluator could not score at all
+(no dialog result) is not exported. Score output (``aem-strands score``) holds no inputs or gold: naming
+such a file is an input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from strands_evals import Case, Experiment
+
+from aem_strands.decode import format_of, read_records
+from aem_strands.errors import InputError, Location, printable
+from aem_strands.load import read_lines
+from aem_strands.output import AtomicFile, check_target
+from aem_strands.report.words import counted, counterfactual, root_cause_in_words, root_turns
+from aem_strands.strands.cases import AEM_KEY, host_gold
+from aem_strands.strands.evaluators import AemSessionEvaluator
+from aem_strands.strands.report import AemReport
+from aem_strands.strands.trials import TRIAL_KEY, TRIAL_OF_KEY
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+_SPAN_KEYS = ("index", "user_turn", "span_id", "agent")
+"""Keys ``dialog_metadata`` adds to each predicted turn that are not part of the unpaired turn format."""
+HOST_KEYS = ("input", "expected_output", "expected_assertion", "expected_trajectory", "expected_interactions")
+"""The ``Case`` fields a report row keeps (besides name and metadata) that a regression case carries over."""
+
+
+@dataclass(frozen=True)
+class FailingCase:
+    """One failing AEM row of a report: its case record and dialog result, and where it was read."""
+
+    case: dict[str, Any]
+    result: dict[str, Any]
+    score: float
+    evaluator: str
+    source: str
+
+
+def _predicted(case: Mapping[str, Any], result: Mapping[str, Any], where: Location) -> list[Any]:
+    """The predicted turns the evaluator scored, in the unpaired format (what ``offline_task`` replays)."""
+    scored = result.get("predicted_turns")
+    if isinstance(scored, list):
+        return [{k: v for k, v in t.items() if k not in _SPAN_KEYS} for t in scored if isinstance(t, dict)]
+    trajectory, output = case.get("actual_trajectory"), case.get("actual_output")
+    if trajectory is not None and not isinstance(trajectory, list):
+        raise InputError("the report row keeps no predicted turns to replay", where)
+    turns: list[Any] = list(trajectory or [])
+    if isinstance(output, str) and output.strip():
+        last = turns[-1] if turns else None
+        said = last.get("response") if isinstance(last, dict) and last.get("turn") == "Agent" else None
+        if not (isinstance(said, str) and said.strip() == output.strip()):
+            turns.append({"turn": "Agent", "response": output})  # the task's output is the final reply
+    return turns
+
+
+def regression_case(failing: FailingCase, trials: Mapping[str, int] | None = None) -> Case[Any, Any]:
+    """The ``Case`` that reproduces one failing row (see the module docstring)."""
+    case, result = failing.case, failing.result
+    metadata = copy.deepcopy(case.get("metadata") or {})
+    name = str(metadata.pop(TRIAL_OF_KEY, None) or case.get("name"))
+    metadata.pop(TRIAL_KEY, None)
+    where = Location(failing.source, name, field="metadata.aem")
+    entry = metadata.get(AEM_KEY)
+    if entry is None:
+        gold = host_gold(case.get("expected_trajectory"), case.get("expected_output"), name)
+        entry = metadata[AEM_KEY] = {"gold": gold}
+    if not isinstance(entry, dict):
+        raise InputError("metadata.aem must be an object", where)
+    if "dialog" not in entry:  # a live or unpaired case: record what the agent did
+        entry["predicted"] = _predicted(case, result, where)
+    roots = root_turns(result)
+    root = roots[0] if roots else None
+    replay = counterfactual({**result, "metadata": {**(result.get("metadata") or {}), **metadata}})
+    metadata.pop("counterfactual", None)  # the replay belongs to the run that failed, not to the case
+    outcome = replay.get("outcome") if replay is not None else None
+    metadata["regression"] = {
+        "source": failing.source,
+        "evaluator": failing.evaluator,
+        "score": failing.score,
+        "status": result.get("status"),
+        "reason": result.get("reason"),
+        "root_cause": None
+        if root is None
+        else {
+            "turn_no": root.get("turn_no"),
+            "failure_reason": root.get("own_reason") or root.get("failure_reason"),
+            "words": root_cause_in_words(result, root),
+        },
+        "counterfactual": outcome,
+        **({"trials": dict(trials)} if trials is not None else {}),
+    }
+    metadata["confirmed"] = outcome == "fixed"
+    fields = {key: case.get(key) for key in HOST_KEYS if case.get(key) is not None}
+    return Case(name=name, metadata=metadata, **{"input": name, **fields})
+
+
+def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCase | InputError]:
+    """Every row of one Strands Evals report file, failing or not, as ``FailingCase`` (``test_pass`` decides
+    later), or the errors that stand for the file; ``evaluator`` chooses the AEM evaluator (default: the first)."""
+    file = str(path)
+    for record in read_records(read_lines(path), file, format_of(path)):
+        where = Location(file, line=record.line, index=record.index)
+        if record.error is not None:
+            yield InputError(record.error, where)
+            continue
+        if record.kind != "document" or not isinstance(record.value, dict) or "detailed_results" not in record.value:
+            yield InputError(
+                "not a Strands Evals report (strands-evals run -o): export-regression needs the cases' inputs and "
+                "gold, which score output does not keep",
+                where,
+            )
+            return
+        try:
+            report = AemReport.model_validate(record.value)
+        except ValueError as error:
+            yield InputError(f"not a Strands Evals report: {printable(str(error))}", Location(file))
+            return
+        names = list(dict.fromkeys(row.evaluator for row in report.aem_rows()))
+        chosen = evaluator or (names[0] if names else None)
+        if chosen is None or chosen not in names:
+            known = ", ".join(names) or "none"
+            yield InputError(f"no AEM evaluator {chosen!r} with session rows (found: {known})", Location(file))
+            return
+        for row in report.aem_rows(chosen):
+            yield FailingCase(dict(row.case), {**row.result, "test_pass": row.test_pass}, row.score, chosen, file)
+
+
+def regression_experiment(
+    rows: Sequence[FailingCase], *, scorer: str | None = None, errors: list[InputError] | None = None
+) -> Experiment:
+    """An experiment of one case per failing case of ``rows`` (trials of one case grouped into one), with an
+    ``AemSessionEvaluator`` (``scorer`` when given, else its default). A row that cannot be turned into a case
+    is appended to ``errors`` (raised when ``errors`` is ``None``)."""
+    groups: dict[str, list[FailingCase]] = {}
+    for row in rows:
+        metadata = row.case.get("metadata") or {}
+        name = str(metadata.get(TRIAL_OF_KEY) or row.case.get("name"))
+        groups.setdefault(name, []).append(row)
+    cases: list[Case[Any, Any]] = []
+    for members in groups.values():
+        failing = [m for m in members if not m.result.get("test_pass")]
+        if not failing:
+            continue
+        trial = any(TRIAL_KEY in (m.case.get("metadata") or {}) for m in members)
+        counts = {"passed": len(members) - len(failing), "runs": len(members)} if trial else None
+        try:
+            cases.append(regression_case(failing[0], counts))
+        except InputError as error:
+            if errors is None:
+                raise
+            errors.append(error)
+    evaluator = AemSessionEvaluator() if scorer is None else AemSessionEvaluator(scorer=scorer)
+    return Experiment(cases=cases, evaluators=[evaluator])
+
+
+def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    """Run ``export-regression`` with parsed ``args``; returns the exit code (0, or 2 when some input could
+    not be read: the rest is exported)."""
+    check_target(args.out, args.paths, "--out")
+    errors: list[InputError] = []
+    rows: list[FailingCase] = []
+    with AtomicFile(args.out, "--out") as out:  # a folder we cannot write fails before the reading
+        for path in args.paths:
+            try:
+                for item in failing_rows(path, args.evaluator):
+                    (errors if isinstance(item, InputError) else rows).append(item)  # type: ignore[arg-type]
+            except InputError as error:
+                errors.append(error)
+        experiment = regression_experiment(rows, scorer=args.scorer, errors=errors)
+        out.write(json.dumps(experiment.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    for problem in errors:
+        print(f"aem-strands: {printable(str(problem))}", file=stderr)
+    cases = experiment.cases
+    confirmed = sum(bool((c.metadata or {}).get("confirmed")) for c in cases)
+    print(
+        f"aem-strands: wrote {printable(str(args.out))} ({counted(len(cases), 'failing case')}, "
+        f"{confirmed} confirmed by counterfactual replay)",
+        file=stderr,
+    )
+    return EXIT_BAD_INPUT if errors else EXIT_OK
