@@ -18,13 +18,15 @@ counted):
 - the time of each stage alone over the same traces: each check of ``aem_strands.trace.checks.CHECKS`` (on the
   effective environment), the diagnosis, building the records, and redacting them; with its share of the sum.
 
-Presidio's scans are cached per text (``aem_strands.trace.pii``); the cache is emptied before every timed pass, so
-each pass pays for its own scans. Figures depend on the machine and its load; nothing here asserts a speed.
+Presidio's scans are remembered per text and per run of digits (``aem_strands.trace.pii``); ``pii.clear_caches()``
+empties them before every timed pass, so each pass pays for its own scans, as one run of the CLI does. Figures
+depend on the machine and its load; nothing here asserts a speed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -217,7 +219,7 @@ def generate_traces(count: int, seed: int = 0) -> list[tuple[str, Trace]]:
 
 
 def _timed(work: Callable[[], object]) -> float:
-    pii._scan.cache_clear()  # every pass pays for its own Presidio scans
+    pii.clear_caches()  # every pass pays for its own scans (within a pass they are remembered, as in a run)
     start = time.perf_counter()
     work()
     return time.perf_counter() - start
@@ -253,6 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(traces)} traces (seed {args.seed}), {sum(lengths)} steps, {min(lengths)}-{max(lengths)} a trace "
           f"(mean {sum(lengths) / len(traces):.1f}); policy {args.policy.name}")  # fmt: skip
     print("stories: " + ", ".join(f"{name} {stories[name]}" for name in sorted(stories)))
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start (other work skews figures)")
     _whole(traces[:WARM_UP], policy, redact=True)  # imports Presidio and warms the checks
 
     outcomes: list[dict[str, JsonValue]] = []
@@ -278,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     redactor = Redactor()
     stages["redaction"] = _timed(lambda: [redactor.redact_json(r) for r in records])
     total = sum(stages.values())
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
     print(f"per stage, each timed alone over the same {n} traces (sum {total:.2f} s):")
     for name, seconds in stages.items():
         kind = "dimension" if name in {d.value for d in Dimension} else "stage"
