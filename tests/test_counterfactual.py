@@ -17,10 +17,17 @@ from typing import Any
 import pytest
 from strands import Agent, tool
 from strands.models.model import Model
-from strands_evals import Experiment
+from strands_evals import Case, Experiment
 
 from aem_strands.errors import ConfigError
-from aem_strands.strands import AemSessionEvaluator, live_case, make_live_task, offline_case, run_live
+from aem_strands.strands import (
+    AemSessionEvaluator,
+    AemTraceEvaluator,
+    live_case,
+    make_live_task,
+    offline_case,
+    run_live,
+)
 from aem_strands.strands.counterfactual import Outcome, counterfactual_replay, with_counterfactuals
 from aem_strands.testing import ToolUse
 from tests.conftest import EXAMPLES, ROOT
@@ -79,7 +86,10 @@ class ReactiveModel(Model):
                             "metrics": {"latencyMs": 0}}}  # fmt: skip
 
 
-def chart_policy(metric: str = "profit", chart_type: str = "bar", large: str | None = None) -> Callable[..., Any]:
+Policy = Callable[[list[dict[str, Any]]], str | ToolUse]
+
+
+def chart_policy(metric: str = "profit", chart_type: str = "bar", large: str | None = None) -> Policy:
     """Ask for ``metric``; chart the last result's data set as ``chart_type`` (or say ``large`` above 4M)."""
 
     def policy(messages: list[dict[str, Any]]) -> str | ToolUse:
@@ -193,12 +203,64 @@ def test_recorded_tools_never_call_a_real_tool_again_and_name_what_was_not_recor
     assert found.turns_after[-1]["response"] == "Sorry, that failed."
 
 
+def test_later_user_turns_are_sent_and_a_call_the_run_made_is_answered_from_the_run() -> None:
+    def policy(messages: list[dict[str, Any]]) -> str | ToolUse:
+        asked = [b["text"] for m in messages if m["role"] == "user" for b in m["content"] if "text" in b]
+        if asked[-1] != "And profit?":
+            return chart_policy()(messages)
+        result = next((b["toolResult"] for b in messages[-1]["content"] if "toolResult" in b), None)
+        if result is None:
+            return ToolUse("filter_data", {"metric": "profit", "region": "EU", "year": 2024})
+        return f"Profit was {json.loads(result['content'][0]['text'])['total']}."
+
+    factory = Factory(policy)
+    profit = {"turn": "Tool", "tool_id": "filter_data", "action": "filter_data",
+              "args": {"metric": "profit", "region": "EU", "year": 2024}}  # fmt: skip
+    case = live_case([*gold(), profit, {"turn": "Agent", "response": "Profit was 1150000."}],
+                     [QUESTION, "And profit?"], name="two_questions")  # fmt: skip
+    run = run_live(factory, case)
+    found = counterfactual_replay(factory, case, run, evaluator=EXACT)
+    assert found.outcome is Outcome.FIXED
+    # the second question's filter_data(profit) was made in the run: its recorded observation answers it
+    assert found.turns_after[3:] == (
+        {**profit, "observation": {"dataset_id": "ds-7732", "total": 1150000}},
+        {"turn": "Agent", "response": "Profit was 1150000."},
+    )
+    assert found.unrecorded_calls == ()
+    assert factory.calls == ["filter_data profit", "create_chart ds-7732 bar", "filter_data profit"]  # the run's
+
+
 def test_sandboxed_gold_call_without_an_observation_runs_the_tool_once() -> None:
     factory = Factory(chart_policy())
     found = replay(factory, observations=False, tools="sandboxed")
     assert factory.calls[2:] == ["filter_data revenue", "create_chart ds-7731 bar"]
     assert (found.replaced_with or {}).get("observation_source") == "sandboxed"
     assert found.outcome is Outcome.FIXED
+
+
+def test_trace_evaluator_replaces_the_first_critical_failure_step() -> None:
+    def policy(messages: list[dict[str, Any]]) -> str | ToolUse:
+        if messages[-1]["role"] == "user" and "text" in messages[-1]["content"][0]:
+            return ToolUse("search_data", {"query": "EU revenue 2024"})  # a tool the agent does not have
+        return chart_policy()(messages)
+
+    factory = Factory(policy)
+    expected = [{"name": "filter_data", "arguments": {"metric": "revenue", "region": "EU", "year": 2024}},
+                {"name": "create_chart", "arguments": {"dataset_id": "ds-7731", "chart_type": "bar"}}]  # fmt: skip
+    case: Case[Any, Any] = Case(
+        name="no_such_tool", input=QUESTION, expected_trajectory=expected, expected_output=READY
+    )
+    run = run_live(factory, case)
+    evaluator = AemTraceEvaluator()
+    found = counterfactual_replay(factory, case, run, evaluator=evaluator, tools="sandboxed")
+    first = run["trajectory"].traces[0].spans  # the step id is the span id of the search_data call
+    assert found.step in {span.span_info.span_id for span in first}
+    assert found.outcome is Outcome.FIXED
+    # before: filter_data and create_chart never called (trace-level, after every step); after: none
+    assert (found.later_failures_before, found.later_failures_after) == (2, 0)
+    assert (found.replaced_with or {}).get("args") == {"metric": "revenue", "region": "EU", "year": 2024}
+    # the run called no real tool (search_data does not exist); the sandboxed replay ran gold's call and the chart
+    assert factory.calls == ["filter_data revenue", "create_chart ds-7731 bar"]
 
 
 def test_offline_case_or_no_factory_is_not_run() -> None:
