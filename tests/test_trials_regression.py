@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+from collections.abc import AsyncIterable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strands import Agent
+from strands.models.model import Model
 from strands_evals import Case, Experiment
 from strands_evals.cli.main import main as strands_evals
 
@@ -26,6 +28,7 @@ from aem_strands.errors import ConfigError
 from aem_strands.report.html import dialog_row
 from aem_strands.report.passk import pass_hat_k
 from aem_strands.strands import AemReport, AemSessionEvaluator, live_case, make_live_task
+from aem_strands.strands.counterfactual import with_counterfactuals
 from aem_strands.strands.trials import trial_cases
 from aem_strands.testing import ScriptedModel, ToolUse
 from experiments.sales_agent import DATASETS, chart_gold, create_chart, export_report, filter_data
@@ -231,6 +234,86 @@ def test_a_fixed_counterfactual_is_shown_beside_the_root_cause_and_marks_the_cas
     page = tmp_path / "page.html"
     assert cli(["report", str(with_replay), "--html", str(page)])[0] == 0
     assert page.read_text().count("counterfactual replay: fixed") == 1
+
+
+class PolicyModel(Model):
+    """A Strands model whose next turn is ``policy(messages)`` (a reply or one tool call): it answers from the
+    conversation so far, so what it does after a replaced step depends on what the replay shows it."""
+
+    def __init__(self, policy: Callable[[list[dict[str, Any]]], str | ToolUse]) -> None:
+        self.policy = policy
+        self.config: dict[str, Any] = {"model_id": "policy"}
+
+    def update_config(self, **model_config: Any) -> None:
+        self.config.update(model_config)
+
+    def get_config(self) -> dict[str, Any]:
+        return self.config
+
+    def structured_output(self, output_model: Any, prompt: Any, system_prompt: str | None = None, **kw: Any) -> Any:
+        raise NotImplementedError("no structured output")
+
+    async def stream(self, messages: Any, tool_specs: Any = None, system_prompt: str | None = None,
+                     **kwargs: Any) -> AsyncIterable[Any]:  # fmt: skip
+        entry = self.policy(messages)
+        yield {"messageStart": {"role": "assistant"}}
+        if isinstance(entry, str):
+            yield {"contentBlockStart": {"start": {}}}
+            yield {"contentBlockDelta": {"delta": {"text": entry}}}
+        else:
+            yield {"contentBlockStart": {"start": {"toolUse": {"toolUseId": f"t{len(messages)}", "name": entry.name}}}}
+            yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(dict(entry.input))}}}}
+        yield {"contentBlockStop": {}}
+        yield {"messageStop": {"stopReason": "end_turn" if isinstance(entry, str) else "tool_use"}}
+        yield {"metadata": {"usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0},
+                            "metrics": {"latencyMs": 0}}}  # fmt: skip
+
+
+def continuing_agent(case: Case[Any, Any]) -> Agent:
+    """Asks for the wrong metric, charts whatever data set the last result names, then confirms: with gold's
+    words for ``broken``, with ``Done.`` (not gold's reply) for ``flaky``."""
+    done = "Your chart is ready." if (case.metadata or {}).get("trial_of") == "broken" else "Done."
+
+    def policy(messages: list[dict[str, Any]]) -> str | ToolUse:
+        result = next((b["toolResult"] for b in messages[-1]["content"] if "toolResult" in b), None)
+        if result is None:
+            return ToolUse("filter_data", {"metric": "units", "region": "EU", "year": 2024})
+        seen = json.loads(result["content"][0]["text"])
+        if "chart_id" in seen:
+            return done
+        return ToolUse("create_chart", {"dataset_id": seen["dataset_id"], "chart_type": "bar"})
+
+    return Agent(model=PolicyModel(policy), tools=[filter_data, create_chart, export_report], callback_handler=None)
+
+
+def test_counterfactual_replays_mark_fixed_cases_confirmed_in_the_regression_set_and_the_page(
+    trial_report: Path, tmp_path: Path
+) -> None:
+    report = AemReport.from_file(str(trial_report))
+    # sandboxed: the example's in-memory tools run (the corrected filter_data returns the revenue data set)
+    marked = with_counterfactuals(report, continuing_agent, evaluator=AemSessionEvaluator(scorer="exact"),
+                                  tools="sandboxed")  # fmt: skip
+    rows = zip(marked.cases, marked.detailed_results, marked.test_passes, strict=True)
+    replays = {case["name"]: out[0].metadata["counterfactual"]["outcome"] for case, out, ok in rows if not ok}
+    # broken: turn 1 corrected, the chart and gold's reply follow: fixed; flaky: the reply now fails instead
+    assert replays == {**{f"broken#trial{i}": "fixed" for i in range(1, 5)},
+                       "flaky#trial2": "other_failure", "flaky#trial4": "other_failure"}  # fmt: skip
+    replayed = tmp_path / "replayed.json"
+    marked.to_file(str(replayed))
+
+    cases_file = tmp_path / "cases.json"
+    code, _, err = cli(["export-regression", str(replayed), "--out", str(cases_file), "--scorer", "exact"])
+    assert code == 0, err
+    assert "2 failing cases, 1 confirmed by counterfactual replay" in err
+    cases = {c["name"]: c["metadata"] for c in json.loads(cases_file.read_text())["cases"]}
+    assert (cases["broken"]["confirmed"], cases["broken"]["regression"]["counterfactual"]) == (True, "fixed")
+    assert (cases["flaky"]["confirmed"], cases["flaky"]["regression"]["counterfactual"]) == (False, "other_failure")
+
+    page = tmp_path / "page.html"
+    assert cli(["report", str(replayed), "--html", str(page)])[0] == 0
+    text = page.read_text()
+    assert text.count("; counterfactual replay: fixed") == 4
+    assert text.count("; counterfactual replay: other_failure") == 2
 
 
 def test_an_output_that_is_an_input_is_refused(trial_report: Path, tmp_path: Path) -> None:
