@@ -316,6 +316,36 @@ def test_counterfactual_replays_mark_fixed_cases_confirmed_in_the_regression_set
     assert text.count("; counterfactual replay: other_failure") == 2
 
 
+def test_a_case_with_host_gold_and_a_tool_name_trajectory_is_exported_and_fails_again(tmp_path: Path) -> None:
+    case = Case(name="host", input="EU revenue chart", expected_trajectory=["filter_data", "create_chart"],
+                expected_output="Your chart is ready.")  # fmt: skip
+
+    def task(case: Case[Any, Any]) -> dict[str, Any]:  # the host's own shape: tool names and the reply
+        return {"output": "Here you go.", "trajectory": ["filter_data"]}
+
+    report = Experiment(cases=[case], evaluators=[AemSessionEvaluator(scorer="exact")]).run_evaluations(task)
+    assert report.test_passes == [False]
+    source = tmp_path / "host.json"
+    report.to_file(str(source))
+    cases_file = tmp_path / "cases.json"
+    assert cli(["export-regression", str(source), "--out", str(cases_file), "--scorer", "exact"])[0] == 0
+    (exported,) = json.loads(cases_file.read_text())["cases"]
+    aem_entry = exported["metadata"]["aem"]
+    assert [g.get("tool_id") or g.get("response") for g in aem_entry["gold"]] == [
+        "filter_data", "create_chart", "Your chart is ready."
+    ]  # fmt: skip
+    # the recorded run: the one call, then the task's output as the final reply
+    assert [p.get("tool_id") or p.get("response") for p in aem_entry["predicted"]] == ["filter_data", "Here you go."]
+    assert exported["expected_trajectory"] == ["filter_data", "create_chart"]
+    rerun = tmp_path / "rerun.json"
+    code = strands_evals(["run", str(cases_file), "--task", "aem_strands:offline_task",
+                          "--custom-evaluator", "aem_strands:AemSessionEvaluator", "-o", str(rerun)])  # fmt: skip
+    assert code == 1
+    again = json.loads(rerun.read_text())
+    assert again["scores"] == [pytest.approx(report.scores[0])]
+    assert again["detailed_results"][0][0]["label"] == report.detailed_results[0][0].label
+
+
 def test_an_output_that_is_an_input_is_refused(trial_report: Path, tmp_path: Path) -> None:
     before = trial_report.read_bytes()
     code, _, err = cli(["export-regression", str(trial_report), "--out", str(trial_report)])

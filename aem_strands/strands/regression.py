@@ -74,6 +74,8 @@ def _predicted(case: Mapping[str, Any], result: Mapping[str, Any], where: Locati
     if trajectory is not None and not isinstance(trajectory, list):
         raise InputError("the report row keeps no predicted turns to replay", where)
     turns: list[Any] = list(trajectory or [])
+    if turns and all(isinstance(t, str) for t in turns):  # the host's list of tool names, read as case_dialog reads it
+        turns = [{"turn": "Tool", "tool_id": t, "action": t, "args": {}} for t in turns]
     if isinstance(output, str) and output.strip():
         last = turns[-1] if turns else None
         said = last.get("response") if isinstance(last, dict) and last.get("turn") == "Agent" else None
@@ -120,6 +122,8 @@ def regression_case(failing: FailingCase, trials: Mapping[str, int] | None = Non
     }
     metadata["confirmed"] = outcome == "fixed"
     fields = {key: case.get(key) for key in HOST_KEYS if case.get(key) is not None}
+    if not isinstance(fields.get("expected_trajectory", []), list):  # a Session is a run's, not a Case's field
+        del fields["expected_trajectory"]
     return Case(name=name, metadata=metadata, **{"input": name, **fields})
 
 
@@ -148,7 +152,9 @@ def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCa
         chosen = evaluator or (names[0] if names else None)
         if chosen is None or chosen not in names:
             known = ", ".join(names) or "none"
-            yield InputError(f"no AEM evaluator {chosen!r} with session rows (found: {known})", Location(file))
+            wanted = "AEM session rows" if chosen is None else f"AEM evaluator {printable(repr(chosen))}"
+            message = f"no {wanted} (AemSessionEvaluator, CorrectnessCustomEvaluator; found: {known})"
+            yield InputError(message, Location(file, field=None if chosen is None else "--evaluator"))
             return
         for row in report.aem_rows(chosen):
             yield FailingCase(dict(row.case), {**row.result, "test_pass": row.test_pass}, row.score, chosen, file)
