@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from collections.abc import AsyncIterable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +30,7 @@ from aem_strands.strands import (
     run_live,
 )
 from aem_strands.strands.counterfactual import Outcome, counterfactual_replay, with_counterfactuals
+from aem_strands.strands.regression import FailingCase, failing_rows, regression_experiment
 from aem_strands.testing import ToolUse
 from tests.conftest import EXAMPLES, ROOT
 
@@ -300,6 +302,21 @@ def test_with_counterfactuals_marks_only_the_failing_rows_of_an_experiment() -> 
     assert "counterfactual" not in by_name["right"]
     assert factory.calls == before  # recorded tools: the replay called nothing for real
     assert all("counterfactual" not in (o[0].metadata or {}) for o in report.detailed_results)  # a copy
+
+
+def test_a_fixed_replay_marks_the_exported_regression_case_confirmed(tmp_path: Path) -> None:
+    factory = Factory(chart_policy())
+    cases = [live_case(gold(), [QUESTION], name="wrong_metric")]
+    report = Experiment(cases=cases, evaluators=[EXACT]).run_evaluations(make_live_task(factory))
+    path = tmp_path / "report.json"
+    with_counterfactuals(report, factory, evaluator=EXACT).to_file(str(path))
+    rows = list(failing_rows(path))
+    assert [row for row in rows if not isinstance(row, FailingCase)] == []
+    exported = regression_experiment([row for row in rows if isinstance(row, FailingCase)], scorer="exact").cases
+    assert [c.name for c in exported] == ["wrong_metric"]
+    metadata = exported[0].metadata or {}
+    assert metadata["confirmed"] is True
+    assert metadata["regression"]["counterfactual"] == "fixed"
 
 
 def test_example_script_runs() -> None:
