@@ -304,6 +304,25 @@ def test_with_counterfactuals_marks_only_the_failing_rows_of_an_experiment() -> 
     assert all("counterfactual" not in (o[0].metadata or {}) for o in report.detailed_results)  # a copy
 
 
+def test_with_counterfactuals_keeps_going_when_a_replay_raises() -> None:
+    builds: list[int] = []
+
+    def failing(messages: list[dict[str, Any]]) -> str | ToolUse:
+        raise RuntimeError("model down")
+
+    def build() -> Agent:
+        builds.append(1)
+        return Factory(chart_policy() if len(builds) == 1 else failing)()  # the run works, the replay's model fails
+
+    report = Experiment(cases=[live_case(gold(), [QUESTION], name="c")], evaluators=[EXACT]).run_evaluations(
+        make_live_task(build)
+    )
+    found = with_counterfactuals(report, build, evaluator=EXACT).detailed_results[0][0].metadata or {}
+    assert found["counterfactual"]["outcome"] == "not_run"
+    assert found["counterfactual"]["reason"].startswith("not run: the replay raised ")
+    assert "model down" in found["counterfactual"]["reason"]
+
+
 def test_a_fixed_replay_marks_the_exported_regression_case_confirmed(tmp_path: Path) -> None:
     factory = Factory(chart_policy())
     cases = [live_case(gold(), [QUESTION], name="wrong_metric")]

@@ -25,6 +25,9 @@ Tools (``tools``): no external system is called twice for real.
 - ``"sandboxed"``: the factory's tools run (the caller vouches they touch no real system); the gold call of
   the replaced step takes gold's observation, else runs once through the agent's tool.
 
+The factory's model must answer from the conversation it is given, as a hosted model does; a model scripted by
+position (``aem_strands.testing.ScriptedModel``) would start its script again and is no test of the diagnosis.
+
 In an Experiment: run it, then ``with_counterfactuals(report, factory, evaluator=...)`` returns a copy of the
 report whose failing rows carry ``metadata["counterfactual"]`` (``Counterfactual.to_dict``); the report row
 holds the case and its recorded run, so nothing but the replay itself runs again.
@@ -342,6 +345,8 @@ def _gold_step(gold: ActionCall, replay: _Replay, agent: Any, tools: ToolsMode) 
     key = _key(gold.action, gold.args)
     if key in replay.recorded:
         return replace(gold, observation=replay.recorded[key]), "recorded"
+    if tools == "sandboxed" and gold.action not in agent.tool_names:
+        return replace(gold, observation={"error": f"the agent has no tool {gold.action!r}"}), "sandboxed"
     if tools == "sandboxed":
         result = getattr(agent.tool, gold.action)(record_direct_tool_call=False, **gold.args)
         return replace(gold, observation=_observation(result)), "sandboxed"
@@ -470,7 +475,8 @@ def with_counterfactuals(
     """A copy of ``report`` whose failing rows carry ``metadata["counterfactual"]`` (``Counterfactual.to_dict``).
 
     Each row's case and recorded run are read from ``report.cases`` (the host keeps the evaluation data
-    there); rows that pass are left as they are.
+    there); rows that pass are left as they are. A replay that raises (the agent or its model failed) gives
+    ``not_run`` with the error in ``reason``, and the other rows are still replayed.
     """
     out = report.model_copy(deep=True)
     for index, (row, passed) in enumerate(zip(out.cases, out.test_passes, strict=True)):
@@ -484,7 +490,12 @@ def with_counterfactuals(
             metadata=data.metadata,
         )  # fmt: skip
         run = {"output": data.actual_output, "trajectory": data.actual_trajectory}
-        found = counterfactual_replay(factory, case, run, evaluator=evaluator, tools=tools)
+        try:
+            found = counterfactual_replay(factory, case, run, evaluator=evaluator, tools=tools)
+        except Exception as error:  # one agent that crashes on replay must not lose the other rows' replays
+            found = Counterfactual(
+                Outcome.NOT_RUN, f"not run: the replay raised {type(error).__name__}: {error}", tools
+            )
         first = outputs[0]
         outputs[0] = first.model_copy(
             update={"metadata": {**(first.metadata or {}), "counterfactual": found.to_dict()}}
