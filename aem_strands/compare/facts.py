@@ -27,6 +27,14 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
   March 6th?``: ``date:pickup``): two questions about no common topic are *incomplete* (``asks
   about date:pickup where gold asks about time:pickup``).
 
+- ``scope``: scope and quantity words of other classes on the two sides (``some vs gold all``;
+  ``roles.scope_findings``) are inconsistent.
+- ``roles``: when no other check found anything, the two replies are parsed (``roles``: spaCy's
+  dependency parse, each text once) and an entity bound to another role of the same action (``'checking'
+  is the source of 'transferred' in gold, the destination in the prediction``), another party or means
+  in one role, an action negated on one side only, or a question on one side reported done on the
+  other is inconsistent. Only pairs that share a content word are parsed (``needs_parse``).
+
 ``FactCheck.matched`` lists the facts both replies state, for the reason of a passing reply.
 """
 
@@ -38,16 +46,17 @@ import itertools
 import re
 from collections import deque
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_outcomes, same_topics
 from aem_strands.compare.fact_match import match_facts
 from aem_strands.compare.reply_signals import Fact, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
+from aem_strands.compare.roles import role_findings, scope_findings
 from aem_strands.errors import ConfigError
 from aem_strands.types import FailureReason, SubMetric
 
-CHECKS = ("numbers", "dates", "identifiers", "entities", "states", "polarity", "questions")
+CHECKS = ("numbers", "dates", "identifiers", "entities", "states", "polarity", "questions", "scope", "roles")
 """Every check, in the order findings are reported; ``check_reply_facts`` runs all by default."""
 
 _FAMILIES = {
@@ -277,8 +286,39 @@ def _asked_about_other(gold: DialogAct, predicted: DialogAct) -> list[FactFindin
     return [_incomplete(asked, f"asks about {other} where gold asks about {asked}")]
 
 
+_PARSED_CHECKS = frozenset(["roles"])
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
+    check = _unparsed_check(gold, predicted, checks - _PARSED_CHECKS)
+    if "roles" not in checks or check.findings or not needs_parse(gold, predicted):
+        return check
+    found = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in role_findings(gold, predicted))
+    return replace(check, findings=found) if found else check
+
+
+def needs_parse(gold: str, predicted: str) -> bool:
+    """Whether the ``roles`` check parses this pair once no other check found anything: the replies differ
+    and share a content word (an action or a filler to compare)."""
+    if gold.casefold() == predicted.casefold():
+        return False
+    return bool((words_in(gold) & words_in(predicted)) - GOVERNED_SKIP)
+
+
+def pending_parses(pairs: Collection[tuple[str, str]]) -> list[str]:
+    """The texts the ``roles`` check will parse for ``pairs`` (to parse them in one batch first)."""
+    every = frozenset(CHECKS) - _PARSED_CHECKS
+    return [
+        text
+        for gold, predicted in pairs
+        if needs_parse(gold, predicted) and not _unparsed_check(gold, predicted, every).findings
+        for text in (gold, predicted)
+    ]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _unparsed_check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     findings, matched, gold_count = _facts_check(gold, predicted, checks)
     if "states" in checks:
         findings += _states_check(gold, predicted)
@@ -291,6 +331,8 @@ def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     if "questions" in checks:
         asked, same_request = _questions_check(gold, predicted)
         findings += asked
+    if "scope" in checks and not findings:
+        findings += [_inconsistent(f.gold, f.predicted, f.detail) for f in scope_findings(gold, predicted)]
     order = [FailureReason.INCONSISTENT_RESPONSE, FailureReason.INCOMPLETE_RESPONSE]
     findings.sort(key=lambda f: order.index(f.reason))
     gold_act, predicted_act = dialog_act(gold), dialog_act(predicted)

@@ -27,9 +27,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from aem_strands.compare.acts import ActKind, agreeing_acts, dialog_act, stated_facts, stating_acts
-from aem_strands.compare.facts import FactCheck, check_reply_facts
+from aem_strands.compare.facts import FactCheck, check_reply_facts, needs_parse, pending_parses
 from aem_strands.compare.reply_signals import Fact, content_words, facts_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, HEDGES, stem
+from aem_strands.compare.roles import describe_relations, parse_many, same_relations
 from aem_strands.types import Comparison, Method, ValueKind
 
 Pair = tuple[str, str]
@@ -37,6 +38,8 @@ Pair = tuple[str, str]
 
 def settle_replies(pairs: Iterable[Pair]) -> dict[Pair, Comparison]:
     """``settle_reply`` for many pairs: the pairs it settles, with their comparisons."""
+    pairs = list(pairs)
+    parse_many(pending_parses(pairs))  # the pairs the role check will parse, parsed in one batch
     out: dict[Pair, Comparison] = {}
     for pair in pairs:
         settled = settle_reply(*pair)
@@ -75,7 +78,11 @@ def settle_reply(gold: str, predicted: str) -> Comparison | None:
         intents = dialog_act(gold).intents
         what = " and ".join(_ACT_WORDS[k].format(intent="/".join(sorted(intents))) for k in sorted(kinds))
         return Comparison(True, 1.0, Method.FACTS, f"both {what} ({', '.join(sorted(kinds))}){agreed}")
-    return _same_statement(gold, predicted, check)
+    settled = _same_statement(gold, predicted, check)
+    if settled is None and needs_parse(gold, predicted) and same_relations(gold, predicted):
+        relations = describe_relations(gold)
+        return Comparison(True, 1.0, Method.FACTS, f"both state the same relations: {relations}{agreed}")
+    return settled
 
 
 WORD_SLACK = 1

@@ -142,6 +142,8 @@ _ADDRESS = re.compile(
 _PHONE = re.compile(r"(?<![\w])\+?\d[\d ().-]{7,}\d(?![\w])")
 _IDENTIFIER = re.compile(r"(?<![\w#])#?[A-Za-z0-9]*(?:[A-Za-z][_#-]?\d|\d[_#-]?[A-Za-z]|_)[\w#-]*")
 _NOT_IDENTIFIER = re.compile(r"\d+(?:st|nd|rd|th|am|pm|[a-z]{1,3})|[a-z]+-[a-z]+", re.IGNORECASE)
+_SEAT = re.compile(r"\d{1,4}(?![KM])[A-Z]")
+"""A seat, gate or platform code (``14A``, ``4B``): an identifier, though it reads like ``5kg`` (K and M are scales)."""
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DATE = re.compile(
     rf"\b(?:(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
@@ -250,7 +252,7 @@ def _phone(match: re.Match[str]) -> Fact | None:
 
 def _identifier(match: re.Match[str]) -> Fact | None:
     word = match.group().strip("-")
-    if _NOT_IDENTIFIER.fullmatch(word) and "_" not in word and "#" not in word:
+    if _NOT_IDENTIFIER.fullmatch(word) and "_" not in word and "#" not in word and not _SEAT.fullmatch(word):
         return None
     if not any(c.isdigit() for c in word) and "_" not in word:
         return None

