@@ -36,7 +36,6 @@ holds the case and its recorded run, so nothing but the replay itself runs again
 from __future__ import annotations
 
 import inspect
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -44,8 +43,6 @@ from enum import Enum
 from typing import Any, Literal
 
 from strands.hooks import BeforeToolCallEvent
-from strands.tools.tools import PythonAgentTool
-from strands.types.tools import ToolResult
 from strands_evals import Case
 from strands_evals.types import EvaluationData
 from strands_evals.types.evaluation_report import EvaluationReport
@@ -54,6 +51,13 @@ from strands_evals.types.trace import Session
 from aem_strands.errors import AemError, ConfigError
 from aem_strands.strands.cases import AEM_KEY, case_dialog
 from aem_strands.strands.evaluators import AemSessionEvaluator, AemTurnEvaluator, ScoredCase
+from aem_strands.strands.replay_messages import (
+    Conversation,
+    RecordedTools,
+    call_key,
+    continuation_turns,
+    tool_observation,
+)
 from aem_strands.strands.session import (
     PredictedTurn,
     offline_session,
@@ -115,29 +119,6 @@ class Counterfactual:
         }
 
 
-def _key(name: str, args: Mapping[str, Any]) -> str:
-    return f"{name}({json.dumps(dict(args), sort_keys=True, default=str, ensure_ascii=False)})"
-
-
-def _result_content(observation: JsonValue) -> tuple[Literal["success", "error"], str]:
-    """``(status, text)`` of a Strands tool result for an observation (``{"error": ...}`` is a failed call)."""
-    if isinstance(observation, dict) and set(observation) == {"error"}:
-        error = observation["error"]
-        return "error", error if isinstance(error, str) else json.dumps(error, ensure_ascii=False)
-    return "success", observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
-
-
-def _observation(result: Mapping[str, Any]) -> JsonValue:
-    """A Strands tool result read back as ``session_to_turns`` reads a tool span (JSON decoded when it is JSON)."""
-    parts = [b.get("text") if "text" in b else json.dumps(b.get("json")) for b in result.get("content", [])]
-    text = "".join(p for p in parts if isinstance(p, str))
-    try:
-        value: JsonValue = json.loads(text)
-    except ValueError:
-        value = text
-    return {"error": value} if result.get("status") == "error" else value
-
-
 def _user_messages(case: Case[Any, Any]) -> list[str]:
     entry = (case.metadata or {}).get(AEM_KEY)
     messages = entry.get("user_messages") if isinstance(entry, dict) else None
@@ -148,85 +129,6 @@ def _user_messages(case: Case[Any, Any]) -> list[str]:
 
 def _build(factory: AgentFactory, case: Case[Any, Any]) -> Any:
     return factory(case) if len(inspect.signature(factory).parameters) >= 1 else factory()
-
-
-class _Conversation:
-    """Strands messages built turn by turn (each tool call its own assistant message and result)."""
-
-    def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
-        self._ids = 0
-
-    def user(self, text: str) -> None:
-        self.messages.append({"role": "user", "content": [{"text": text}]})
-
-    def add(self, content: TurnContent) -> None:
-        if isinstance(content, Reply):
-            self.messages.append({"role": "assistant", "content": [{"text": content.response}]})
-            return
-        self._ids += 1
-        use_id = f"replay-{self._ids}"
-        status, text = _result_content(content.observation)
-        self.messages.append(
-            {"role": "assistant", "content": [{"toolUse": {"toolUseId": use_id, "name": content.action,
-                                                            "input": dict(content.args)}}]}
-        )  # fmt: skip
-        self.messages.append(
-            {"role": "user", "content": [{"toolResult": {"toolUseId": use_id, "status": status,
-                                                          "content": [{"text": text}]}}]}
-        )  # fmt: skip
-
-
-def _continuation(messages: Sequence[Mapping[str, Any]], user_turn: int) -> list[PredictedTurn]:
-    """The turns of messages the agent added: each tool call (with its result), and each text-only reply."""
-    results = {
-        b["toolResult"].get("toolUseId"): b["toolResult"]
-        for m in messages
-        for b in m.get("content", [])
-        if isinstance(b, dict) and "toolResult" in b
-    }
-    out: list[PredictedTurn] = []
-    for message in messages:
-        blocks = [b for b in message.get("content", []) if isinstance(b, dict)]
-        if message.get("role") == "user":
-            user_turn += any("text" in b for b in blocks)
-            continue
-        uses = [b["toolUse"] for b in blocks if "toolUse" in b]
-        for use in uses:
-            result = results.get(use.get("toolUseId"))
-            observation = None if result is None else _observation(result)
-            name = str(use.get("name"))
-            out.append(PredictedTurn(ActionCall(name, name, dict(use.get("input") or {}), observation), user_turn))
-        text = "".join(b["text"] for b in blocks if isinstance(b.get("text"), str)).rstrip("\n")
-        if not uses and text.strip():
-            out.append(PredictedTurn(Reply(text), user_turn))
-    return out
-
-
-class _Replay:
-    """Tool calls of one replay: answered from the recorded run, or run by the factory's tools."""
-
-    def __init__(self, recorded: Mapping[str, JsonValue]) -> None:
-        self.recorded = dict(recorded)
-        self.unrecorded: list[str] = []
-
-    def answer(self, name: str, args: Mapping[str, Any]) -> JsonValue:
-        key = _key(name, args)
-        if key in self.recorded:
-            return self.recorded[key]
-        self.unrecorded.append(key)
-        return {"error": f"counterfactual replay: {key} was not recorded, and recorded tools never run"}
-
-    def before_tool(self, event: BeforeToolCallEvent) -> None:
-        use = event.tool_use
-        status, text = _result_content(self.answer(str(use["name"]), use.get("input") or {}))
-        spec = event.selected_tool.tool_spec if event.selected_tool is not None else {
-            "name": use["name"], "description": "recorded", "inputSchema": {"json": {"type": "object"}}}  # fmt: skip
-
-        def recorded(tool_use: Any, **_: Any) -> ToolResult:
-            return {"toolUseId": tool_use["toolUseId"], "status": status, "content": [{"text": text}]}
-
-        event.selected_tool = PythonAgentTool(str(use["name"]), spec, recorded)
 
 
 @dataclass(frozen=True)
@@ -338,24 +240,24 @@ def _read(evaluator: AemEvaluator, case: Case[Any, Any], output: Any, trajectory
     return _read_trace(evaluator, data) if isinstance(evaluator, AemTraceEvaluator) else _read_dialog(evaluator, data)
 
 
-def _gold_step(gold: ActionCall, replay: _Replay, agent: Any, tools: ToolsMode) -> tuple[ActionCall, str]:
+def _gold_step(gold: ActionCall, replay: RecordedTools, agent: Any, tools: ToolsMode) -> tuple[ActionCall, str]:
     """The gold call with its observation, and where that came from (gold, recorded, sandboxed, unrecorded)."""
     if gold.observation is not None:
         return gold, "gold"
-    key = _key(gold.action, gold.args)
+    key = call_key(gold.action, gold.args)
     if key in replay.recorded:
         return replace(gold, observation=replay.recorded[key]), "recorded"
     if tools == "sandboxed" and gold.action not in agent.tool_names:
         return replace(gold, observation={"error": f"the agent has no tool {gold.action!r}"}), "sandboxed"
     if tools == "sandboxed":
         result = getattr(agent.tool, gold.action)(record_direct_tool_call=False, **gold.args)
-        return replace(gold, observation=_observation(result)), "sandboxed"
+        return replace(gold, observation=tool_observation(result)), "sandboxed"
     return replace(gold, observation=replay.answer(gold.action, gold.args)), "unrecorded"
 
 
-def _prefix(users: Sequence[str], kept: Sequence[PredictedTurn], user_turn: int) -> _Conversation:
+def _prefix(users: Sequence[str], kept: Sequence[PredictedTurn], user_turn: int) -> Conversation:
     """The recorded conversation up to the step: user messages 1..user_turn and the agent's kept turns."""
-    conversation = _Conversation()
+    conversation = Conversation()
     for number in range(1, user_turn + 1):
         if number <= len(users):
             conversation.user(users[number - 1])
@@ -414,8 +316,8 @@ def counterfactual_replay(
     recorded: dict[str, JsonValue] = {}
     for content in [*before.gold_turns, *(p.content for p in predicted)]:
         if isinstance(content, ActionCall) and content.observation is not None:
-            recorded[_key(content.action, content.args)] = content.observation  # the run's observation wins
-    replay = _Replay(recorded)
+            recorded[call_key(content.action, content.args)] = content.observation  # the run's observation wins
+    replay = RecordedTools(recorded)
     agent = _build(factory, case)
     users = _user_messages(case)
     user_turn = predicted[keep].user_turn if keep < len(predicted) else predicted[-1].user_turn if predicted else 1
@@ -438,7 +340,7 @@ def counterfactual_replay(
     for message in users[user_turn:]:
         agent(message)
     step_turns = [PredictedTurn(gold, user_turn)] if gold is not None else []
-    turns = [*predicted[:keep], *step_turns, *_continuation(agent.messages[start:], user_turn)]
+    turns = [*predicted[:keep], *step_turns, *continuation_turns(agent.messages[start:], user_turn)]
     replies = [t.content.response for t in turns if isinstance(t.content, Reply)]
     after = _read(evaluator, case, replies[-1] if replies else None, _session(turns, case, users, trajectory))
 
