@@ -193,6 +193,21 @@ def test_a_different_later_failure_gives_other_failure() -> None:
     assert factory.calls == ["filter_data profit", "create_chart ds-7732 bar"]
 
 
+def test_a_step_the_agent_never_made_is_inserted_before_the_next_turn() -> None:
+    def policy(messages: list[dict[str, Any]]) -> str | ToolUse:
+        result = next((b["toolResult"] for b in messages[-1]["content"] if "toolResult" in b), None)
+        return READY if result is not None else chart_policy(metric="revenue")(messages)  # never charts
+
+    factory = Factory(policy)
+    found = replay(factory)
+    # recorded run: filter_data(revenue), then the reply: gold turn 2, create_chart, is missing (the root cause)
+    assert found.step == 2
+    assert (found.replaced_with or {}).get("action") == "create_chart"
+    assert found.outcome is Outcome.FIXED
+    assert [t.get("action") or t.get("response") for t in found.turns_after] == ["filter_data", "create_chart", READY]
+    assert (found.later_failures_before, found.later_failures_after) == (0, 0)  # the reply passed before too
+
+
 def test_recorded_tools_never_call_a_real_tool_again_and_name_what_was_not_recorded() -> None:
     factory = Factory(chart_policy())
     found = replay(factory, observations=False)

@@ -255,6 +255,16 @@ def _gold_step(gold: ActionCall, replay: RecordedTools, agent: Any, tools: Tools
     return replace(gold, observation=replay.answer(gold.action, gold.args)), "unrecorded"
 
 
+def _step_user_turn(predicted: Sequence[PredictedTurn], keep: int, *, missing: bool) -> int:
+    """The user turn the step belongs to: the replaced turn's; for a turn the agent never made, the turn of the
+    call before it (a reply before it ended that user turn: the next turn's)."""
+    after = predicted[keep] if keep < len(predicted) else None
+    before = predicted[keep - 1] if keep > 0 else None
+    if after is not None and (not missing or before is None or isinstance(before.content, Reply)):
+        return after.user_turn
+    return before.user_turn if before is not None else 1
+
+
 def _prefix(users: Sequence[str], kept: Sequence[PredictedTurn], user_turn: int) -> Conversation:
     """The recorded conversation up to the step: user messages 1..user_turn and the agent's kept turns."""
     conversation = Conversation()
@@ -320,7 +330,7 @@ def counterfactual_replay(
     replay = RecordedTools(recorded)
     agent = _build(factory, case)
     users = _user_messages(case)
-    user_turn = predicted[keep].user_turn if keep < len(predicted) else predicted[-1].user_turn if predicted else 1
+    user_turn = _step_user_turn(predicted, keep, missing=before.step_at != keep)
     conversation = _prefix(users, predicted[:keep], user_turn)
     gold, replaced = before.gold, None
     if isinstance(gold, ActionCall):
