@@ -12,7 +12,9 @@ thresholds. Three scorers ship:
   string is embedded once per scorer instance. For replies (``replies="combined"``, the default) the
   score is the learned pair head's probability (``combiner.PairHead``: a logistic regression over the
   two embeddings' pair vector ``[u*v, |u-v|]``, cosine, word overlap, facts and acts), moved so that
-  the head's threshold for the pair's act group (``combiner.PairGroup``) lands at 0.5. The head's
+  the head's threshold for the pair's act group (``combiner.PairGroup``) lands at 0.5, then combined with the
+  reply pair model's logit (``pair_model``: a cross-encoder trained here, int8 ONNX) when the package ships its
+  stage. The head's
   weights belong to the packaged model, so with another ``model_path`` a reply's score is the six-feature
   combiner's (``combiner.ReplyCombiner``: cosine, word overlap, facts and acts). ``replies="cosine"``
   gives the plain cosine.
@@ -148,6 +150,7 @@ class EmbeddingScorer:
         self.cache = cache  # persistent vectors (aem_strands.cache), consulted before the model
         self.encoded_count = 0  # strings the model itself encoded (not found in the cache)
         self._model_id: str | None = None
+        self._pair_logits: dict[tuple[str, str], float] = {}  # the pair model's logit of each reply pair scored
 
     @property
     def model_id(self) -> str:
@@ -226,7 +229,20 @@ class EmbeddingScorer:
             combiner = default_combiner()
             return [combiner.probability(g, p, self.cosine(g, p)) for g, p in pairs]
         head = default_head()
-        return [head.probability(g, p, self._vectors[g], self._vectors[p]) for g, p in pairs]
+        scores = [head.probability(g, p, self._vectors[g], self._vectors[p]) for g, p in pairs]
+        return self._with_pair_model(pairs, scores)
+
+    def _with_pair_model(self, pairs: Sequence[tuple[str, str]], scores: list[float]) -> list[float | None]:
+        """The pair-head scores of reply pairs combined with the pair model's (``pair_model.PairModelStage``), when
+        the package ships a stage; the pair model runs on these pairs only, which the facts and acts left open."""
+        from aem_strands.compare.pair_model import default_pair_model, default_stage
+
+        stage = default_stage()
+        if stage is None or not pairs:
+            return list(scores)
+        logits = default_pair_model().logits(pairs)
+        self._pair_logits.update(zip(pairs, logits, strict=True))
+        return [stage.probability(s, z) for s, z in zip(scores, logits, strict=True)]
 
     def describe(self, pair: tuple[str, str], kind: ValueKind) -> str:
         """What the score of ``pair`` was made of (for the reason of a decided reply); ``""`` for a pair this
@@ -241,9 +257,10 @@ class EmbeddingScorer:
         from aem_strands.compare.combiner import default_head, pair_group
 
         group = pair_group(*pair)
+        model = f"; pair model logit {self._pair_logits[pair]:.2f}" if pair in self._pair_logits else ""
         return (
             f"pair-head combiner of cosine {cosine:.3f}, the embedding pair vector, word overlap, facts and acts; "
-            f"act group {group.value}: head threshold {default_head().threshold(group):.2f} moved to 0.5"
+            f"act group {group.value}: head threshold {default_head().threshold(group):.2f} moved to 0.5{model}"
         )
 
 

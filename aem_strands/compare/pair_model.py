@@ -1,0 +1,150 @@
+"""The reply pair model: a cross-encoder trained here, read with onnxruntime, for reply pairs left open.
+
+A cross-encoder reads the two replies together (``[CLS] gold [SEP] predicted [SEP]``) and gives one
+logit: how likely the two say the same. It starts from the packaged all-MiniLM-L6-v2 weights and was
+trained by ``benchmarks/train_pair_model.py`` on SGD train act pairs (paraphrases against replies with
+one value or slot changed) and STS-B train (the data manifest is ``data/pair_model/manifest.json``);
+it ships as int8 ONNX with its tokenizer in ``data/pair_model/`` (about 23 MB), so scoring needs
+onnxruntime and the ``tokenizers`` library, no torch and no training step.
+
+``PairModelStage`` combines it with the pair head: a logistic regression over the head's logit (its
+act-group threshold already moved to 0.5) and the pair model's logit, fitted by
+``benchmarks/pair_model_stage_fit.py`` on pairs no part of the chain was fitted on. The embedding
+scorer asks it only for the reply pairs the facts and acts leave open (``replies.settle_replies``
+settles the rest first), all of a batch at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aem_strands.errors import ConfigError
+
+MAX_LENGTH = 64
+"""Tokens per pair (both replies together), as in training; longer pairs lose words from the longer reply."""
+
+
+def _folder() -> Path:
+    return Path(str(resources.files("aem_strands.compare").joinpath("data").joinpath("pair_model")))
+
+
+class PairModel:
+    """The int8 ONNX cross-encoder in ``folder`` (default: the packaged one), loaded on first use.
+
+    ``seconds`` adds up the time spent scoring (tokenising and running the model), ``scored`` the pairs
+    scored, so a benchmark can report the model's share of a run.
+    """
+
+    def __init__(self, folder: Path | None = None, *, batch_size: int = 32) -> None:
+        if batch_size < 1:
+            raise ConfigError(f"PairModel: batch_size must be >= 1, got {batch_size!r}")
+        self.folder = folder or _folder()
+        self.batch_size = batch_size
+        self.seconds = 0.0
+        self.scored = 0
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._session is None:
+                import onnxruntime
+                from tokenizers import Tokenizer
+
+                model, vocabulary = self.folder / "model.onnx", self.folder / "tokenizer.json"
+                for path in (model, vocabulary):
+                    if not path.is_file():
+                        raise ConfigError(f"PairModel: {path} is missing (the pair model folder is incomplete)")
+                tokenizer = Tokenizer.from_file(str(vocabulary))
+                tokenizer.enable_truncation(MAX_LENGTH)
+                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = 1  # the run's other work (embedding, facts) uses the other cores
+                self._session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+                self._tokenizer = tokenizer
+        return self._session, self._tokenizer
+
+    def logits(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """The model's logit for each (gold, predicted) pair, in order."""
+        import numpy as np
+
+        session, tokenizer = self._load()
+        started = time.perf_counter()
+        out: list[float] = []
+        for start in range(0, len(pairs), self.batch_size):
+            batch = list(pairs[start : start + self.batch_size])
+            encoded = tokenizer.encode_batch(batch)
+            feeds = {
+                "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
+                "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
+                "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64),
+            }
+            out += [float(x) for x in session.run(None, feeds)[0].reshape(-1)]
+        self.seconds += time.perf_counter() - started
+        self.scored += len(pairs)
+        return out
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """The model's probability in [0, 1] that each pair says the same."""
+        return [_logistic(z) for z in self.logits(pairs)]
+
+
+def _logistic(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1.0 - p))
+
+
+@dataclass(frozen=True)
+class PairModelStage:
+    """``logistic(intercept + head * logit(head probability) + model * pair model logit)``."""
+
+    head: float
+    model: float
+    intercept: float
+
+    def probability(self, head_probability: float, model_logit: float) -> float:
+        return _logistic(self.intercept + self.head * _logit(head_probability) + self.model * model_logit)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": "pair_model_stage", "head": self.head, "model": self.model, "intercept": self.intercept}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> PairModelStage:
+        if data.get("kind") != "pair_model_stage":
+            raise ConfigError(f"PairModelStage: kind must be 'pair_model_stage', got {data.get('kind')!r}")
+        numbers: list[float] = []
+        for name in ("head", "model", "intercept"):
+            value = data.get(name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                raise ConfigError(f"PairModelStage: {name} must be a finite number, got {value!r}")
+            numbers.append(float(value))
+        return cls(*numbers)
+
+
+@functools.lru_cache(maxsize=1)
+def default_pair_model() -> PairModel:
+    """The packaged pair model (one per process: its ONNX session is loaded once)."""
+    return PairModel()
+
+
+@functools.lru_cache(maxsize=1)
+def default_stage() -> PairModelStage | None:
+    """The packaged stage (``data/pair_model/stage.json``); ``None`` when the package ships none."""
+    path = _folder() / "stage.json"
+    if not path.is_file():
+        return None
+    return PairModelStage.from_dict(json.loads(path.read_text(encoding="utf-8")))

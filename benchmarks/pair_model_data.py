@@ -1,0 +1,243 @@
+"""Build the pair model's training pairs from fetched snapshots of SGD train and STS-B train.
+
+    .venv/bin/python benchmarks/pair_model_data.py [--sgd-git DIR] [--stsb-git DIR] [--out build/pair_model_data]
+
+Both sources are public GitHub repositories, read straight from a bare snapshot (``git show
+HEAD:path``; nothing of them is committed here):
+
+- ``google-research-datasets/dstc8-schema-guided-dialogue`` (SGD, CC BY-SA 4.0), ``train/``;
+- ``aivilmo/textual-similarity`` (STS Benchmark, scores CC BY-SA 4.0), ``stsbenchmark/sts-train.csv``.
+
+Fetch them first (the project's ``fetch`` tool, or ``git clone --bare`` of the two repositories) and
+pass their git directories. Files over 4 MiB are missing from those snapshots; a missing file is
+skipped and counted in the manifest.
+
+Pairs (``{"gold", "predicted", "label", "case", "source", "split"}``, ``label`` in [0, 1]):
+
+- SGD system turns of one service with one frame are keyed by their acts, slots and values (the
+  values of one act as a set, as ``reply_pairs.py`` does). ``paraphrase`` (label 1): two wordings of
+  one key from two dialogues. ``value_change`` (label 0): the same acts and slots, exactly one act's
+  values differ. ``slot_change`` (label 0): the same acts, exactly one act's slot differs.
+- STS-B train rows of every genre but the MSR ones (``MSRpar`` comes from MRPC, ``MSRvid`` from MSR:
+  neither licence allows shipping a model trained on it): ``stsb``, label ``score / 5`` (a regression
+  target; the combiner places the decision).
+
+``split`` is ``train`` or ``dev``: 10 % of SGD train dialogues (by SHA-1 of the dialogue id) and 10 %
+of the STS-B train rows (by SHA-1 of the two sentences) are kept aside for choosing the model and
+fitting its stage in the combiner. SGD dev and test, STS-B dev and test, MRPC and SICK are never read
+for training. ``sgd_dev_pairs`` builds SGD dev act pairs the same way for ``reply_heldout_eval.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import random
+import subprocess
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+MIRROR = Path("/work/.mirror")
+SGD_GIT = MIRROR / "google-research-datasets+dstc8-schema-guided-dialogue" / "repo"
+STSB_GIT = MIRROR / "aivilmo+textual-similarity" / "repo"
+DEV_SHARE = 10
+PER_KEY = 3
+"""At most this many pairs per act key (paraphrases) or per key pair (changes), so frequent acts do not dominate."""
+MSR_GENRES = ("MSRpar", "MSRvid")
+
+Signature = tuple[tuple[str, str, tuple[str, ...]], ...]
+Key = tuple[str, Signature]
+Row = dict[str, Any]
+
+
+def git_show(git_dir: Path, path: str) -> str | None:
+    """The text of ``path`` at ``HEAD`` of a bare snapshot; ``None`` when the snapshot lacks the file."""
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"HEAD:{path}"], capture_output=True, check=False)
+    return done.stdout.decode("utf-8") if done.returncode == 0 else None
+
+
+def head_commit(git_dir: Path) -> str:
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "rev-parse", "HEAD"], capture_output=True, check=True)
+    return done.stdout.decode().strip()
+
+
+def listed(git_dir: Path, folder: str) -> list[str]:
+    done = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "ls-tree", "--name-only", f"HEAD:{folder}"], capture_output=True, check=True
+    )
+    return sorted(f"{folder}/{n}" for n in done.stdout.decode().split() if n.startswith("dialogues_"))
+
+
+def _share(text: str) -> int:
+    return int(hashlib.sha1(text.encode("utf-8")).hexdigest(), 16) % 100
+
+
+def sgd_dialogs(git_dir: Path, folder: str, missing: list[str]) -> Iterator[dict[str, Any]]:
+    for path in listed(git_dir, folder):
+        text = git_show(git_dir, path)
+        if text is None:
+            missing.append(path)
+            continue
+        yield from json.loads(text)
+
+
+def sgd_keys(dialogs: Iterator[dict[str, Any]], part_of: Any) -> dict[str, dict[Key, list[tuple[str, str]]]]:
+    """Per part (``part_of(dialogue_id)``): (service, act signature) → [(utterance, dialogue id)]."""
+    out: dict[str, dict[Key, list[tuple[str, str]]]] = defaultdict(lambda: defaultdict(list))
+    for dialog in dialogs:
+        part = out[part_of(dialog["dialogue_id"])]
+        for turn in dialog["turns"]:
+            if turn["speaker"] != "SYSTEM" or len(turn["frames"]) != 1:
+                continue
+            frame = turn["frames"][0]
+            signature = tuple(
+                sorted((a["act"], a["slot"], tuple(sorted(a.get("values", [])))) for a in frame["actions"])
+            )
+            part[(frame["service"], signature)].append((turn["utterance"], dialog["dialogue_id"]))
+    return out
+
+
+def _change(a: Signature, b: Signature) -> str | None:
+    """``value_change`` or ``slot_change`` when the two signatures differ in exactly one act's values or slot."""
+    if len(a) != len(b) or [x[0] for x in a] != [y[0] for y in b]:
+        return None
+    differing = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(differing) != 1:
+        return None
+    (_, slot_a, values_a), (_, slot_b, values_b) = differing[0]
+    if slot_a == slot_b and values_a and values_b:
+        return "value_change"
+    if slot_a != slot_b and values_a == values_b:
+        return "slot_change"
+    return None
+
+
+def _pairs_of(rng: random.Random, a: list[tuple[str, str]], b: list[tuple[str, str]], count: int) -> list[Any]:
+    out, seen = [], set()
+    for _ in range(count * 4):
+        first, second = rng.choice(a), rng.choice(b)
+        if first[1] == second[1] or first[0] == second[0] or (first[0], second[0]) in seen:
+            continue
+        seen.add((first[0], second[0]))
+        out.append((first[0], second[0]))
+        if len(out) >= count:
+            break
+    return out
+
+
+def sgd_pairs(part: dict[Key, list[tuple[str, str]]], rng: random.Random, per_key: int = PER_KEY) -> list[Row]:
+    """Paraphrases, value changes and slot changes of one part, at most ``per_key`` pairs per key (pair)."""
+    keys = sorted(part, key=repr)
+    rows: list[Row] = []
+    for key in keys:
+        for gold, predicted in _pairs_of(rng, part[key], part[key], per_key):
+            rows.append({"gold": gold, "predicted": predicted, "label": 1.0, "case": "paraphrase"})
+    by_acts: dict[tuple[str, tuple[str, ...]], list[Key]] = defaultdict(list)
+    for key in keys:
+        by_acts[(key[0], tuple(act for act, _, _ in key[1]))].append(key)
+    for _, members in sorted(by_acts.items(), key=repr):
+        combos = list(itertools.combinations(members, 2))
+        rng.shuffle(combos)
+        for a, b in combos[: 40 * len(members)]:  # quadratic in the members: a bounded sample of the candidates
+            case = _change(a[1], b[1])
+            if case is None:
+                continue
+            for gold, predicted in _pairs_of(rng, part[a], part[b], 1):
+                rows.append({"gold": gold, "predicted": predicted, "label": 0.0, "case": case})
+    for row in rows:
+        row["source"] = "sgd"
+    return rows
+
+
+def stsb_rows(git_dir: Path, path: str) -> list[Row]:
+    """STS-B rows of ``path`` with their genre: ``{"gold", "predicted", "score", "genre"}``."""
+    text = git_show(git_dir, path)
+    if text is None:
+        raise SystemExit(f"{git_dir}: no {path} at HEAD (fetch aivilmo/textual-similarity first)")
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split("\t")
+        if len(fields) < 7:
+            raise SystemExit(f"{path} line {number}: expected 7 tab-separated fields, got {len(fields)}")
+        rows.append({"gold": fields[5], "predicted": fields[6], "score": float(fields[4]), "genre": fields[1]})
+    return rows
+
+
+def sgd_dev_pairs(git_dir: Path = SGD_GIT, per_case: int = 700, seed: int = 7) -> tuple[list[Row], list[str]]:
+    """SGD dev act pairs built as the training pairs are (one pair per key or key pair, ``per_case`` of each
+    case drawn with ``seed``), and the dev files the snapshot lacks. For measurement only."""
+    missing: list[str] = []
+    part = sgd_keys(sgd_dialogs(git_dir, "dev", missing), lambda _: "dev")["dev"]
+    rows = sgd_pairs(part, random.Random(seed), per_key=1)
+    rng = random.Random(seed)
+    out: list[Row] = []
+    for case in ("paraphrase", "value_change", "slot_change"):
+        mine = [r for r in rows if r["case"] == case]
+        rng.shuffle(mine)
+        out += [{**r, "label": bool(r["label"])} for r in mine[:per_case]]
+    return out, missing
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sgd-git", type=Path, default=SGD_GIT)
+    parser.add_argument("--stsb-git", type=Path, default=STSB_GIT)
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "pair_model_data")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    missing: list[str] = []
+    parts = sgd_keys(sgd_dialogs(args.sgd_git, "train", missing), lambda d: "dev" if _share(d) < DEV_SHARE else "train")
+    rows: list[Row] = []
+    for split in ("train", "dev"):
+        rows += [{**r, "split": split} for r in sgd_pairs(parts[split], random.Random(7))]
+    stsb = stsb_rows(args.stsb_git, "stsbenchmark/sts-train.csv")
+    kept = [r for r in stsb if r["genre"] not in MSR_GENRES]
+    for r in kept:
+        split = "dev" if _share(r["gold"] + "\t" + r["predicted"]) < DEV_SHARE else "train"
+        rows.append({
+            "gold": r["gold"], "predicted": r["predicted"], "label": r["score"] / 5, "case": "stsb",
+            "source": "stsb", "split": split, "score": r["score"],
+        })  # fmt: skip
+    with open(args.out / "pairs.jsonl", "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+    counts = Counter(f"{r['split']}:{r['case']}" for r in rows)
+    manifest = {
+        "sources": [
+            {
+                "repository": "google-research-datasets/dstc8-schema-guided-dialogue",
+                "commit": head_commit(args.sgd_git),
+                "paths": "train/dialogues_*.json",
+                "licence": "CC BY-SA 4.0",
+                "files_missing_from_snapshot": missing,
+            },
+            {
+                "repository": "aivilmo/textual-similarity",
+                "commit": head_commit(args.stsb_git),
+                "paths": "stsbenchmark/sts-train.csv",
+                "licence": "scores CC BY-SA 4.0; texts per stsbenchmark/LICENSE.txt",
+                "rows": len(stsb),
+                "rows_excluded_msr": len(stsb) - len(kept),
+            },
+        ],
+        "excluded": [
+            "SGD dev and test (measurement only)",
+            "STS-B dev and test (dev is the project's calibration data; test is held out)",
+            "STS-B train MSRpar and MSRvid rows (Microsoft licences)",
+            "MRPC, SICK and the SemEval STS files: never read (MRPC and SICK are non-commercial; MRPC and SemEval "
+            "STS contain STS-B test pairs)",
+        ],
+        "dev_share_percent": DEV_SHARE,
+        "counts": dict(sorted(counts.items())),
+    }
+    (args.out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(manifest["counts"]), f"SGD files missing: {len(missing)}")
+
+
+if __name__ == "__main__":
+    main()
