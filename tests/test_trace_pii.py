@@ -202,3 +202,24 @@ def test_a_card_sent_to_a_forbidden_tool() -> None:
     assert isinstance(finding.evidence, dict)
     assert finding.evidence["sensitive"] == {"kind": "card", "argument": "body.text"}
     assert sensitive_findings(elsewhere, env) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="0123456789 -().+/@abcxyzMainStreet", min_size=1, max_size=40))
+def test_the_quick_filter_never_skips_a_text_presidio_would_flag(text: str) -> None:
+    from aem_strands.trace.pii import _MAY_HOLD_SENSITIVE, _scan
+
+    if _scan(text):
+        assert _MAY_HOLD_SENSITIVE.search(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["call (415) 555-2671", "+1 415 555 2671", "card 4111 1111 1111 1111", "ssn 536-80-4398", "+44 20 7946 0958",
+     "ana@example.com", "12 Baker Street", "key sk-proj-abcdefghijklmnopqrstuvwx", "5551234567"],
+)  # fmt: skip
+def test_the_quick_filter_lets_every_kind_through(text: str) -> None:
+    from aem_strands.trace.pii import _MAY_HOLD_SENSITIVE, find_sensitive
+
+    assert _MAY_HOLD_SENSITIVE.search(text)
+    assert find_sensitive(text)

@@ -228,7 +228,10 @@ def _anonymizer() -> AnonymizerEngine:
 
 @functools.lru_cache(maxsize=8192)
 def _scan(text: str) -> tuple[SensitiveSpan, ...]:
-    results = _analyzer().analyze(text=text, language="en", entities=list(_ENTITY_KINDS))
+    entities = [entity for need, kinds in _NEEDS if need.search(text) for entity in kinds]
+    if not entities:
+        return ()
+    results = _analyzer().analyze(text=text, language="en", entities=entities)
     candidates = sorted(
         (
             SensitiveSpan(_ENTITY_KINDS[r.entity_type], r.start, r.end, text[r.start : r.end])
@@ -244,9 +247,19 @@ def _scan(text: str) -> tuple[SensitiveSpan, ...]:
     return tuple(sorted(kept, key=lambda s: s.start))
 
 
-_MAY_HOLD_SENSITIVE = re.compile(r"[\d@]|-----BEGIN|[A-Za-z0-9+/_\-]{20}")
-"""Every recognizer needs one of these (a digit for a card, id, phone or house number, an at-sign, a key block or
-a long token); a text without any is skipped without starting Presidio."""
+_NEEDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"@"), ("EMAIL_ADDRESS",)),
+    (re.compile(r"-----BEGIN|[A-Za-z0-9+/_\-]{20}"), ("SECRET",)),
+    (re.compile(r"\d(?:\D{0,3}\d){6}"), ("CREDIT_CARD", "US_SSN", "US_ITIN", "PHONE_NUMBER")),
+    (re.compile(_ADDRESS_PATTERN, re.IGNORECASE), ("STREET_ADDRESS",)),
+)
+"""What each recognizer needs in a text (see ``_MAY_HOLD_SENSITIVE``): only the recognizers whose need is met run."""
+
+_MAY_HOLD_SENSITIVE = re.compile("|".join(f"(?:{need.pattern})" for need, _ in _NEEDS), re.IGNORECASE)
+"""Every recognizer needs one of these: an at-sign (e-mail), a key block or a long token (secrets), seven digits
+or more with at most three characters between each (phone numbers: seven or more; government ids: nine; cards:
+twelve or more), or a house number before a street word (addresses, the recognizer's own pattern). A text without
+any (a step id, a small number, a date) is skipped without starting Presidio."""
 
 
 def find_sensitive(text: str) -> list[SensitiveSpan]:
@@ -297,11 +310,17 @@ class Redactor:
         """``text`` with each sensitive value of the redactor's kinds replaced by its token. The result is scanned
         again until nothing is found: a value can hide another next to it (a phone number right before a card
         number reads as one long run of digits until the card is replaced)."""
+        found: dict[str, str] = {}
         for _ in range(_MAX_PASSES):
             spans = [s for s in find_sensitive(text) if s.kind in self.kinds]
             if not spans:
-                return text
+                break
+            found.update((s.value, self.token(s.kind, s.value)) for s in spans)
             text = self._replace(text, spans)
+        # A value found once is replaced wherever else it stands in the text, also where the detector misses it in
+        # that context (a phone number followed by another number reads as one run); longest first.
+        for value in sorted(found, key=len, reverse=True):
+            text = text.replace(value, found[value])
         return text
 
     def _replace(self, text: str, spans: list[SensitiveSpan]) -> str:
