@@ -5,6 +5,7 @@ Importing this package imports ``strands_evals`` (which sets the root logger to 
 """
 
 from aem_strands.strands.cases import AEM_KEY, case_dialog, live_case, offline_case
+from aem_strands.strands.counterfactual import Counterfactual, Outcome, counterfactual_replay, with_counterfactuals
 from aem_strands.strands.detectors import DetectorAgreement, detector_agreement
 from aem_strands.strands.evaluators import (
     AemSessionEvaluator,
@@ -18,6 +19,7 @@ from aem_strands.strands.store import GoldRefreshingStore
 from aem_strands.strands.tasks import live_task, make_live_task, offline_task, run_live
 from aem_strands.strands.trace_adapter import session_to_trace, traces_from_spans
 from aem_strands.strands.trace_evaluator import AemTraceEvaluator
+from aem_strands.strands.trials import trial_cases
 
 __all__ = [
     "AEM_KEY",
@@ -26,11 +28,14 @@ __all__ = [
     "AemTraceEvaluator",
     "AemTurnEvaluator",
     "CorrectnessCustomEvaluator",
+    "Counterfactual",
     "DetectorAgreement",
     "GoldRefreshingStore",
+    "Outcome",
     "PredictedTurn",
     "case_dialog",
     "compose_turn_rows",
+    "counterfactual_replay",
     "detector_agreement",
     "live_case",
     "live_task",
@@ -42,4 +47,6 @@ __all__ = [
     "session_to_trace",
     "session_to_turns",
     "traces_from_spans",
+    "trial_cases",
+    "with_counterfactuals",
 ]
