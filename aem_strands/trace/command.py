@@ -212,7 +212,10 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
     def noted(items: Iterable[Trace | InputError]) -> Iterator[Trace | InputError]:
         for item in items:
             if html is not None and isinstance(item, Trace):
-                strips[item.trace_id] = [{"step_id": s.step_id, "action_type": s.action_type.value} for s in item.steps]
+                strips[item.trace_id] = [
+                    {"step_id": s.step_id, "action_type": s.action_type.value, "tool_name": s.tool_name}
+                    for s in item.steps
+                ]
             yield item
 
     try:

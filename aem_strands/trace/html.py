@@ -36,16 +36,21 @@ def _text(value: JsonValue) -> str:
     return escape("" if value is None else str(value))
 
 
-def _steps(record: Mapping[str, Any], trace_steps: Sequence[Mapping[str, Any]] | None) -> list[tuple[str, str]]:
-    """(step id, kind) in order: from the trace when given, else from the step ids the findings name."""
+def _steps(record: Mapping[str, Any], trace_steps: Sequence[Mapping[str, Any]] | None) -> list[tuple[str, str, str]]:
+    """(step id, kind, label) in order: from the trace when given (a tool call's label is its tool, else its kind),
+    else from the step ids the findings name."""
     if trace_steps:
-        return [(str(s.get("step_id")), str(s.get("action_type", ""))) for s in trace_steps]
-    named: list[tuple[str, str]] = []
+        out = []
+        for step in trace_steps:
+            kind = str(step.get("action_type", ""))
+            out.append((str(step.get("step_id")), kind, str(step.get("tool_name") or kind)))
+        return out
+    named: list[tuple[str, str, str]] = []
     for verdict in (record.get("dimensions") or {}).values():
         for finding in verdict.get("findings", []):
             step = finding.get("step_id")
-            if step is not None and all(step != s for s, _ in named):
-                named.append((str(step), ""))
+            if step is not None and all(step != s for s, _, _ in named):
+                named.append((str(step), "", ""))
     return named
 
 
@@ -59,13 +64,14 @@ def _card(record: Mapping[str, Any], trace_steps: Sequence[Mapping[str, Any]] | 
     critical = record.get("first_critical_failure_step")
     down = {str(d.get("step_id")) for d in record.get("downstream_failures") or [] if d.get("step_id")}
     boxes = []
-    for step_id, kind in _steps(record, trace_steps):
+    for step_id, kind, label in _steps(record, trace_steps):
         classes = ["step", escape(kind)]
         classes += ["bad"] if step_id in bad else []
         classes += ["down"] if step_id in down and step_id not in bad else []
         classes += ["critical"] if step_id == str(critical) else []
         star = "&#9733; " if step_id == str(critical) else ""
-        boxes.append(f'<span class="{" ".join(classes)}" title="{escape(kind)}">{star}{escape(step_id)}</span>')
+        shown = f"{escape(step_id)} <small>{escape(label)}</small>" if label else escape(step_id)
+        boxes.append(f'<span class="{" ".join(classes)}" title="{escape(kind)}">{star}{shown}</span>')
     rows = []
     for name, verdict in dimensions.items():
         passed = verdict.get("pass")
