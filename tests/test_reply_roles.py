@@ -210,8 +210,6 @@ def test_swapping_the_source_and_the_destination_always_fails(a: str, b: str, am
     assert settled is not None, (gold, predicted)
     assert settled.equivalent is False, (gold, predicted, settled)
     assert "source" in settled.detail
-    # "to Denver" and "to Alice" read alike without entity types: a name after "to" is a recipient
-    assert "destination" in settled.detail or "recipient" in settled.detail
 
 
 SENTENCES = [

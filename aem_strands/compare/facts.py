@@ -52,7 +52,7 @@ from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_out
 from aem_strands.compare.fact_match import match_facts
 from aem_strands.compare.reply_signals import Fact, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
-from aem_strands.compare.roles import role_findings, scope_findings
+from aem_strands.compare.roles import role_findings, scope_findings, worth_parsing
 from aem_strands.errors import ConfigError
 from aem_strands.types import FailureReason, SubMetric
 
@@ -299,11 +299,12 @@ def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
 
 
 def needs_parse(gold: str, predicted: str) -> bool:
-    """Whether the ``roles`` check parses this pair once no other check found anything: the replies differ
-    and share a content word (an action or a filler to compare)."""
+    """Whether the ``roles`` check parses this pair once no other check found anything: the replies differ,
+    share a content word (an action or a filler to compare), and their words hint at a difference a parse
+    can tell (``roles.worth_parsing``)."""
     if gold.casefold() == predicted.casefold():
         return False
-    return bool((words_in(gold) & words_in(predicted)) - GOVERNED_SKIP)
+    return worth_parsing(gold, predicted)
 
 
 def pending_parses(pairs: Collection[tuple[str, str]]) -> list[str]:

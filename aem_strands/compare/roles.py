@@ -45,6 +45,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from aem_strands.compare.reply_words import GOVERNED_SKIP, stem
+
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc, Token
@@ -214,6 +216,92 @@ class Reading:
 
     relations: tuple[Relation, ...]
     content: frozenset[str]
+
+
+_SURFACE_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_NEGATIVE_CUES = frozenset(["not", "no", "never", "cannot", "nor", "fail", "failed", "fails", "refuse", "refused"])
+_PARTY_WORDS = _SPEAKER | _USER | PERSONS
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _surface(text: str) -> tuple[str, ...]:
+    return tuple(_SURFACE_WORD.findall(text.casefold().replace("\u2019", "'")))
+
+
+SWAP_OVERLAP = 0.5
+"""The share of content words two replies must have in common for their order, their prepositional
+phrases or their parties to hint at a role bound otherwise: such a reply reuses the other's words
+(``John will pay Mary.`` / ``Mary will pay John.``; ``to your card`` / ``to your wallet``); a paraphrase
+usually changes many."""
+
+
+def worth_parsing(gold: str, predicted: str) -> bool:
+    """Whether a parse could find what ``role_findings`` looks for, read from the words alone (most pairs
+    need no parse): shared content words in another order (a swap, or another voice), a question on
+    one side only, another word after a role's preposition (``to your card`` / ``to your wallet``), other
+    parties (``I``, ``you``, a person, a name), or other negations; ``False`` when they share no content
+    word."""
+    mine, theirs = _surface(gold), _surface(predicted)
+    skip = GOVERNED_SKIP | _PREPOSITIONS.keys()
+    my_stems, their_stems = {stem(w) for w in mine} - skip, {stem(w) for w in theirs} - skip
+    shared = my_stems & their_stems
+    if not shared:
+        return False
+    if ("?" in gold) != ("?" in predicted) and _asked_and_done(mine, theirs):
+        return True
+    order = [stem(w) for w in mine if stem(w) in shared]
+    other_order = [stem(w) for w in theirs if stem(w) in shared]
+    phrases, other_phrases = _after_markers(mine), _after_markers(theirs)
+    opened = {stem(w) for words in (*phrases.values(), *other_phrases.values()) for w in words}
+    if my_stems ^ their_stems <= opened and any(
+        phrases[role] != other_phrases[role] for role in phrases.keys() & other_phrases.keys()
+    ):
+        return True  # "pay by card" / "pay with your wallet": the phrases are all that differs
+    if len(shared) >= SWAP_OVERLAP * len(my_stems | their_stems):
+        if len(set(order)) > 1 and list(dict.fromkeys(order)) != list(dict.fromkeys(other_order)):
+            return True
+        if any(phrases[role] != other_phrases[role] for role in phrases.keys() & other_phrases.keys()):
+            return True
+        parties, other_parties = _parties(mine), _parties(theirs)
+        if parties and other_parties and parties != other_parties:
+            return True
+    negations = {w for w in mine if w in _NEGATIVE_CUES or w.endswith("n't")}
+    other_negations = {w for w in theirs if w in _NEGATIVE_CUES or w.endswith("n't")}
+    return bool(negations or other_negations) and negations != other_negations
+
+
+def _asked_and_done(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """A word in ``-ed`` (or an irregular past) on one side whose first four letters a word of the other side
+    has: what one side asks about, the other may report done (``cancel?`` / ``cancelled``)."""
+    for one, other in ((mine, theirs), (theirs, mine)):
+        done = {w[:4] for w in one if (w.endswith("ed") or w in _IRREGULAR_PAST) and len(w) > 4}
+        if done & {w[:4] for w in other if w not in _IRREGULAR_PAST}:
+            return True
+    return False
+
+
+_IRREGULAR_PAST = frozenset(["sent", "made", "paid", "done", "bought", "sold", "given", "taken", "held", "left"])
+
+
+def _after_markers(words: tuple[str, ...]) -> dict[Role, frozenset[str]]:
+    """The words that open each role's prepositional phrases, by role (``to your card``: destination, ``card``)."""
+    found: dict[Role, set[str]] = {}
+    for at, word in enumerate(words[:-1]):
+        role = _PREPOSITIONS.get(word)
+        if role is not None and role is not Role.LOCATION:
+            rest = [w for w in words[at + 1 : at + 4] if w not in _DETERMINERS]
+            if rest:
+                found.setdefault(role, set()).add(rest[0])
+    return {role: frozenset(opened) for role, opened in found.items()}
+
+
+_DETERMINERS = frozenset(["the", "a", "an", "your", "my", "our", "their", "his", "her", "its", "this", "that"])
+
+
+def _parties(words: tuple[str, ...]) -> frozenset[str]:
+    """Who a text names by a pronoun or a person noun (``speaker``, ``user``, ``customer`` ...); names are
+    compared by the entity facts, and a swap of two names by their order."""
+    return frozenset(("speaker" if w in _SPEAKER else "user" if w in _USER else w) for w in words if w in _PARTY_WORDS)
 
 
 _PARSED: dict[str, Reading] = {}
