@@ -7,11 +7,14 @@ one value or slot changed) and STS-B train (the data manifest is ``data/pair_mod
 it ships as int8 ONNX with its tokenizer in ``data/pair_model/`` (about 23 MB), so scoring needs
 onnxruntime and the ``tokenizers`` library, no torch and no training step.
 
-``PairModelStage`` combines it with the pair head: a logistic regression over the head's logit (its
-act-group threshold already moved to 0.5) and the pair model's logit, fitted by
-``benchmarks/pair_model_stage_fit.py`` on pairs no part of the chain was fitted on. The embedding
-scorer asks it only for the reply pairs the facts and acts leave open (``replies.settle_replies``
-settles the rest first), all of a batch at once.
+``PairModelStage`` combines it with the pair head for the reply pairs whose two replies do the same
+dialog acts beyond plain statements (``combiner.PairGroup`` ``asks`` and ``dialog``: two questions, two
+offers, two confirmations ...): a logistic regression over the head's logit (its act-group threshold
+already moved to 0.5) and the pair model's logit, fitted by ``benchmarks/pair_model_stage_fit.py`` on
+pairs no part of the chain was fitted on. Plain statements (``other``, nearly every STS-B pair) keep
+the head's score: there the model did worse than the head on the fitting pairs. The embedding scorer
+asks the model only about reply pairs the facts and acts leave open (``replies.settle_replies``
+settles the rest first) and of those groups, all of a batch at once.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from aem_strands.compare.combiner import PairGroup, pair_group
 from aem_strands.errors import ConfigError
 
 MAX_LENGTH = 64
@@ -110,17 +114,29 @@ def _logit(p: float) -> float:
 
 @dataclass(frozen=True)
 class PairModelStage:
-    """``logistic(intercept + head * logit(head probability) + model * pair model logit)``."""
+    """``logistic(intercept + head * logit(head probability) + model * pair model logit)``, for the reply pairs
+    of the act ``groups`` (``combiner.PairGroup``) only; other pairs keep the head's probability."""
 
     head: float
     model: float
     intercept: float
+    groups: frozenset[PairGroup] = frozenset({PairGroup.ASKS, PairGroup.DIALOG})
 
     def probability(self, head_probability: float, model_logit: float) -> float:
         return _logistic(self.intercept + self.head * _logit(head_probability) + self.model * model_logit)
 
+    def applies(self, gold: str, predicted: str) -> bool:
+        """Whether the pair's act group is one of ``groups`` (the pair model is asked about it)."""
+        return pair_group(gold, predicted) in self.groups
+
     def to_dict(self) -> dict[str, object]:
-        return {"kind": "pair_model_stage", "head": self.head, "model": self.model, "intercept": self.intercept}
+        return {
+            "kind": "pair_model_stage",
+            "head": self.head,
+            "model": self.model,
+            "intercept": self.intercept,
+            "groups": sorted(g.value for g in self.groups),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> PairModelStage:
@@ -132,7 +148,12 @@ class PairModelStage:
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
                 raise ConfigError(f"PairModelStage: {name} must be a finite number, got {value!r}")
             numbers.append(float(value))
-        return cls(*numbers)
+        known = {g.value: g for g in PairGroup}
+        groups = data.get("groups", [])
+        if not isinstance(groups, list) or not groups or not all(g in known for g in groups):
+            raise ConfigError(f"PairModelStage: groups must be a non-empty list of {sorted(known)}, got {groups!r}")
+        head, model, intercept = numbers
+        return cls(head, model, intercept, frozenset(known[g] for g in groups))
 
 
 @functools.lru_cache(maxsize=1)

@@ -233,16 +233,21 @@ class EmbeddingScorer:
         return self._with_pair_model(pairs, scores)
 
     def _with_pair_model(self, pairs: Sequence[tuple[str, str]], scores: list[float]) -> list[float | None]:
-        """The pair-head scores of reply pairs combined with the pair model's (``pair_model.PairModelStage``), when
-        the package ships a stage; the pair model runs on these pairs only, which the facts and acts left open."""
+        """The pair-head scores of reply pairs, combined with the pair model's (``pair_model.PairModelStage``) for the
+        pairs of the stage's act groups when the package ships a stage; the pair model runs on those pairs only (all
+        of them left open by the facts and acts)."""
         from aem_strands.compare.pair_model import default_pair_model, default_stage
 
         stage = default_stage()
-        if stage is None or not pairs:
+        chosen = [i for i, pair in enumerate(pairs) if stage is not None and stage.applies(*pair)]
+        if stage is None or not chosen:
             return list(scores)
-        logits = default_pair_model().logits(pairs)
-        self._pair_logits.update(zip(pairs, logits, strict=True))
-        return [stage.probability(s, z) for s, z in zip(scores, logits, strict=True)]
+        logits = default_pair_model().logits([pairs[i] for i in chosen])
+        out: list[float | None] = list(scores)
+        for i, logit in zip(chosen, logits, strict=True):
+            self._pair_logits[pairs[i]] = logit
+            out[i] = stage.probability(scores[i], logit)
+        return out
 
     def describe(self, pair: tuple[str, str], kind: ValueKind) -> str:
         """What the score of ``pair`` was made of (for the reason of a decided reply); ``""`` for a pair this

@@ -1,0 +1,107 @@
+"""The reply pair model (``compare.pair_model``): the shipped int8 ONNX cross-encoder and its stage in the chain."""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+
+import pytest
+
+from aem_strands.compare.chain import Comparator, ComparisonRequest
+from aem_strands.compare.combiner import PairGroup, pair_group
+from aem_strands.compare.pair_model import PairModel, PairModelStage, default_pair_model, default_stage
+from aem_strands.compare.replies import settle_reply
+from aem_strands.compare.scorers import EmbeddingScorer
+from aem_strands.errors import ConfigError
+from aem_strands.types import Method, ValueKind
+
+FOLDER = resources.files("aem_strands.compare").joinpath("data").joinpath("pair_model")
+GOLD = "I found 3 restaurants. How about Sushi Zen in Palo Alto?"
+PARAPHRASE = (GOLD, "There are 3 options; one of them is Sushi Zen, located in Palo Alto.")
+VALUE_CHANGED = (GOLD, "I found 3 restaurants. How about Taco Bell in Palo Alto?")
+SETTLED = ("Your table is booked for 7 pm.", "Your table is booked for 8 pm.")
+
+
+def test_the_stage_is_the_logistic_of_the_weighted_logits() -> None:
+    stage = PairModelStage(head=2.0, model=0.5, intercept=-1.0, groups=frozenset({PairGroup.ASKS}))
+    # head probability 0.5 has logit 0: z = -1 + 2*0 + 0.5*4 = 1
+    assert stage.probability(0.5, 4.0) == pytest.approx(1 / (1 + math.exp(-1.0)))
+    assert PairModelStage.from_dict(stage.to_dict()) == stage
+
+
+@pytest.mark.parametrize(
+    ("data", "named"),
+    [
+        ({"kind": "pair_head", "head": 1, "model": 1, "intercept": 0}, "kind"),
+        ({"kind": "pair_model_stage", "head": "1", "model": 1, "intercept": 0}, "head"),
+        ({"kind": "pair_model_stage", "head": 1, "model": float("nan"), "intercept": 0}, "model"),
+        ({"kind": "pair_model_stage", "head": 1, "model": 1}, "intercept"),
+        ({"kind": "pair_model_stage", "head": 1, "model": 1, "intercept": 0, "groups": ["questions"]}, "groups"),
+        ({"kind": "pair_model_stage", "head": 1, "model": 1, "intercept": 0, "groups": []}, "groups"),
+    ],
+)
+def test_a_malformed_stage_names_the_field(data: dict[str, object], named: str) -> None:
+    with pytest.raises(ConfigError, match=named):
+        PairModelStage.from_dict(data)
+
+
+def test_an_incomplete_model_folder_names_the_missing_file(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    with pytest.raises(ConfigError, match=r"model\.onnx"):
+        PairModel(folder).logits([PARAPHRASE])
+
+
+def test_the_shipped_artefact_is_small_and_says_what_it_was_trained_on() -> None:
+    model = FOLDER.joinpath("model.onnx")
+    assert model.is_file()
+    assert FOLDER.joinpath("tokenizer.json").is_file()
+    with resources.as_file(model) as path:
+        assert path.stat().st_size < 25_000_000
+    manifest = json.loads(FOLDER.joinpath("manifest.json").read_text(encoding="utf-8"))
+    repositories = [source["repository"] for source in manifest["data"]["sources"]]
+    assert repositories == ["google-research-datasets/dstc8-schema-guided-dialogue", "aivilmo/textual-similarity"]
+    assert any("SGD dev" in line for line in manifest["data"]["excluded"])
+
+
+@pytest.mark.slow
+def test_the_shipped_model_scores_pairs_in_the_unit_interval_offline() -> None:
+    scores = PairModel().probabilities([PARAPHRASE, VALUE_CHANGED, ("", "")])
+    assert len(scores) == 3
+    assert all(0.0 <= s <= 1.0 for s in scores)
+
+
+@pytest.mark.slow
+def test_a_paraphrase_scores_above_the_same_reply_with_one_value_changed() -> None:
+    # an SGD-style offer: another restaurant name in the same words must score below the same offer in other words
+    # (the chain's facts settle this pair before any model; here the model's own ranking is checked)
+    paraphrase, changed = PairModel().probabilities([PARAPHRASE, VALUE_CHANGED])
+    assert paraphrase > changed
+
+
+@pytest.mark.slow
+def test_the_chain_asks_the_pair_model_only_for_pairs_the_facts_leave_open() -> None:
+    assert default_stage() is not None  # the package ships the stage, so the embedding scorer uses the model
+    assert settle_reply(*SETTLED) is not None  # 7 pm vs 8 pm: settled by the facts
+    open_pair = ("When and what time do you intend to depart?", "What day and time would you like to leave?")
+    plain = ("A man is playing a flute.", "A man plays a large flute.")
+    assert settle_reply(*open_pair) is None
+    assert settle_reply(*plain) is None
+    assert pair_group(*open_pair) is PairGroup.ASKS  # two requests: a group the stage serves
+    assert pair_group(*plain) is PairGroup.OTHER  # plain statements keep the pair head's score
+    model = default_pair_model()
+    comparator = Comparator(EmbeddingScorer())
+    before = model.scored
+    settled = comparator.compare_many([ComparisonRequest(*SETTLED, ValueKind.RESPONSE)])[0]
+    assert settled.method is Method.FACTS
+    assert model.scored == before  # a settled pair never reaches the model
+    statement = comparator.compare_many([ComparisonRequest(*plain, ValueKind.RESPONSE)])[0]
+    assert statement.method is Method.EMBEDDING
+    assert model.scored == before  # open, but of a group the stage does not serve
+    assert "pair model" not in statement.detail
+    decided = comparator.compare_many([ComparisonRequest(*open_pair, ValueKind.RESPONSE)])[0]
+    assert decided.method is Method.EMBEDDING
+    assert model.scored == before + 1
+    assert "pair model logit" in decided.detail
