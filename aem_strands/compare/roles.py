@@ -76,6 +76,7 @@ class Filler:
     words: frozenset[str]
     text: str
     party: bool
+    name: bool = False
 
     def agrees(self, other: Filler) -> bool:
         if self.words <= other.words or other.words <= self.words:
@@ -461,7 +462,8 @@ def _filler(head: Token) -> Filler | None:
             words |= {w for _, f in _objects(child) for w in f.words}
     joined = [head.i, *(c.i for c in head.children if c.dep_ in _MODIFIERS and c.pos_ != "DET")]
     text = head.doc[min(joined) : max(joined) + 1].text
-    return Filler(frozenset(words), text, head.pos_ == "PROPN" or head.lemma_.casefold() in PERSONS)
+    name = head.pos_ == "PROPN"
+    return Filler(frozenset(words), text, name or head.lemma_.casefold() in PERSONS, name)
 
 
 @dataclass(frozen=True)
@@ -531,7 +533,11 @@ def _ergative(role: Role, other: Role, gold: Relation, predicted: Relation) -> b
 
 def _distinct(gold: Filler, predicted: Filler) -> bool:
     """Two fillers of one role that name different things for sure: both parties (``I``, ``you``, a
-    name), or both places or means of payment."""
+    person, a name), or both places or means of payment; never a name and a common noun, which may
+    be one thing (``the Ace Hotel London`` / ``a nice 4 star hotel``)."""
+    common = [not f.name and not f.words <= _PARTIES for f in (gold, predicted)]
+    if (gold.name and common[1]) or (predicted.name and common[0]):
+        return False
     if gold.party and predicted.party:
         return True
     return bool(gold.words & PLACES_AND_MEANS) and bool(predicted.words & PLACES_AND_MEANS)
