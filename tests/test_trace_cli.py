@@ -197,3 +197,29 @@ def test_html_report_shows_the_strip_the_veto_and_the_critical_step_escaped(tmp_
     code, _, err = _run("trace", path, "--html", path)
     assert code == 2
     assert "is also an input" in err
+
+
+def test_an_interrupted_run_keeps_the_records_judged_so_far_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aem_strands.trace import command
+
+    real = command._records_of
+    calls = {"n": 0}
+
+    def interrupted_after_one_batch(traces: Any, options: Any, gold_path: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] > 1:
+            raise KeyboardInterrupt
+        return real(traces, options, gold_path)
+
+    monkeypatch.setattr(command, "_records_of", interrupted_after_one_batch)
+    many = [dict(CLEAN, trace_id=f"c{i}") for i in range(command.CHUNK + 5)]
+    path = _write_jsonl(tmp_path / "t.jsonl", many)
+    target = tmp_path / "out.json"
+    code, _, err = _run("trace", path, "--format", "json", "--out", target)
+    assert code == 130
+    assert "interrupted" in err
+    kept = json.loads(target.read_text(encoding="utf-8"))  # a whole JSON array: the first batch
+    assert [r["trace_id"] for r in kept] == [f"c{i}" for i in range(command.CHUNK)]
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []

@@ -254,6 +254,12 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
             html.commit()
         if target is not None:
             target.commit()
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the records judged so far are kept, each whole, as score does
+        if fmt == "json" and count:
+            stream.write("\n]\n")
+        if target is not None and count:
+            target.commit()
+        raise
     finally:
         for written in (target, html):
             if written is not None:
