@@ -95,7 +95,7 @@ def _policy(options: EvalOptions) -> None:
     policy = options.policy
     if policy is None or isinstance(policy, Environment):
         return
-    from aem_strands.trace.load import as_environment
+    from aem_strands.trace.policy import as_environment
 
     if not isinstance(policy, (str, Path, Mapping)):
         raise ConfigError(f"policy must be a policy file path, its decoded JSON or None, got {type(policy).__name__}")
@@ -242,7 +242,7 @@ class EvalOptions:
         out["tools"] = self.tools.to_list()
         out["engine"] = self.engine.value
         if self.policy is not None:
-            from aem_strands.trace.load import environment_to_json
+            from aem_strands.trace.policy import environment_to_json
 
             out["policy"] = environment_to_json(self.policy)
         return out

@@ -41,8 +41,8 @@ from aem_strands.trace.checks import CHECKS
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.diagnose import diagnose
 from aem_strands.trace.evaluate import evaluate_traces
-from aem_strands.trace.load import load_policy, merge_environment
 from aem_strands.trace.pii import Redactor
+from aem_strands.trace.policy import load_policy, merge_environment
 from aem_strands.trace.record import trace_record, unredacted_record
 from aem_strands.trace.types import (
     ActionType,

@@ -18,7 +18,8 @@ from aem_strands.trace.checks.recovery import check_recovery
 from aem_strands.trace.checks.safety import check_safety
 from aem_strands.trace.checks.steps import action_words, call_failed, names_action
 from aem_strands.trace.checks.tool_selection import check_tool_selection
-from aem_strands.trace.load import load_policy, load_traces, merge_environment
+from aem_strands.trace.load import load_traces
+from aem_strands.trace.policy import load_policy, merge_environment
 from aem_strands.trace.types import (
     ActionType,
     Budgets,

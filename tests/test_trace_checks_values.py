@@ -18,7 +18,8 @@ from aem_strands.trace.checks.arguments import check_arguments
 from aem_strands.trace.checks.context import ExactValues, TraceContext
 from aem_strands.trace.checks.result_use import check_result_use
 from aem_strands.trace.checks.state import check_state, is_identity_key
-from aem_strands.trace.load import load_policy, load_traces, merge_environment
+from aem_strands.trace.load import load_traces
+from aem_strands.trace.policy import load_policy, merge_environment
 from aem_strands.trace.types import (
     ActionType,
     Dimension,

@@ -16,7 +16,8 @@ import pytest
 import yaml
 
 from aem_strands.cli import main
-from aem_strands.trace.load import environment_from_json, load_policy, parse_trace
+from aem_strands.trace.load import parse_trace
+from aem_strands.trace.policy import environment_from_json, load_policy
 from aem_strands.trace.types import Dimension
 from tests.conftest import EXAMPLES, ROOT
 

@@ -15,7 +15,8 @@ import aem_strands
 from aem_strands.errors import InputError
 from aem_strands.options import EvalOptions
 from aem_strands.trace.evaluate import evaluate_trace, evaluate_traces
-from aem_strands.trace.load import iter_traces, load_policy, load_traces
+from aem_strands.trace.load import iter_traces, load_traces
+from aem_strands.trace.policy import load_policy
 from aem_strands.trace.record import trace_record
 from aem_strands.trace.types import (
     Budgets,

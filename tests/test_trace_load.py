@@ -9,16 +9,8 @@ from typing import Any
 import pytest
 
 from aem_strands.errors import ConfigError, InputError
-from aem_strands.trace.load import (
-    environment_from_json,
-    environment_to_json,
-    iter_traces,
-    load_policy,
-    load_trace_gold,
-    load_traces,
-    merge_environment,
-    parse_trace,
-)
+from aem_strands.trace.load import iter_traces, load_trace_gold, load_traces, parse_trace
+from aem_strands.trace.policy import environment_from_json, environment_to_json, load_policy, merge_environment
 from aem_strands.trace.types import ActionType, Budgets, Environment, OrderingRule, StepCost, Trace, TraceGold
 from tests.conftest import EXAMPLES
 

@@ -25,7 +25,7 @@ from aem_strands.options import EvalOptions
 from aem_strands.trace.checks import CHECKS
 from aem_strands.trace.checks.context import TraceContext, TraceJudge, ValueJudge
 from aem_strands.trace.diagnose import diagnose
-from aem_strands.trace.load import as_environment, merge_environment
+from aem_strands.trace.policy import as_environment, merge_environment
 from aem_strands.trace.types import (
     GATES,
     Dimension,

@@ -7,24 +7,13 @@ pydantic schema below; a bad trace is an ``InputError`` naming the file, line, t
 skipped: the other traces still load. A file that cannot be read at all is one error record too, and the next
 file is read. Two traces with the same ``trace_id`` (in one call, across its files) make the later one an error;
 so do two steps with the same ``step_id`` in one trace.
-
-The policy format (``--policy FILE``, and a trace's own ``environment``) is that of ``docs/TRAJECTORY.md``::
-
-    tools: [...]                   # MCP / OpenAI / Strands definitions (aem_strands.tools)
-    permissions: {denied_tools: [...]}
-    destructive_tools: [...]
-    rules: {ordering: [{tool, after}], tool_selection: [{goal_pattern, allowed, forbidden}],
-            sensitive_data: {forbid_in_reply: [...], forbid_to_tools: {kind: [tools]}}}
-    budgets: {max_steps, max_tool_calls, max_identical_calls, max_retries, max_latency_ms, max_tokens, max_cost_usd}
-    expected_final_state: {...}
+The policy format and its reading are ``aem_strands.trace.policy``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -34,14 +23,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from aem_strands.decode import find_flaw, format_of, read_records
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.load import read_lines
-from aem_strands.tools import ToolCatalog, tools_from_json
+from aem_strands.trace.documents import (
+    STRICT,
+    YAML_SUFFIXES,
+    Amount,
+    Count,
+    Name,
+    first_error,
+    plain_yaml,
+    read_document,
+)
+from aem_strands.trace.policy import environment_from_json
 from aem_strands.trace.types import (
     ActionType,
-    Budgets,
-    Environment,
-    OrderingRule,
-    SelectionRule,
-    SensitiveDataRule,
     Step,
     StepCost,
     Trace,
@@ -49,51 +43,41 @@ from aem_strands.trace.types import (
 )
 from aem_strands.types import JsonValue
 
-_STRICT = ConfigDict(extra="forbid", strict=True)
-YAML_SUFFIXES = (".yaml", ".yml")
-SENSITIVE_KINDS = ("card", "government_id", "secret", "email", "phone", "address")
-"""The kinds of sensitive value a policy may name (``aem_strands.trace.pii`` detects them)."""
-
-_Count = Annotated[int, Field(ge=0)]
-_Amount = Annotated[float, Field(ge=0, allow_inf_nan=False)]
-_Name = Annotated[str, Field(min_length=1)]
-
-
 # --- the file schema -------------------------------------------------------------------------------------------------
 
 
 class _CostModel(BaseModel):
-    model_config = _STRICT
-    input_tokens: _Count | None = None
-    output_tokens: _Count | None = None
-    usd: _Amount | None = None
+    model_config = STRICT
+    input_tokens: Count | None = None
+    output_tokens: Count | None = None
+    usd: Amount | None = None
 
 
 class _StepModel(BaseModel):
-    model_config = _STRICT
-    step_id: _Name | int | None = None
+    model_config = STRICT
+    step_id: Name | int | None = None
     action_type: Literal["response", "tool_call", "state_update", "handoff", "user"]
-    tool_name: _Name | None = None
+    tool_name: Name | None = None
     arguments: dict[str, Any] = Field(default_factory=dict)
     observation: Any = None
     content: str | None = None
     state_before: dict[str, Any] | None = None
     state_after: dict[str, Any] | None = None
     error: str | None = None
-    latency_ms: _Amount | None = None
-    cost: _CostModel | _Amount | None = None
+    latency_ms: Amount | None = None
+    cost: _CostModel | Amount | None = None
     """Tokens and money, or a bare number: money (USD)."""
 
 
 class _ExpectedToolModel(BaseModel):
-    model_config = _STRICT
-    tool: _Name
+    model_config = STRICT
+    tool: Name
     arguments: dict[str, Any] | None = None
 
 
 class _GoldModel(BaseModel):
-    model_config = _STRICT
-    expected_tools: list[_Name | _ExpectedToolModel] | None = None
+    model_config = STRICT
+    expected_tools: list[Name | _ExpectedToolModel] | None = None
     expected_final_state: dict[str, Any] | None = None
     expected_final_response: str | None = None
 
@@ -104,9 +88,9 @@ class _EvaluationModel(_GoldModel):
 
 
 class _TraceModel(BaseModel):
-    model_config = _STRICT
-    trace_id: _Name
-    case_id: _Name | None = None
+    model_config = STRICT
+    trace_id: Name
+    case_id: Name | None = None
     goal: str | None = None
     initial_state: dict[str, Any] = Field(default_factory=dict)
     environment: dict[str, Any] | None = None
@@ -115,246 +99,6 @@ class _TraceModel(BaseModel):
     final_state: dict[str, Any] | None = None
     metrics: dict[str, Any] = Field(default_factory=dict)
     evaluation: _EvaluationModel | None = None
-
-
-class _OrderingModel(BaseModel):
-    model_config = _STRICT
-    tool: _Name
-    after: Annotated[list[_Name], Field(min_length=1)]
-
-
-class _SelectionModel(BaseModel):
-    model_config = _STRICT
-    goal_pattern: _Name
-    allowed: list[_Name] | None = None
-    forbidden: list[_Name] = Field(default_factory=list)
-
-
-_Kind = Literal["card", "government_id", "secret", "email", "phone", "address"]
-
-
-class _SensitiveModel(BaseModel):
-    model_config = _STRICT
-    forbid_in_reply: list[_Kind] | None = None
-    forbid_to_tools: dict[_Kind, list[_Name]] = Field(default_factory=dict)
-
-
-class _RulesModel(BaseModel):
-    model_config = _STRICT
-    ordering: list[_OrderingModel] = Field(default_factory=list)
-    tool_selection: list[_SelectionModel] = Field(default_factory=list)
-    sensitive_data: _SensitiveModel | None = None
-
-
-class _PermissionsModel(BaseModel):
-    model_config = _STRICT
-    denied_tools: list[_Name] = Field(default_factory=list)
-
-
-class _BudgetsModel(BaseModel):
-    model_config = _STRICT
-    max_steps: _Count | None = None
-    max_tool_calls: _Count | None = None
-    max_identical_calls: _Count | None = None
-    max_retries: _Count | None = None
-    max_latency_ms: _Amount | None = None
-    max_tokens: _Count | None = None
-    max_cost_usd: _Amount | None = None
-
-
-class _EnvironmentModel(BaseModel):
-    model_config = _STRICT
-    tools: list[Any] | dict[str, Any] | None = None
-    permissions: _PermissionsModel | None = None
-    destructive_tools: list[_Name] = Field(default_factory=list)
-    rules: _RulesModel | None = None
-    budgets: _BudgetsModel | None = None
-    expected_final_state: dict[str, Any] | None = None
-
-
-# --- validation errors -----------------------------------------------------------------------------------------------
-
-
-def _field_name(loc: Sequence[int | str]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _model_loc(loc: Sequence[int | str]) -> list[int | str]:
-    # pydantic names the member of a union it tried ("str", "_ExpectedToolModel", "constrained-str"...): not a field.
-    return [p for p in loc if not (isinstance(p, str) and (p[:1].isupper() or p[:1] == "_" or "-" in p or p in {
-        "str", "int", "float", "bool", "list", "dict"}))]  # fmt: skip
-
-
-def _first_error(error: ValidationError, prefix: str, where: Location) -> InputError:
-    detail = error.errors()[0]
-    path = _field_name([prefix, *_model_loc(detail["loc"])] if prefix else _model_loc(detail["loc"]))
-    found = detail.get("input")
-    shown = "" if isinstance(found, (dict, list)) or "missing" in detail["type"] else f", got {found!r}"
-    return InputError(printable(f"{detail['msg']}{shown}"), replace(where, field=path or None))
-
-
-# --- environments ----------------------------------------------------------------------------------------------------
-
-
-def _environment(model: _EnvironmentModel, source: str) -> Environment:
-    tools = ToolCatalog() if model.tools is None else tools_from_json(model.tools, f"{source}: tools")
-    rules = model.rules or _RulesModel()
-    selection = []
-    for i, rule in enumerate(rules.tool_selection):
-        try:
-            re.compile(rule.goal_pattern)
-        except re.error as error:
-            raise ConfigError(
-                f"{source}: rules.tool_selection[{i}].goal_pattern is not a regular expression: {error}"
-            ) from None
-        allowed = None if rule.allowed is None else tuple(rule.allowed)
-        selection.append(SelectionRule(rule.goal_pattern, allowed, tuple(rule.forbidden)))
-    sensitive = SensitiveDataRule()
-    if rules.sensitive_data is not None:
-        given = rules.sensitive_data
-        kinds = sensitive.forbid_in_reply if given.forbid_in_reply is None else tuple(given.forbid_in_reply)
-        sensitive = SensitiveDataRule(kinds, {k: tuple(v) for k, v in given.forbid_to_tools.items()})
-    budgets = Budgets()
-    if model.budgets is not None:
-        budgets = replace(budgets, **model.budgets.model_dump(exclude_unset=True))
-    return Environment(
-        tools=tools,
-        denied_tools=frozenset(model.permissions.denied_tools if model.permissions else ()),
-        destructive_tools=frozenset(model.destructive_tools),
-        ordering=tuple(OrderingRule(r.tool, tuple(r.after)) for r in rules.ordering),
-        selection=tuple(selection),
-        sensitive=sensitive,
-        budgets=budgets,
-        expected_final_state=model.expected_final_state,
-    )
-
-
-def environment_from_json(data: object, source: str = "policy") -> Environment:
-    """An ``Environment`` from decoded JSON or YAML in the policy format (see the module docstring).
-
-    Raises ``ConfigError`` naming ``source`` and the field when ``data`` does not follow the format.
-    """
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{source}: a policy must be an object, got {type(data).__name__}")
-    try:
-        model = _EnvironmentModel.model_validate(dict(data))
-    except ValidationError as error:
-        problem = _first_error(error, "", Location())
-        raise ConfigError(f"{source}: field {problem.location.field!r}: {problem.message}") from None
-    return _environment(model, source)
-
-
-def _read_document(path: Path, what: str) -> object:
-    """The one JSON or YAML document of a policy or gold file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{what} {path}: cannot read: {error}") from None
-    try:
-        data = yaml.safe_load(text) if path.suffix.lower() in YAML_SUFFIXES else _json_document(text)
-    except (yaml.YAMLError, ValueError) as error:
-        raise ConfigError(f"{what} {path}: not {'YAML' if path.suffix.lower() in YAML_SUFFIXES else 'JSON'}: "
-                          f"{printable(str(error))}") from None  # fmt: skip
-    data = _plain(data)
-    flaw = find_flaw(data)
-    if flaw is not None:
-        raise ConfigError(f"{what} {path}: field {flaw.path!r}: {flaw.message}")
-    return data
-
-
-def _json_document(text: str) -> object:
-    records = list(read_records([line.encode() for line in text.splitlines(keepends=True)], "", "json"))
-    if len(records) == 1 and records[0].kind == "document":
-        return records[0].value
-    bad = next((r for r in records if r.error is not None), None)
-    if bad is not None:
-        raise ValueError(f"line {bad.line}: {bad.error}")
-    return [r.value for r in records]
-
-
-def load_policy(path: str | Path) -> Environment:
-    """Read a policy file (JSON, or YAML by suffix); raises ``ConfigError`` naming the file and field."""
-    return environment_from_json(_read_document(Path(path), "policy file"), f"policy file {path}")
-
-
-def as_environment(value: Environment | str | Path | Mapping[str, Any] | None) -> Environment | None:
-    """An environment from an environment, a policy file path or decoded JSON (``None`` stays ``None``)."""
-    if value is None or isinstance(value, Environment):
-        return value
-    if isinstance(value, (str, Path)):
-        return load_policy(value)
-    return environment_from_json(value)
-
-
-def environment_to_json(env: Environment) -> dict[str, JsonValue]:
-    """An environment in the policy format (``environment_from_json`` reads it back to an equal value)."""
-    budgets = {f.name: getattr(env.budgets, f.name) for f in fields(Budgets)}
-    return {
-        "tools": env.tools.to_list(),
-        "permissions": {"denied_tools": sorted(env.denied_tools)},
-        "destructive_tools": sorted(env.destructive_tools),
-        "rules": {
-            "ordering": [{"tool": r.tool, "after": list(r.after)} for r in env.ordering],
-            "tool_selection": [
-                {
-                    "goal_pattern": r.goal_pattern,
-                    "allowed": None if r.allowed is None else list(r.allowed),
-                    "forbidden": list(r.forbidden),
-                }
-                for r in env.selection
-            ],
-            "sensitive_data": {
-                "forbid_in_reply": list(env.sensitive.forbid_in_reply),
-                "forbid_to_tools": {k: list(v) for k, v in env.sensitive.forbid_to_tools.items()},
-            },
-        },
-        "budgets": budgets,
-        "expected_final_state": None if env.expected_final_state is None else dict(env.expected_final_state),
-    }
-
-
-def _union(a: Iterable[str], b: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys([*a, *b]))
-
-
-def merge_environment(policy: Environment | None, own: Environment | None) -> Environment:
-    """The environment a trace is judged against: its own over the run's policy, key by key.
-
-    Tool definitions, ordering rules (by tool), selection rules (by goal pattern), ``forbid_to_tools`` (by
-    kind), budgets (each one the trace sets to other than the default) and the expected final state: the
-    trace's own wins. Denied tools, destructive tools and the kinds forbidden in replies are restrictions: a
-    trace adds to the policy's, never lifts them.
-    """
-    if policy is None or own is None:
-        return own or policy or Environment()
-    tools = {d.name: d for d in policy.tools.definitions} | {d.name: d for d in own.tools.definitions}
-    ordering = {r.tool: r for r in policy.ordering} | {r.tool: r for r in own.ordering}
-    selection = {r.goal_pattern: r for r in policy.selection} | {r.goal_pattern: r for r in own.selection}
-    default = Budgets()
-    changed = {f.name: getattr(own.budgets, f.name) for f in fields(Budgets)}
-    changed = {k: v for k, v in changed.items() if v != getattr(default, k)}
-    sensitive = SensitiveDataRule(
-        _union(policy.sensitive.forbid_in_reply, own.sensitive.forbid_in_reply),
-        {**policy.sensitive.forbid_to_tools, **own.sensitive.forbid_to_tools},
-    )
-    return Environment(
-        tools=ToolCatalog(tuple(tools.values())),
-        denied_tools=policy.denied_tools | own.denied_tools,
-        destructive_tools=policy.destructive_tools | own.destructive_tools,
-        ordering=tuple(ordering.values()),
-        selection=tuple(selection.values()),
-        sensitive=sensitive,
-        budgets=replace(policy.budgets, **changed),
-        expected_final_state=own.expected_final_state
-        if own.expected_final_state is not None
-        else policy.expected_final_state,
-    )
-
-
-# --- traces ----------------------------------------------------------------------------------------------------------
 
 
 def _gold(model: _GoldModel) -> TraceGold | None:
@@ -377,7 +121,7 @@ def _step(raw: object, index: int, where: Location) -> Step:
     try:
         model = _StepModel.model_validate(raw)
     except ValidationError as error:
-        raise _first_error(error, field, here) from None
+        raise first_error(error, field, here) from None
     kind = ActionType(model.action_type)
     if kind is ActionType.TOOL_CALL and model.tool_name is None:
         raise InputError("a tool_call step needs a tool_name", replace(here, field=f"{field}.tool_name"))
@@ -416,7 +160,7 @@ def parse_trace(raw: object, where: Location | None = None) -> Trace:
     try:
         model = _TraceModel.model_validate(raw)
     except ValidationError as error:
-        raise _first_error(error, "", where) from None
+        raise first_error(error, "", where) from None
     steps = tuple(_step(s, i, where) for i, s in enumerate(model.steps))
     seen: set[str] = set()
     for step in steps:
@@ -452,17 +196,6 @@ class _Unit:
     error: str | None = None
 
 
-def _plain(value: Any) -> Any:
-    """A YAML value as JSON would give it: dates and times as ISO text (YAML reads ``2024-05-01`` as a date)."""
-    if isinstance(value, dict):
-        return {k if isinstance(k, str) else str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, (dt.date, dt.datetime, dt.time)):
-        return value.isoformat()
-    return value
-
-
 def _yaml_units(path: str) -> Iterator[_Unit]:
     try:
         text = b"".join(read_lines(path)).decode("utf-8")
@@ -481,7 +214,7 @@ def _yaml_units(path: str) -> Iterator[_Unit]:
                 where = Location(path, line=item.start_mark.line + 1)
                 if isinstance(node, yaml.SequenceNode):
                     where = replace(where, index=i)
-                yield _Unit(where, _plain(loader.construct_document(item)))
+                yield _Unit(where, plain_yaml(loader.construct_document(item)))
         if empty:
             raise InputError("the file is empty", Location(path))
     except yaml.MarkedYAMLError as error:
@@ -568,7 +301,7 @@ def load_trace_gold(path: str | Path) -> Mapping[str, TraceGold]:
     """Trace gold from a JSON or YAML file, keyed by ``trace_id`` or ``case_id``: an object mapping ids to gold
     (``{expected_tools, expected_final_state, expected_final_response}``), or a list of such objects each with a
     ``trace_id`` or ``case_id``. Raises ``ConfigError`` naming the file and the entry."""
-    data = _read_document(Path(path), "gold file")
+    data = read_document(Path(path), "gold file")
     entries: list[tuple[str, object]]
     if isinstance(data, dict):
         entries = list(data.items())
@@ -588,7 +321,7 @@ def load_trace_gold(path: str | Path) -> Mapping[str, TraceGold]:
         try:
             gold = _gold(_GoldModel.model_validate(raw))
         except ValidationError as error:
-            problem = _first_error(error, "", Location())
+            problem = first_error(error, "", Location())
             raise ConfigError(
                 f"gold file {path}: {key!r}: field {problem.location.field!r}: {problem.message}"
             ) from None
