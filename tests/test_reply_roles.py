@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aem_strands.compare.facts import check_reply_facts
+from aem_strands.compare.facts import check_reply_facts, needs_parse
 from aem_strands.compare.replies import settle_reply
 from aem_strands.compare.roles import Role, relations_in, role_findings, same_relations, scope_findings
 from aem_strands.types import FailureReason, Method
@@ -229,3 +229,19 @@ def test_the_same_sentence_has_no_finding_and_the_same_relations(sentence: str) 
     assert scope_findings(sentence, sentence) == []
     assert same_relations(sentence, sentence)
     assert check_reply_facts(sentence, sentence).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "parsed"),
+    [
+        ("What date would you like to leave?", "Could you tell me your departure date?", False),  # few words shared
+        ("Your table is booked.", "Your table is booked.", False),  # the same text
+        ("John will pay Mary.", "Mary will pay John.", True),  # shared words in another order
+        ("You can pay by card.", "You can pay with your wallet.", True),  # another word after a role's preposition
+        ("The customer pays the delivery fee.", "We pay the delivery fee.", True),  # other parties
+        ("Shall I cancel the booking?", "I have cancelled the booking.", True),  # asked on one side, done on the other
+        ("The restaurant accepts walk-ins.", "The restaurant doesn't accept walk-ins.", True),  # other negations
+    ],
+)
+def test_only_pairs_whose_words_hint_at_a_role_difference_are_parsed(gold: str, predicted: str, parsed: bool) -> None:
+    assert needs_parse(gold, predicted) is parsed
