@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterable, Collection, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -169,3 +169,22 @@ class ScriptedModel(Model):
         yield {
             "metadata": {"usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}, "metrics": {"latencyMs": 0}}
         }
+
+
+Policy = Callable[[list[dict[str, Any]]], ScriptEntry]
+"""What a ``PolicyModel`` says next, from the conversation so far (Strands messages)."""
+
+
+class PolicyModel(ScriptedModel):
+    """A scripted model whose next turn is ``policy(messages)`` (a text reply, a tool call or several) instead of
+    the next entry of a fixed script: it answers from the conversation so far, so a replay that changes one step
+    changes what it does next (counterfactual replay), and one model serves any number of runs."""
+
+    def __init__(self, policy: Policy, *, model_id: str = "policy") -> None:
+        super().__init__(model_id=model_id)
+        self.policy = policy
+
+    def _next_entry(self, messages: Any, tool_specs: Sequence[Mapping[str, Any]] | None) -> ScriptEntry:
+        with self._lock:
+            self.calls += 1
+        return self.policy(messages)

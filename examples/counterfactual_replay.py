@@ -16,15 +16,15 @@ runs twice. Run: ``python examples/counterfactual_replay.py`` (exit 0).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterable
+from collections.abc import Callable
 from typing import Any
 
 from strands import Agent, tool
-from strands.models.model import Model
 from strands_evals import Case, Experiment
 
 from aem_strands.strands import AemSessionEvaluator, live_case, make_live_task
 from aem_strands.strands.counterfactual import with_counterfactuals
+from aem_strands.testing import PolicyModel, ToolUse
 
 DATA = {"revenue": {"dataset_id": "ds-7731", "total": 4200000}, "profit": {"dataset_id": "ds-7732", "total": 1150000}}
 REAL_CALLS: list[str] = []
@@ -44,51 +44,25 @@ def create_chart(dataset_id: str, chart_type: str) -> dict[str, Any]:
     return {"chart_id": "ch-" + dataset_id[-3:]}
 
 
-class SalesModel(Model):
+def sales_policy(chart_type: str) -> Callable[[list[dict[str, Any]]], str | ToolUse]:
     """Asks for profit, charts the data set the last tool result names, then says the chart is ready."""
 
-    def __init__(self, chart_type: str) -> None:
-        self.chart_type = chart_type
-        self.config: dict[str, Any] = {"model_id": "sales-example"}
-
-    def update_config(self, **model_config: Any) -> None:
-        self.config.update(model_config)
-
-    def get_config(self) -> dict[str, Any]:
-        return self.config
-
-    def structured_output(self, output_model: Any, prompt: Any, system_prompt: str | None = None, **kw: Any) -> Any:
-        raise NotImplementedError("no structured output in this example")
-
-    def next_turn(self, messages: list[dict[str, Any]]) -> tuple[str, dict[str, Any]] | str:
+    def next_turn(messages: list[dict[str, Any]]) -> str | ToolUse:
         result = next((b["toolResult"] for b in messages[-1]["content"] if "toolResult" in b), None)
         if result is None:
-            return "filter_data", {"metric": "profit", "region": "EU", "year": 2024}
+            return ToolUse("filter_data", {"metric": "profit", "region": "EU", "year": 2024})
         if result["status"] == "error":
             return "Sorry, the chart failed."
         seen = json.loads(result["content"][0]["text"])
         if "chart_id" in seen:
             return "Your chart is ready."
-        return "create_chart", {"dataset_id": seen["dataset_id"], "chart_type": self.chart_type}
+        return ToolUse("create_chart", {"dataset_id": seen["dataset_id"], "chart_type": chart_type})
 
-    async def stream(self, messages: Any, tool_specs: Any = None, system_prompt: str | None = None,
-                     **kwargs: Any) -> AsyncIterable[Any]:  # fmt: skip
-        turn = self.next_turn(messages)
-        yield {"messageStart": {"role": "assistant"}}
-        if isinstance(turn, str):
-            yield {"contentBlockStart": {"start": {}}}
-            yield {"contentBlockDelta": {"delta": {"text": turn}}}
-        else:
-            yield {"contentBlockStart": {"start": {"toolUse": {"toolUseId": f"t{len(messages)}", "name": turn[0]}}}}
-            yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(turn[1])}}}}
-        yield {"contentBlockStop": {}}
-        yield {"messageStop": {"stopReason": "end_turn" if isinstance(turn, str) else "tool_use"}}
-        yield {"metadata": {"usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0},
-                            "metrics": {"latencyMs": 0}}}  # fmt: skip
+    return next_turn
 
 
 def build_agent(case: Case[Any, Any]) -> Agent:
-    model = SalesModel((case.metadata or {}).get("chart_type", "bar"))
+    model = PolicyModel(sales_policy((case.metadata or {}).get("chart_type", "bar")))
     return Agent(model=model, tools=[filter_data, create_chart], callback_handler=None)
 
 

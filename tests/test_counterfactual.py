@@ -1,6 +1,6 @@
 """Counterfactual replay with real Strands agents: the diagnosed step replaced by gold, the agent run on.
 
-The agents' model answers from the conversation so far (``ReactiveModel``): it calls ``filter_data`` for the
+The agents' model answers from the conversation so far (``testing.PolicyModel``): it calls ``filter_data`` for the
 user's question, charts whatever data set the last tool result names, and confirms the chart; so what happens
 after the replaced step depends on the observation the replay gives it, as with a real model.
 """
@@ -11,13 +11,12 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from strands import Agent, tool
-from strands.models.model import Model
 from strands_evals import Case, Experiment
 
 from aem_strands.errors import ConfigError
@@ -31,7 +30,7 @@ from aem_strands.strands import (
 )
 from aem_strands.strands.counterfactual import Outcome, counterfactual_replay, with_counterfactuals
 from aem_strands.strands.regression import FailingCase, failing_rows, regression_experiment
-from aem_strands.testing import ToolUse
+from aem_strands.testing import PolicyModel, ToolUse
 from tests.conftest import EXAMPLES, ROOT
 
 DATA = {"revenue": {"dataset_id": "ds-7731", "total": 4200000}, "profit": {"dataset_id": "ds-7732", "total": 1150000}}
@@ -53,39 +52,6 @@ def gold(observations: bool = True) -> list[dict[str, Any]]:
         for turn in turns:
             turn.pop("observation", None)
     return turns
-
-
-class ReactiveModel(Model):
-    """A Strands model whose next turn is ``policy(messages)``: a text reply or one tool call."""
-
-    def __init__(self, policy: Callable[[list[dict[str, Any]]], str | ToolUse]) -> None:
-        self.policy = policy
-        self.config: dict[str, Any] = {"model_id": "reactive"}
-
-    def update_config(self, **model_config: Any) -> None:
-        self.config.update(model_config)
-
-    def get_config(self) -> dict[str, Any]:
-        return self.config
-
-    def structured_output(self, output_model: Any, prompt: Any, system_prompt: str | None = None, **kw: Any) -> Any:
-        raise NotImplementedError("the reactive test model gives no structured output")
-
-    async def stream(self, messages: Any, tool_specs: Any = None, system_prompt: str | None = None,
-                     **kwargs: Any) -> AsyncIterable[Any]:  # fmt: skip
-        entry = self.policy(messages)
-        yield {"messageStart": {"role": "assistant"}}
-        if isinstance(entry, str):
-            yield {"contentBlockStart": {"start": {}}}
-            yield {"contentBlockDelta": {"delta": {"text": entry}}}
-        else:
-            start = {"toolUse": {"toolUseId": f"t{len(messages)}", "name": entry.name}}
-            yield {"contentBlockStart": {"start": start}}
-            yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(dict(entry.input))}}}}
-        yield {"contentBlockStop": {}}
-        yield {"messageStop": {"stopReason": "end_turn" if isinstance(entry, str) else "tool_use"}}
-        yield {"metadata": {"usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0},
-                            "metrics": {"latencyMs": 0}}}  # fmt: skip
 
 
 Policy = Callable[[list[dict[str, Any]]], str | ToolUse]
@@ -132,7 +98,7 @@ class Factory:
             calls.append(f"create_chart {dataset_id} {chart_type}")
             return {"chart_id": CHARTS[dataset_id]}
 
-        model = ReactiveModel(self.policy)
+        model = PolicyModel(self.policy)
         return Agent(model=model, tools=[filter_data, create_chart], callback_handler=None)
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import itertools
 import json
-from collections.abc import AsyncIterable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strands import Agent
-from strands.models.model import Model
 from strands_evals import Case, Experiment
 from strands_evals.cli.main import main as strands_evals
 
@@ -30,7 +28,7 @@ from aem_strands.report.passk import pass_hat_k
 from aem_strands.strands import AemReport, AemSessionEvaluator, live_case, make_live_task
 from aem_strands.strands.counterfactual import with_counterfactuals
 from aem_strands.strands.trials import trial_cases
-from aem_strands.testing import ScriptedModel, ToolUse
+from aem_strands.testing import PolicyModel, ScriptedModel, ToolUse
 from experiments.sales_agent import DATASETS, chart_gold, create_chart, export_report, filter_data
 from tests.conftest import ROOT
 
@@ -234,39 +232,6 @@ def test_a_fixed_counterfactual_is_shown_beside_the_root_cause_and_marks_the_cas
     page = tmp_path / "page.html"
     assert cli(["report", str(with_replay), "--html", str(page)])[0] == 0
     assert page.read_text().count("counterfactual replay: fixed") == 1
-
-
-class PolicyModel(Model):
-    """A Strands model whose next turn is ``policy(messages)`` (a reply or one tool call): it answers from the
-    conversation so far, so what it does after a replaced step depends on what the replay shows it."""
-
-    def __init__(self, policy: Callable[[list[dict[str, Any]]], str | ToolUse]) -> None:
-        self.policy = policy
-        self.config: dict[str, Any] = {"model_id": "policy"}
-
-    def update_config(self, **model_config: Any) -> None:
-        self.config.update(model_config)
-
-    def get_config(self) -> dict[str, Any]:
-        return self.config
-
-    def structured_output(self, output_model: Any, prompt: Any, system_prompt: str | None = None, **kw: Any) -> Any:
-        raise NotImplementedError("no structured output")
-
-    async def stream(self, messages: Any, tool_specs: Any = None, system_prompt: str | None = None,
-                     **kwargs: Any) -> AsyncIterable[Any]:  # fmt: skip
-        entry = self.policy(messages)
-        yield {"messageStart": {"role": "assistant"}}
-        if isinstance(entry, str):
-            yield {"contentBlockStart": {"start": {}}}
-            yield {"contentBlockDelta": {"delta": {"text": entry}}}
-        else:
-            yield {"contentBlockStart": {"start": {"toolUse": {"toolUseId": f"t{len(messages)}", "name": entry.name}}}}
-            yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(dict(entry.input))}}}}
-        yield {"contentBlockStop": {}}
-        yield {"messageStop": {"stopReason": "end_turn" if isinstance(entry, str) else "tool_use"}}
-        yield {"metadata": {"usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0},
-                            "metrics": {"latencyMs": 0}}}  # fmt: skip
 
 
 def continuing_agent(case: Case[Any, Any]) -> Agent:
