@@ -41,6 +41,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from reply_pairs import Signature, act_groups
+
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = Path("/work/.mirror")
 SGD_GIT = MIRROR / "google-research-datasets+dstc8-schema-guided-dialogue" / "repo"
@@ -50,7 +52,6 @@ PER_KEY = 3
 """At most this many pairs per act key (paraphrases) or per key pair (changes), so frequent acts do not dominate."""
 MSR_GENRES = ("MSRpar", "MSRvid")
 
-Signature = tuple[tuple[str, str, tuple[str, ...]], ...]
 Key = tuple[str, Signature]
 Row = dict[str, Any]
 
@@ -88,18 +89,7 @@ def sgd_dialogs(git_dir: Path, folder: str, missing: list[str]) -> Iterator[dict
 
 def sgd_keys(dialogs: Iterator[dict[str, Any]], part_of: Any) -> dict[str, dict[Key, list[tuple[str, str]]]]:
     """Per part (``part_of(dialogue_id)``): (service, act signature) → [(utterance, dialogue id)]."""
-    out: dict[str, dict[Key, list[tuple[str, str]]]] = defaultdict(lambda: defaultdict(list))
-    for dialog in dialogs:
-        part = out[part_of(dialog["dialogue_id"])]
-        for turn in dialog["turns"]:
-            if turn["speaker"] != "SYSTEM" or len(turn["frames"]) != 1:
-                continue
-            frame = turn["frames"][0]
-            signature = tuple(
-                sorted((a["act"], a["slot"], tuple(sorted(a.get("values", [])))) for a in frame["actions"])
-            )
-            part[(frame["service"], signature)].append((turn["utterance"], dialog["dialogue_id"]))
-    return out
+    return act_groups(dialogs, part_of)
 
 
 def _change(a: Signature, b: Signature) -> str | None:

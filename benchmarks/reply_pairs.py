@@ -34,7 +34,7 @@ import itertools
 import json
 import random
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +62,19 @@ def utterances(external: Path) -> dict[str, dict[tuple[str, Signature], list[tup
         "calibration": defaultdict(list),
         "heldout": defaultdict(list),
     }
-    for dialog in _dialogs(external):
-        part = out[split_of(dialog["dialogue_id"])]
+    return act_groups(_dialogs(external), split_of, out)
+
+
+def act_groups(
+    dialogs: Iterable[dict[str, Any]],
+    part_of: Callable[[str], str],
+    out: dict[str, dict[tuple[str, Signature], list[tuple[str, str]]]] | None = None,
+) -> dict[str, dict[tuple[str, Signature], list[tuple[str, str]]]]:
+    """SGD system turns of one frame grouped per part (``part_of(dialogue_id)``) by (service, act signature):
+    the turns of one group realise the same acts with the same values, so any two are paraphrases."""
+    out = out if out is not None else defaultdict(lambda: defaultdict(list))
+    for dialog in dialogs:
+        part = out[part_of(dialog["dialogue_id"])]
         for turn in dialog["turns"]:
             if turn["speaker"] != "SYSTEM" or len(turn["frames"]) != 1:
                 continue
