@@ -245,3 +245,15 @@ def test_the_same_sentence_has_no_finding_and_the_same_relations(sentence: str) 
 )
 def test_only_pairs_whose_words_hint_at_a_role_difference_are_parsed(gold: str, predicted: str, parsed: bool) -> None:
     assert needs_parse(gold, predicted) is parsed
+
+
+def test_the_parser_loads_without_other_packages_spacy_factories() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from aem_strands.compare import roles; roles._nlp(); "
+        "print('presidio_analyzer' in sys.modules, 'transformers' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]  # presidio's token pipe (and transformers behind it) not imported

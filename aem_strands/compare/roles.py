@@ -197,8 +197,18 @@ _MODALS = frozenset(["will", "would", "can", "could", "shall", "should", "may", 
 def _nlp() -> Language:
     """The parser, loaded once per process (it takes seconds: only pairs that need it load it)."""
     import spacy  # imported here: most replies are settled without a parse
+    from spacy.util import registry
 
-    return spacy.load(MODEL, exclude=["ner", "senter"])
+    # Language() loads every third-party factory other packages register (presidio's token pipe imports
+    # transformers: seconds); this pipeline needs spaCy's own components only, so that scan is skipped.
+    factories = getattr(registry, "_entry_point_factories", None)  # spaCy 3.x; without it, the plain load
+    if factories is None or not hasattr(factories, "entry_points"):
+        return spacy.load(MODEL, exclude=["ner", "senter"])
+    scanned, factories.entry_points = factories.entry_points, False
+    try:
+        return spacy.load(MODEL, exclude=["ner", "senter"])
+    finally:
+        factories.entry_points = scanned
 
 
 def parse_many(texts: Iterable[str]) -> None:
