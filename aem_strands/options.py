@@ -33,7 +33,7 @@ from aem_strands.compose import COMPOSER_NAMES, Composer, ComposerName, make_com
 from aem_strands.errors import ConfigError
 from aem_strands.scope import SCOPE_CHOICES, Scope
 from aem_strands.tools import ToolCatalog, as_catalog
-from aem_strands.trace.types import Environment
+from aem_strands.trace.types import Budgets, Environment
 
 ScorerName = Literal["exact", "embedding", "judge"]
 SCORER_CHOICES: tuple[str, ...] = get_args(ScorerName)
@@ -102,6 +102,25 @@ def _policy(options: EvalOptions) -> None:
     object.__setattr__(options, "policy", as_environment(policy))
 
 
+def _budgets(options: EvalOptions) -> None:
+    """Budget overrides for every trace (``Budgets`` field → a whole number or amount >= 0, or ``None``: no
+    budget), validated once."""
+    budgets = options.budgets
+    if not isinstance(budgets, Mapping):
+        raise ConfigError(f"budgets must be a mapping of budget names to numbers, got {type(budgets).__name__}")
+    known = {f.name for f in fields(Budgets)}
+    out: dict[str, int | float | None] = {}
+    for name, value in budgets.items():
+        if name not in known:
+            raise ConfigError(f"budgets: unknown budget {name!r}; expected one of {', '.join(sorted(known))}")
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf")
+        ):
+            raise ConfigError(f"budgets: {name} must be a number >= 0 or None, got {value!r}")
+        out[name] = value
+    object.__setattr__(options, "budgets", out)
+
+
 def _run_shape(options: EvalOptions) -> None:
     """How a run is carried out (never what it finds): dialogs per scoring batch and worker processes."""
     size = options.batch_size
@@ -146,7 +165,9 @@ class EvalOptions:
     - ``cache_dir``: a folder for the persistent embedding and judge cache (``aem_strands.cache``), or
       ``None`` (no cache; the CLI's ``--cache-dir`` defaults to ``$AEM_CACHE_DIR``);
     - ``policy``: what traces are judged against (``aem_strands.trace``: tools, permissions, rules, budgets),
-      given as a policy file path (JSON or YAML) or decoded JSON; a trace's own environment wins key by key.
+      given as a policy file path (JSON or YAML) or decoded JSON; a trace's own environment wins key by key;
+    - ``budgets``: budget overrides for every trace (``max_steps``, ``max_tokens``, ... of ``Budgets``) over the
+      policy's budgets; a trace's own budgets still win.
     """
 
     scorer: ScorerName = "embedding"
@@ -169,6 +190,7 @@ class EvalOptions:
     cache_dir: str | None = None
     engine: Engine = Engine.LOCAL
     policy: Environment | None = None
+    budgets: Mapping[str, int | float | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _choice("scorer", self.scorer, SCORER_CHOICES)
@@ -192,6 +214,7 @@ class EvalOptions:
         _judge_and_embedding(self)
         _run_shape(self)
         _policy(self)
+        _budgets(self)
         # Building them validates what only they know (sub-metric names, read_only needing tools).
         self.make_composer()
         self.align_options()
@@ -220,7 +243,7 @@ class EvalOptions:
             thresholds = replace(thresholds, argument=argument)
         if response is not None:
             thresholds = replace(thresholds, response=response)
-        for optional in ("read_only_tools", "tools", "policy"):
+        for optional in ("read_only_tools", "tools", "policy", "budgets"):
             if shortcuts.get(optional) is None:
                 shortcuts.pop(optional, None)
         if shortcuts.get("sub_metric_thresholds") is None:
@@ -307,6 +330,11 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool, traces: 
             "--policy", metavar="FILE",
             help="trace policy (JSON or YAML): tools, permissions, rules and budgets; a trace's own environment wins",
         )  # fmt: skip
+        parser.add_argument(
+            "--budget", action="append", default=[], metavar="NAME=VALUE", dest="budgets",
+            help="a budget for every trace over the policy's (max_steps, max_tool_calls, max_identical_calls, "
+            "max_retries, max_latency_ms, max_tokens, max_cost_usd), e.g. max_steps=20",
+        )  # fmt: skip
     if not scoring:
         return
     parser.add_argument("--composer", choices=COMPOSER_NAMES, default="mean", help="how turn verdicts compose")
@@ -368,4 +396,18 @@ def options_from_args(args: argparse.Namespace) -> EvalOptions:
     }
     if "sub_metric_thresholds" in given:
         given["sub_metric_thresholds"] = _sub_metric_thresholds(given["sub_metric_thresholds"])
+    if isinstance(given.get("budgets"), list):
+        given["budgets"] = _budget_flags(given["budgets"])
     return EvalOptions.build(**given)
+
+
+def _budget_flags(items: list[str]) -> dict[str, float | int]:
+    out: dict[str, float | int] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ConfigError(f"--budget {item!r}: expected NAME=NUMBER, e.g. max_steps=20") from None
+        out[name.strip()] = int(number) if number.is_integer() else number
+    return out

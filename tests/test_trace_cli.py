@@ -223,3 +223,17 @@ def test_an_interrupted_run_keeps_the_records_judged_so_far_whole(
     kept = json.loads(target.read_text(encoding="utf-8"))  # a whole JSON array: the first batch
     assert [r["trace_id"] for r in kept] == [f"c{i}" for i in range(command.CHUNK)]
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+
+
+def test_a_budget_flag_applies_to_every_trace_and_a_traces_own_budget_wins(tmp_path: Path) -> None:
+    own = dict(CLEAN, trace_id="own-budget", environment={"budgets": {"max_steps": 10}})
+    path = _write_jsonl(tmp_path / "t.jsonl", [CLEAN, own])
+    code, out, _ = _run("trace", path, "--budget", "max_steps=2")
+    by_id = {r["trace_id"]: r for r in _records(out)}
+    assert code == 0  # cost is a soft gate: over budget fails the dimension, not the trace
+    assert by_id["clean"]["dimensions"]["cost"]["pass"] is False
+    assert by_id["clean"]["dimensions"]["cost"]["findings"][0]["rule"] == "cost.steps"
+    assert by_id["own-budget"]["dimensions"]["cost"]["pass"] is True  # its own max_steps 10 wins over the flag
+    code, _, err = _run("trace", path, "--budget", "max_stepz=2")
+    assert code == 2
+    assert "unknown budget 'max_stepz'" in err

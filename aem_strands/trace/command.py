@@ -48,9 +48,7 @@ def add_trace_parser(commands: Any) -> None:
     trace.add_argument(
         "--html", type=Path, help="also write the HTML report (step strips, vetoes, first critical steps)"
     )
-    add_option_flags(trace, scoring=True)
-    if not any(a.dest == "policy" for a in trace._actions):
-        trace.add_argument("--policy", type=Path, help="tools, permissions, rules and budgets for every trace")
+    add_option_flags(trace, scoring=True, traces=True)
 
 
 def _read_json_documents(path: Path, stdin: IO[Any] | None) -> Iterator[JsonValue | InputError]:

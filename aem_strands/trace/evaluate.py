@@ -16,7 +16,7 @@ The environment of a trace is its own over the run's policy (``merge_environment
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from aem_strands.trace.diagnose import diagnose
 from aem_strands.trace.policy import as_environment, merge_environment
 from aem_strands.trace.types import (
     GATES,
+    Budgets,
     Dimension,
     DimensionVerdict,
     Environment,
@@ -67,6 +68,14 @@ class _AskedJudge:
         if answer is None:
             self.unanswered.append(question)
         return answer
+
+
+def _with_budgets(policy: Environment | None, options: EvalOptions) -> Environment | None:
+    """The run's policy with ``options.budgets`` over its budgets (a trace's own budgets still win)."""
+    if not options.budgets:
+        return policy
+    base = policy or Environment()
+    return replace(base, budgets=Budgets(**{**asdict(base.budgets), **options.budgets}))
 
 
 def _gold_for(trace: Trace, gold: Gold) -> TraceGold | None:
@@ -141,7 +150,7 @@ def evaluate_trace(
     open).
     """
     options = options or EvalOptions()
-    run_policy = as_environment(policy) if policy is not None else options.policy
+    run_policy = _with_budgets(as_environment(policy) if policy is not None else options.policy, options)
     env = merge_environment(run_policy, trace.environment)
     judged = replace(trace, gold=_gold_for(trace, gold))
     checked = _checked(judged, env, values or ComparatorValues(), judge)
@@ -170,7 +179,7 @@ def evaluate_traces(
     """Judge traces as they come, in input order: a result per trace, and each error record (``InputError``, as
     ``iter_traces`` yields them) passed through where it stands. The policy is read once."""
     options = options or EvalOptions()
-    run_policy = as_environment(policy) if policy is not None else options.policy
+    run_policy = _with_budgets(as_environment(policy) if policy is not None else options.policy, options)
     judge_values = values or ComparatorValues()
     for item in traces:
         if isinstance(item, InputError):
