@@ -268,3 +268,13 @@ def test_trace_gold_by_trace_or_case_id_from_a_list_or_a_mapping(tmp_path: Path)
     keyed.write_text("t1:\n  expected_tool: [a]\n")
     with pytest.raises(ConfigError, match=r"'t1'.*expected_tool"):
         load_trace_gold(keyed)
+
+
+@pytest.mark.parametrize("reader", [load_policy, load_trace_gold])
+def test_a_malformed_json_policy_or_gold_file_is_named(tmp_path: Path, reader: Any) -> None:
+    bad = tmp_path / "broken.json"
+    bad.write_text("{", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        reader(bad)
+    assert str(bad) in str(caught.value)
+    assert "not JSON" in str(caught.value)

@@ -15,8 +15,9 @@ Inputs (``--input``): ``trace`` files (JSON, JSONL, YAML; ``aem_strands.trace.lo
 from __future__ import annotations
 
 import argparse
+import functools
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Any
@@ -25,7 +26,8 @@ from aem_strands.errors import ConfigError, InputError, Location, printable
 from aem_strands.options import EvalOptions, options_from_args
 from aem_strands.output import AtomicFile, check_target
 from aem_strands.report.words import counted
-from aem_strands.trace.types import Trace, TraceStatus
+from aem_strands.trace.checks.context import TraceJudge
+from aem_strands.trace.types import Trace, TraceGold, TraceStatus
 from aem_strands.types import JsonValue
 
 EXIT_OK, EXIT_FAILURES, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 4
@@ -93,18 +95,30 @@ def read_inputs(paths: Sequence[Path], kind: str, stdin: IO[Any] | None = None) 
             yield error
 
 
+@functools.lru_cache(maxsize=4)
+def _gold(gold_path: str) -> Mapping[str, TraceGold]:
+    """The gold file, read once per process (every batch of a run judges against it)."""
+    from aem_strands.trace.load import load_trace_gold
+
+    return load_trace_gold(gold_path)
+
+
+@functools.lru_cache(maxsize=4)
+def _judge(timeout: float | None) -> TraceJudge:
+    """One trace judge per process and timeout (its model is created once, on first use)."""
+    from aem_strands.compare.trace_questions import TraceQuestionJudge
+
+    return TraceQuestionJudge(timeout=timeout)
+
+
 def _records_of(traces: list[Trace], options: EvalOptions, gold_path: str | None) -> list[dict[str, JsonValue]]:
     """Unredacted records of a batch of traces (run in a worker process, or here)."""
     from aem_strands.trace.evaluate import evaluate_traces
-    from aem_strands.trace.load import load_trace_gold
     from aem_strands.trace.record import trace_record
 
-    gold = load_trace_gold(gold_path) if gold_path else None
-    judge = None
-    if "judge" in (options.scorer, options.escalate):  # the judge answers only what no rule decides
-        from aem_strands.compare.trace_questions import TraceQuestionJudge
-
-        judge = TraceQuestionJudge(timeout=options.judge_timeout)
+    gold = _gold(gold_path) if gold_path else None
+    # the judge answers only what no rule decides, and only when the run asks for it
+    judge = _judge(options.judge_timeout) if "judge" in (options.scorer, options.escalate) else None
     return [trace_record(r, None) for r in evaluate_traces(traces, options, gold=gold, judge=judge)]  # type: ignore[arg-type]
 
 
@@ -182,9 +196,7 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
     options = options_from_args(args)
     gold_path = str(args.gold) if args.gold is not None else None
     if gold_path is not None:
-        from aem_strands.trace.load import load_trace_gold
-
-        load_trace_gold(gold_path)  # a bad gold file stops the run before any work (ConfigError: exit 2)
+        _gold(gold_path)  # a bad gold file stops the run before any work (ConfigError: exit 2)
     redact: Callable[[JsonValue], JsonValue] | None = None
     if not args.keep_pii:
         from aem_strands.trace.pii import Redactor

@@ -64,6 +64,8 @@ def read_document(path: Path, what: str) -> object:
         raise ConfigError(f"{what} {path}: cannot read: {error}") from None
     try:
         data = yaml.safe_load(text) if path.suffix.lower() in YAML_SUFFIXES else json_document(text)
+    except InputError as error:  # the JSON reader's whole-document problems (malformed, empty) carry no file name
+        raise ConfigError(f"{what} {path}: not JSON: {printable(error.message)}") from None
     except (yaml.YAMLError, ValueError) as error:
         raise ConfigError(f"{what} {path}: not {'YAML' if path.suffix.lower() in YAML_SUFFIXES else 'JSON'}: "
                           f"{printable(str(error))}") from None  # fmt: skip
