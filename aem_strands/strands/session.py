@@ -137,6 +137,18 @@ class _Tree:
         return invocation.span_info.span_id or "sub-agent"
 
 
+def _user_turns(spans: list[SpanUnion], tree: _Tree) -> list[AgentInvocationSpan]:
+    """The top-level invocations (one per user turn) in start order."""
+    invocations = [s for s in spans if isinstance(s, AgentInvocationSpan)]
+    return sorted((s for s in invocations if tree.top(s) is s), key=lambda s: _utc(s.span_info.start_time))
+
+
+def user_prompts(session: Session) -> list[str]:
+    """The user's message of each user turn, in the order ``session_to_turns`` numbers them."""
+    spans = [span for trace in session.traces for span in trace.spans]
+    return [s.user_prompt for s in _user_turns(spans, _Tree(spans))]
+
+
 def _by_time(tool: ToolExecutionSpan, turns: list[AgentInvocationSpan]) -> int:
     start = _utc(tool.span_info.start_time)
     for index, inv in enumerate(turns):
@@ -167,8 +179,7 @@ def session_to_turns(
         return [t for t in inline if t.agent is None or t.agent in keep]
     spans = [span for trace in session.traces for span in trace.spans]
     tree = _Tree(spans)
-    invocations = [s for s in spans if isinstance(s, AgentInvocationSpan)]
-    turns = sorted((s for s in invocations if tree.top(s) is s), key=lambda s: _utc(s.span_info.start_time))
+    turns = _user_turns(spans, tree)
     tools = sorted((s for s in spans if isinstance(s, ToolExecutionSpan)), key=lambda s: _utc(s.span_info.start_time))
     if not turns:
         return [_call(t, 1, None) for t in tools]

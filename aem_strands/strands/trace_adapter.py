@@ -19,40 +19,17 @@ else per OpenTelemetry trace.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from datetime import timezone
 from typing import Any
 
 from strands_evals.mappers import GenericGenAISessionMapper, StrandsInMemorySessionMapper, detect_otel_mapper
-from strands_evals.types.trace import AgentInvocationSpan, Session
+from strands_evals.types.trace import Session
 
 from aem_strands.errors import InputError, Location
-from aem_strands.strands.session import session_to_turns, session_tools
+from aem_strands.strands.session import session_to_turns, session_tools, user_prompts
 from aem_strands.tools import tools_from_specs
 from aem_strands.trace.convert import trace_error
 from aem_strands.trace.types import ActionType, Environment, Step, Trace
 from aem_strands.types import ActionCall, JsonValue
-
-
-def _user_prompts(session: Session) -> list[str]:
-    spans = [span for trace in session.traces for span in trace.spans]
-    by_id = {s.span_info.span_id: s for s in spans if s.span_info.span_id}
-
-    def nested(span: AgentInvocationSpan) -> bool:
-        seen: set[str] = set()
-        parent = span.span_info.parent_span_id
-        while parent and parent in by_id and parent not in seen:
-            seen.add(parent)
-            if isinstance(by_id[parent], AgentInvocationSpan):
-                return True
-            parent = by_id[parent].span_info.parent_span_id
-        return False
-
-    def start(span: AgentInvocationSpan) -> float:
-        moment = span.span_info.start_time
-        return float((moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp())
-
-    top = sorted((s for s in spans if isinstance(s, AgentInvocationSpan) and not nested(s)), key=start)
-    return [s.user_prompt for s in top]
 
 
 def session_to_trace(
@@ -60,7 +37,7 @@ def session_to_trace(
     sub_agents: str = "inline",
 ) -> Trace:  # fmt: skip
     """The trace of a session (see the module docstring); ``goal`` defaults to the first user message."""
-    prompts = _user_prompts(session)
+    prompts = user_prompts(session)
     steps: list[Step] = []
     seen_user = 0
     for turn in session_to_turns(session, sub_agents=sub_agents):
