@@ -35,9 +35,8 @@ holds the case and its recorded run, so nothing but the replay itself runs again
 
 from __future__ import annotations
 
-import inspect
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Literal
@@ -65,6 +64,7 @@ from aem_strands.strands.session import (
     session_tools,
     with_tool_registry,
 )
+from aem_strands.strands.tasks import AgentFactory, build_agent, user_messages
 from aem_strands.strands.trace_adapter import session_to_trace
 from aem_strands.strands.trace_evaluator import AemTraceEvaluator
 from aem_strands.trace.types import ActionType
@@ -72,7 +72,6 @@ from aem_strands.types import ActionCall, JsonValue, Reply, TurnContent
 
 ToolsMode = Literal["recorded", "sandboxed"]
 TOOLS_MODES: tuple[ToolsMode, ...] = ("recorded", "sandboxed")
-AgentFactory = Callable[..., Any]
 AemEvaluator = AemSessionEvaluator | AemTurnEvaluator | AemTraceEvaluator
 
 
@@ -117,18 +116,6 @@ class Counterfactual:
             "unrecorded_calls": list(self.unrecorded_calls),
             "score_after": self.score_after,
         }
-
-
-def _user_messages(case: Case[Any, Any]) -> list[str]:
-    entry = (case.metadata or {}).get(AEM_KEY)
-    messages = entry.get("user_messages") if isinstance(entry, dict) else None
-    if messages is None:
-        messages = case.input if isinstance(case.input, list) else [case.input]
-    return [m for m in messages if isinstance(m, str)]
-
-
-def _build(factory: AgentFactory, case: Case[Any, Any]) -> Any:
-    return factory(case) if len(inspect.signature(factory).parameters) >= 1 else factory()
 
 
 @dataclass(frozen=True)
@@ -328,8 +315,8 @@ def counterfactual_replay(
         if isinstance(content, ActionCall) and content.observation is not None:
             recorded[call_key(content.action, content.args)] = content.observation  # the run's observation wins
     replay = RecordedTools(recorded)
-    agent = _build(factory, case)
-    users = _user_messages(case)
+    agent = build_agent(factory, case)
+    users = user_messages(case)
     user_turn = _step_user_turn(predicted, keep, missing=before.step_at != keep)
     conversation = _prefix(users, predicted[:keep], user_turn)
     gold, replaced = before.gold, None

@@ -136,12 +136,15 @@ def resolve_factory(spec: str) -> AgentFactory:
     return factory  # type: ignore[no-any-return]
 
 
-def _build(factory: AgentFactory, case: Case[Any, Any]) -> Any:
+def build_agent(factory: AgentFactory, case: Case[Any, Any]) -> Any:
+    """A fresh agent for ``case``: ``factory(case)`` when the factory takes the case, else ``factory()``."""
     takes_case = len(inspect.signature(factory).parameters) >= 1
     return factory(case) if takes_case else factory()
 
 
-def _user_messages(case: Case[Any, Any]) -> list[str]:
+def user_messages(case: Case[Any, Any]) -> list[str]:
+    """The user's messages of a live case (``metadata.aem.user_messages``, else ``input``); ``InputError`` when
+    they are not a non-empty list of strings."""
     entry = (case.metadata or {}).get("aem") or {}
     messages = entry.get("user_messages") if isinstance(entry, dict) else None
     if messages is None:
@@ -166,9 +169,9 @@ def run_live(factory: AgentFactory, case: Case[Any, Any]) -> dict[str, Any]:
         baggage.set_baggage("gen_ai.conversation.id", run_id, baggage.set_baggage("session.id", run_id))
     )
     try:
-        agent = _build(factory, case)
+        agent = build_agent(factory, case)
         output = None
-        for message in _user_messages(case):
+        for message in user_messages(case):
             output = str(agent(message)).rstrip("\n")
     finally:
         context.detach(token)
