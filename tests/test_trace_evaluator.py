@@ -130,3 +130,16 @@ def test_an_offline_replay_is_judged_like_a_live_run() -> None:
     assert row.test_pass is False
     assert row.label == "planning.order"  # the refund came before any identity check
     assert row.metadata["dimensions"]["planning"]["findings"][0]["rule"] == "planning.order"
+
+
+def test_the_evaluator_asks_the_judge_exactly_when_the_command_would() -> None:
+    from aem_strands.options import EvalOptions
+    from aem_strands.trace.evaluate import asks_judge
+
+    judge_model = ScriptedModel(structured={"TraceAnswer": {"answer": True, "reason": "consistent"}})
+    asking = AemTraceEvaluator(escalate="judge", model=judge_model)
+    assert asks_judge(asking.options)
+    assert asking._trace_judge() is not None
+    assert AemTraceEvaluator()._trace_judge() is None
+    assert not asks_judge(EvalOptions())
+    assert asks_judge(EvalOptions.build(scorer="judge"))

@@ -13,8 +13,8 @@ Gold is optional: the case's ``expected_trajectory`` (tool names, or dicts namin
 ``tool_name``, ``action`` or ``tool_id``) gives the expected tools, ``expected_output`` the expected final
 reply, and ``metadata["trace_gold"]`` any ``TraceGold`` field (``expected_final_state`` ...). ``policy`` (a policy
 file path or its decoded JSON) and the other ``EvalOptions`` fields are constructor parameters kept as public
-attributes, so the evaluator survives ``Experiment.to_file`` / ``from_file``; ``model`` is the judge (used only
-with ``use_judge=True``, for what no rule decides).
+attributes, so the evaluator survives ``Experiment.to_file`` / ``from_file``; ``model`` is the judge, asked what
+no rule decides when the options name it (``escalate="judge"`` or ``scorer="judge"``, as on the command line).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from aem_strands.errors import AemError, ConfigError
 from aem_strands.options import EvalOptions
 from aem_strands.strands.session import SUB_AGENT_CHOICES
 from aem_strands.strands.trace_adapter import session_to_trace
-from aem_strands.trace.evaluate import evaluate_trace
+from aem_strands.trace.evaluate import asks_judge, evaluate_trace
 from aem_strands.trace.record import trace_record
 from aem_strands.trace.types import TraceGold, TraceResult, TraceStatus
 from aem_strands.types import JsonValue
@@ -118,7 +118,6 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
         policy: str | dict[str, Any] | None = None,
         keep_pii: bool = False,
         sub_agents: str = "inline",
-        use_judge: bool = False,
         model: Any = None,
         name: str | None = None,
         **options: Any,
@@ -129,11 +128,9 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
             setattr(self, key, value)
         if sub_agents not in SUB_AGENT_CHOICES or sub_agents == "auto":
             raise ConfigError(f"sub_agents must be inline or opaque for traces, got {sub_agents!r}")
-        if not isinstance(keep_pii, bool) or not isinstance(use_judge, bool):
-            raise ConfigError("keep_pii and use_judge must be true or false")
-        self.policy, self.keep_pii, self.sub_agents, self.use_judge, self.model = (
-            policy, keep_pii, sub_agents, use_judge, model
-        )  # fmt: skip
+        if not isinstance(keep_pii, bool):
+            raise ConfigError(f"keep_pii must be true or false, got {keep_pii!r}")
+        self.policy, self.keep_pii, self.sub_agents, self.model = policy, keep_pii, sub_agents, model
         self._judge: Any = None
 
     @property
@@ -141,7 +138,7 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
         return self._options
 
     def _trace_judge(self) -> Any:
-        if not self.use_judge:
+        if not asks_judge(self._options):
             return None
         if self._judge is None:
             from aem_strands.compare.trace_questions import TraceQuestionJudge

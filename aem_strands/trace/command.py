@@ -113,12 +113,12 @@ def _judge(timeout: float | None) -> TraceJudge:
 
 def _records_of(traces: list[Trace], options: EvalOptions, gold_path: str | None) -> list[dict[str, JsonValue]]:
     """Unredacted records of a batch of traces (run in a worker process, or here)."""
-    from aem_strands.trace.evaluate import evaluate_traces
+    from aem_strands.trace.evaluate import asks_judge, evaluate_traces
     from aem_strands.trace.record import trace_record
 
     gold = _gold(gold_path) if gold_path else None
     # the judge answers only what no rule decides, and only when the run asks for it
-    judge = _judge(options.judge_timeout) if "judge" in (options.scorer, options.escalate) else None
+    judge = _judge(options.judge_timeout) if asks_judge(options) else None
     return [trace_record(r, None) for r in evaluate_traces(traces, options, gold=gold, judge=judge)]  # type: ignore[arg-type]
 
 

@@ -70,6 +70,12 @@ class _AskedJudge:
         return answer
 
 
+def asks_judge(options: EvalOptions) -> bool:
+    """Whether a run puts to the LLM judge what no trace rule decides: when it names the judge as its scorer or
+    escalation (the same options as for dialogs); the CLI and the Strands evaluator decide it here."""
+    return "judge" in (options.scorer, options.escalate)
+
+
 def _with_budgets(policy: Environment | None, options: EvalOptions) -> Environment | None:
     """The run's policy with ``options.budgets`` over its budgets (a trace's own budgets still win)."""
     if not options.budgets:
