@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from aem_strands.compare.facts import check_reply_facts, needs_parse
 from aem_strands.compare.replies import settle_reply
-from aem_strands.compare.roles import Role, relations_in, role_findings, same_relations, scope_findings
+from aem_strands.compare.roles import Role, relations_in, role_findings, same_relations
+from aem_strands.compare.scopes import scope_findings
 from aem_strands.types import FailureReason, Method
 
 

@@ -465,15 +465,29 @@ def roles_in(text: str) -> frozenset[str]:
     return frozenset(role for pattern, role in _ROLE_PATTERNS if pattern.search(folded))
 
 
+_VERIFY = re.compile(
+    r"(?:^|[.!?]\s+)(?:is|are|was|were|does|did|has|have) (?!there\b)(?:the|your|it|this|that|my|our|its)\b[^.!?]*\?"
+)
+"""A question that checks a fact (``Is the delivery address still 12 Elm Street?``), not one that offers
+(``How about X?``, ``Would you like X?``)."""
+
+
+def _verifies(text: str) -> bool:
+    return bool(_VERIFY.search(text.replace("\u2019", "'").casefold()))
+
+
 def stating_acts(gold: str, predicted: str) -> frozenset[ActKind] | None:
     """The act kinds of two replies when both are made only of ``STATING`` kinds (and pleasantries),
-    neither asks for information, each ``CLAIMS`` kind is on both sides or neither, an offer to act
+    neither asks for information, a question that checks a fact (``_VERIFY``) faces a question, each
+    ``CLAIMS`` kind is on both sides or neither, an offer to act
     faces an offer (``PROPOSALS``), offers of an intent on both sides offer the same action, and the
     roles they name (``roles_in``) overlap when both name one; ``None`` otherwise. Whether their facts
     agree is for the caller."""
     mine, theirs = dialog_act(gold), dialog_act(predicted)
     if mine.requests or theirs.requests or not mine.core or not theirs.core:
         return None
+    if (mine.asks != theirs.asks) and (_verifies(gold) or _verifies(predicted)):
+        return None  # "Is the address still 12 Elm Street?" seeks confirmation; "The address is ..." reports
     if not (mine.core | theirs.core) <= STATING or any((k in mine.kinds) != (k in theirs.kinds) for k in CLAIMS):
         return None
     for one, other in ((mine, theirs), (theirs, mine)):

@@ -28,7 +28,7 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
   about date:pickup where gold asks about time:pickup``).
 
 - ``scope``: scope and quantity words of other classes on the two sides (``some vs gold all``;
-  ``roles.scope_findings``) are inconsistent.
+  ``scopes.scope_findings``) are inconsistent.
 - ``roles``: when no other check found anything, the two replies are parsed (``roles``: spaCy's
   dependency parse, each text once) and an entity bound to another role of the same action (``'checking'
   is the source of 'transferred' in gold, the destination in the prediction``), another party or means
@@ -52,7 +52,8 @@ from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_out
 from aem_strands.compare.fact_match import match_facts
 from aem_strands.compare.reply_signals import Fact, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
-from aem_strands.compare.roles import role_findings, scope_findings, worth_parsing
+from aem_strands.compare.roles import role_findings, worth_parsing
+from aem_strands.compare.scopes import scope_findings
 from aem_strands.errors import ConfigError
 from aem_strands.types import FailureReason, SubMetric
 

@@ -23,9 +23,7 @@ on each side (an action said twice, or by no verb, is not compared):
 - a question on one side and a report that it is done on the other (``Shall I cancel it?`` /
   ``I've cancelled it.``).
 
-``scope_findings`` reads the scope and quantity words of each reply without a parse (``SCOPES``:
-all/every/each/both, most, some/a few/N of M, only, none/neither, either, except ...): a class on
-each side the other lacks is a finding (``some vs gold all``), whatever the parse says.
+Scope and quantity words (``all``/``some``/``only`` ...) are read without a parse, in ``scopes``.
 
 ``same_relations`` says when two replies state the same facts in other words: every relation on
 each side has its counterpart (same action, roles, negation and mood) and the content words are the
@@ -41,11 +39,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from aem_strands.compare.reply_words import GOVERNED_SKIP, stem
+from aem_strands.compare.scopes import scopes_in
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -77,6 +76,8 @@ class Filler:
     text: str
     party: bool
     name: bool = False
+    denied: bool = False
+    """Named under a negation (``paid by the operator, not by you``: ``you`` is denied)."""
 
     def agrees(self, other: Filler) -> bool:
         if self.words <= other.words or other.words <= self.words:
@@ -161,13 +162,17 @@ PLACES_AND_MEANS = frozenset(
 role are two different facts (``to your card`` / ``to your wallet``), unlike two common nouns, which
 may be synonyms."""
 
-NEGATIVE_VERBS = frozenset(["fail", "refuse", "decline", "neglect", "forget", "stop", "cease"])
-"""Verbs that deny the action they govern (``failed to upload`` = ``didn't upload``)."""
+NEGATIVE_VERBS = frozenset(["fail", "refuse", "decline", "neglect", "forget", "stop", "cease", "unable"])
+"""Verbs (and ``unable``) that deny the action they govern (``failed to upload`` = ``unable to upload`` =
+``didn't upload``)."""
 
 PERSONS = frozenset(
     ["customer", "client", "user", "guest", "passenger", "driver", "landlord", "tenant", "merchant", "seller",
      "buyer", "owner", "member", "staff", "team", "company", "bank", "store", "manager", "agent", "doctor",
-     "patient", "sender", "recipient", "payee", "payer", "host", "restaurant", "hotel", "airline", "insurer"]
+     "patient", "sender", "recipient", "payee", "payer", "host", "restaurant", "hotel", "airline", "insurer",
+     "daughter", "son", "wife", "husband", "partner", "spouse", "child", "kid", "mother", "father", "parent",
+     "brother", "sister", "friend", "colleague", "boss", "employee", "employer", "supervisor", "assistant",
+     "teacher", "student", "operator", "supplier", "vendor", "courier", "carrier", "landlady"]
 )  # fmt: skip
 """Common nouns that name a party to an action, like a name or ``I``/``you`` (``The customer pays`` /
 ``We pay``: two parties)."""
@@ -230,13 +235,16 @@ class Reading:
 
 
 _SURFACE_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_NEGATIVE_CUES = frozenset(["not", "no", "never", "cannot", "nor", "fail", "failed", "fails", "refuse", "refused"])
+_NEGATIVE_CUES = frozenset(
+    ["not", "no", "never", "cannot", "nor", "fail", "failed", "fails", "refuse", "refused", "unable"]
+)
 _PARTY_WORDS = _SPEAKER | _USER | PERSONS
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def _surface(text: str) -> tuple[str, ...]:
-    return tuple(_SURFACE_WORD.findall(text.casefold().replace("\u2019", "'")))
+    """The words of ``text``, case-folded, a possessive ``'s`` dropped (``Lena's request``: ``lena``)."""
+    return tuple(w.removesuffix("'s") for w in _SURFACE_WORD.findall(text.casefold().replace("\u2019", "'")))
 
 
 SWAP_OVERLAP = 0.5
@@ -367,16 +375,21 @@ def _relation(verb: Token) -> Relation:
     passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children)
     for child in verb.children:
         dep = child.dep_
+        found: list[tuple[Role, Filler]] = []
         if dep == "nsubj":
-            roles += _fill(Role.AGENT, child)
+            found = _fill(Role.AGENT, child)
         elif dep == "nsubjpass" or dep == "dobj":
-            roles += _fill(Role.PATIENT, child)
+            found = _fill(Role.PATIENT, child)
         elif dep == "agent":
-            roles += [(Role.AGENT, f) for _, f in _objects(child)]
+            found = [(Role.AGENT, f) for _, f in _objects(child)]
         elif dep == "dative" and child.pos_ != "ADP":
-            roles += _fill(Role.RECIPIENT, child)
+            found = _fill(Role.RECIPIENT, child)
         elif dep in ("prep", "dative"):
-            roles += _prepositional(child)
+            found = _prepositional(child)
+        if dep in ("agent", "prep", "dative") and any(c.dep_ == "neg" for c in child.children):
+            # "paid by the operator, not by you": the filler after a negated preposition is denied that role
+            found = [(r, replace(f, denied=True)) for r, f in found]
+        roles += found
     if verb.dep_ == "xcomp" and not any(r is Role.AGENT for r, _ in roles):
         # "Would you like me to book it?": the matrix verb's object does the booking; its subject may not
         # ("Would you like to book it?" offers that the speaker books)
@@ -386,10 +399,7 @@ def _relation(verb: Token) -> Relation:
     negated = (
         any(c.dep_ == "neg" for c in verb.children)
         or _no_subject(verb)
-        or (
-            verb.dep_ == "xcomp"
-            and (any(c.dep_ == "neg" for c in verb.head.children) != (verb.head.lemma_.casefold() in NEGATIVE_VERBS))
-        )
+        or (verb.dep_ == "xcomp" and (_negated_head(verb.head) != (verb.head.lemma_.casefold() in NEGATIVE_VERBS)))
     )
     sentence = verb.sent.text.rstrip()
     question = sentence.endswith("?")
@@ -403,6 +413,12 @@ def _relation(verb: Token) -> Relation:
     )
     restricted = any(t.lower_ == "only" for t in verb.subtree)
     return Relation(action, verb.text, tuple(roles), negated, question, done, restricted)
+
+
+def _negated_head(head: Token) -> bool:
+    """Whether the word an infinitive hangs on is negated, or its copula is (``I was not able to play it``)."""
+    heads = [head, head.head] if head.dep_ == "acomp" else [head]
+    return any(c.dep_ == "neg" for h in heads for c in h.children)
 
 
 def _no_subject(verb: Token) -> bool:
@@ -494,8 +510,18 @@ def _findings_for(gold: Relation, predicted: Relation) -> list[RoleFinding]:
     findings: list[RoleFinding] = []
     verb = gold.verb
     for role, filler in gold.roles:
-        elsewhere = [r for r, f in predicted.roles if f.agrees(filler) and r is not role and {r, role} not in _NEAR]
-        same_role = [f for r, f in predicted.roles if r is role]
+        twins = [f for r, f in predicted.roles if r is role and f.agrees(filler)]
+        if twins and all(f.denied != filler.denied for f in twins):
+            given, denied = ("the prediction", "gold") if filler.denied else ("gold", "the prediction")
+            detail = f"'{filler.text}' is the {role.value} of '{verb}' in {given}, denied it in {denied}"
+            mark = "not " if filler.denied else ""
+            findings.append(RoleFinding(f"{role.value}: {mark}{filler.text}", f"{role.value}: {twins[0].text}", detail))
+            continue
+        if filler.denied:
+            continue  # what a reply denies is compared only with the same filler (above)
+        affirmed = [(r, f) for r, f in predicted.roles if not f.denied]
+        elsewhere = [r for r, f in affirmed if f.agrees(filler) and r is not role and {r, role} not in _NEAR]
+        same_role = [f for r, f in affirmed if r is role]
         kept = not any(f.agrees(filler) for f in same_role)
         offered = (gold.question or predicted.question) and filler.words & _PARTIES and Role.AGENT in {role, *elsewhere}
         if elsewhere and kept and not offered and not _ergative(role, elsewhere[0], gold, predicted):
@@ -598,67 +624,14 @@ def describe_relations(text: str) -> str:
     your card)``, a negated one with ``not``, a question with ``?``."""
     shown = []
     for relation in relations_in(text):
-        roles = ", ".join(f"{r.value}: {f.text}" for r, f in relation.roles)
+        roles = ", ".join(f"{r.value}: {'not ' if f.denied else ''}{f.text}" for r, f in relation.roles)
         mark = "not " if relation.negated else ""
         shown.append(f"{mark}{relation.action}({roles}){'?' if relation.question else ''}")
     return "; ".join(shown)
 
 
 def _same_roles(gold: Relation, predicted: Relation) -> bool:
-    def key(relation: Relation) -> list[tuple[str, frozenset[str]]]:
-        return sorted((r.value, f.words) for r, f in relation.roles)
+    def key(relation: Relation) -> list[tuple[str, bool, frozenset[str]]]:
+        return sorted((r.value, f.denied, f.words) for r, f in relation.roles)
 
     return key(gold) == key(predicted)
-
-
-SCOPES: tuple[tuple[str, str], ...] = (
-    # (class, regular expression on the folded text); idioms that quantify nothing are left out
-    ("except", r"\ball but\b|\bexcept\b|\bother than\b|\bapart from\b|\bbut one\b"),
-    (
-        "all",
-        r"\b(?<!at )(?<!that's )(?<!that is )(?<!is that )all\b(?! set\b| right\b| for (?:now|today)\b| the best\b)"
-        r"|\bevery\b|\beach\b|\bboth\b|\beveryone\b|\beverybody\b|\bentire\b",
-    ),
-    ("most", r"\bmost\b(?! (?:popular|recent|likely|expensive|affordable|convenient)\b)"),
-    (
-        "some",
-        r"\bsome\b(?! other\b| time\b| reason\b)|\ba few\b|\bseveral\b|\ba couple of\b"
-        r"|\b(?:one|two|three|four|five|\d+) of (?:the|your|our|my|these|those|them|its|their) "
-        r"(?:two|three|four|five|six|\d+)\b",
-    ),
-    ("only", r"\bonly\b(?<!not only)(?! \d)|\bjust one\b|\bsolely\b"),  # "only 60 percent" stresses a value
-    ("none", r"\bnone\b|\bneither\b|\bnobody\b|\bno one\b"),
-    ("either", r"\beither\b"),
-    ("at least", r"\bat least\b"),
-    ("at most", r"\bat most\b|\bno more than\b|\bup to\b"),
-)
-"""Scope and quantity words by class; two replies each with a class the other lacks fail."""
-_SCOPES = tuple((name, re.compile(pattern)) for name, pattern in SCOPES)
-
-
-_DUAL = {frozenset(["none"]), frozenset(["all"])}
-"""``none`` on one side and ``all`` on the other may say one thing (``None of the flights have seats
-left`` / ``The flights are all fully booked``): no finding, the pair stays open."""
-_NEGATED = re.compile(r"\b(?:not|no|never)\b|n't\b")
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def scopes_in(text: str) -> frozenset[str]:
-    """The scope classes a text uses (``SCOPES``), read together where two say one thing: ``no one
-    except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``)."""
-    folded = text.casefold().replace("\u2019", "'")
-    found = {name for name, pattern in _SCOPES if pattern.search(folded)}
-    if {"none", "except"} <= found:
-        found = found - {"none", "except"} | {"only"}
-    if "either" in found and _NEGATED.search(folded):
-        found = found - {"either"} | {"none"}
-    return frozenset(found)
-
-
-def scope_findings(gold: str, predicted: str) -> list[RoleFinding]:
-    """``some vs gold all`` when each reply has a scope class the other lacks; empty otherwise."""
-    mine, theirs = scopes_in(gold), scopes_in(predicted)
-    if not (mine - theirs and theirs - mine) or {frozenset(mine - theirs), frozenset(theirs - mine)} == _DUAL:
-        return []
-    said, gold_said = ", ".join(sorted(theirs - mine)), ", ".join(sorted(mine - theirs))
-    return [RoleFinding(gold_said, said, f"{said} vs gold {gold_said}")]

@@ -1,0 +1,94 @@
+"""Scope and quantity words of a reply: how much of something a fact is said of.
+
+``scopes_in(text)`` reads the scope classes of a reply from its words, without a parse (``SCOPES``:
+all/every/each/both/whole, most, some/a few/part of/half of/one of the N, only, none/neither,
+either/whichever, at least, at most, except, also). ``scope_findings(gold, predicted)`` compares two
+replies:
+
+- each reply has a class the other lacks: ``some vs gold all``, ``either vs gold all``;
+- ``also`` (``Members can also book the spa``, ``along with the grey scarf``) opposes ``only`` and
+  nothing else: it adds to what the other reply says, where ``only`` rules the rest out.
+
+A bound on one side only (``at least 10 options`` / ``10 options``) is no finding: replies use one loosely.
+
+``none`` on one side and ``all`` on the other is no finding: they may say one thing (``None of the
+flights have seats left`` / ``The flights are all fully booked``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+_PLURAL_OF = r"(?:the|your|our|my|these|those|them|its|their|tonight's|today's|this week's)"
+SCOPES: tuple[tuple[str, str], ...] = (
+    # (class, regular expression on the folded text); idioms that quantify nothing are left out
+    ("except", r"\ball but\b|\bexcept\b|\bother than\b|\bapart from\b|\bbut one\b"),
+    (
+        "all",
+        r"\b(?<!at )(?<!that's )(?<!that is )(?<!is that )all\b(?! set\b| right\b| for (?:now|today)\b| the best\b)"
+        r"|\bevery\b|\beach\b|\bboth\b|\beveryone\b|\beverybody\b|\bentire\b|\bwhole\b|\bin full\b"
+        r"|\bfull (?:fare|price|amount|refund|cost|balance|payment)\b",
+    ),
+    ("most", r"\bmost\b(?! (?:popular|recent|likely|expensive|affordable|convenient)\b)"),
+    (
+        "some",
+        r"\bsome\b(?! other\b| time\b| reason\b)|\ba few\b|\bseveral\b|\ba couple of\b"
+        rf"|\b(?:one|two|three|four|five|\d+) of {_PLURAL_OF} (?:two|three|four|five|six|\d+)\b"
+        # "one of the hotels", "one of tonight's 6 pm showings"
+        rf"|\bone of {_PLURAL_OF} (?:[a-z0-9-]+ ){{0,3}}[a-z]+s\b"
+        r"|\bpart of\b|\bpartial(?:ly)?\b|\bhalf (?:of )?(?:the|your|our|my|their|it|them)\b",
+    ),
+    ("only", r"\bonly\b(?<!not only)(?! \d)|\bjust one\b|\bsolely\b"),  # "only 60 percent" stresses a value
+    ("none", r"\bnone\b|\bneither\b|\bnobody\b|\bno one\b"),
+    ("either", r"\beither\b|\bwhichever\b|\bone or the other\b"),
+    ("at least", r"\bat least\b|\bminimum of\b|\bor more\b"),
+    ("at most", r"\bat most\b|\bno more than\b|\bup to\b|\bmaximum of\b|\bat the most\b|\bor fewer\b|\bor less\b"),
+    ("also", r"\balso\b|\bas well\b|\balong with\b|\bin addition to\b|\btoo\s*(?:[.!?]|$)"),
+)
+"""Scope and quantity words by class; two replies each with a class the other lacks fail."""
+_SCOPES = tuple((name, re.compile(pattern)) for name, pattern in SCOPES)
+
+_DUAL = {frozenset(["none"]), frozenset(["all"])}
+"""``none`` on one side and ``all`` on the other may say one thing: no finding, the pair stays open."""
+_OPPOSES_ONLY = frozenset(["also"])
+"""Classes that count only against ``only`` (``also`` adds; it contradicts nothing else)."""
+_NEGATED = re.compile(r"\b(?:not|no|never)\b|n't\b")
+
+
+@dataclass(frozen=True)
+class ScopeFinding:
+    """Scope words of other classes on the two sides: what gold says, what the prediction says, and why."""
+
+    gold: str
+    predicted: str
+    detail: str
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def scopes_in(text: str) -> frozenset[str]:
+    """The scope classes a text uses (``SCOPES``), read together where two say one thing: ``no one
+    except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``)."""
+    folded = text.casefold().replace("\u2019", "'")
+    found = {name for name, pattern in _SCOPES if pattern.search(folded)}
+    if {"none", "except"} <= found:
+        found = found - {"none", "except"} | {"only"}
+    if "either" in found and _NEGATED.search(folded):
+        found = found - {"either"} | {"none"}
+    return frozenset(found)
+
+
+def scope_findings(gold: str, predicted: str) -> list[ScopeFinding]:
+    """What the two replies' scope words say differently (see the module docstring); empty otherwise."""
+    mine, theirs = scopes_in(gold), scopes_in(predicted)
+    only_mine, only_theirs = _compared(mine - theirs, theirs), _compared(theirs - mine, mine)
+    if only_mine and only_theirs and {only_mine, only_theirs} != _DUAL:
+        said, gold_said = ", ".join(sorted(only_theirs)), ", ".join(sorted(only_mine))
+        return [ScopeFinding(gold_said, said, f"{said} vs gold {gold_said}")]
+    return []
+
+
+def _compared(classes: frozenset[str], other: frozenset[str]) -> frozenset[str]:
+    """``classes`` without those that count only against ``only`` when ``other`` has no ``only``."""
+    return classes if "only" in other else classes - _OPPOSES_ONLY

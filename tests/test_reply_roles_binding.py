@@ -1,0 +1,140 @@
+"""Facts with roles (issue 22), second round: possessors, denied fillers, ``unable``, scope words that add
+or bound, and a question that checks a fact. The pairs are written here, not taken from the tuning sets."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aem_strands.compare.facts import check_reply_facts, needs_parse
+from aem_strands.compare.replies import settle_reply
+from aem_strands.compare.roles import relations_in, role_findings
+from aem_strands.compare.scopes import scope_findings, scopes_in
+from aem_strands.types import FailureReason, Method
+
+
+def _fails(gold: str, predicted: str) -> str:
+    """The detail of a pair that must fail on its facts, on ``settle_reply`` and ``check_reply_facts`` alike."""
+    settled = settle_reply(gold, predicted)
+    assert settled is not None, (gold, predicted)
+    assert settled.equivalent is False, settled
+    assert settled.method is Method.FACTS, settled
+    findings = check_reply_facts(gold, predicted).findings
+    assert findings
+    assert findings[0].reason is FailureReason.INCONSISTENT_RESPONSE
+    return settled.detail
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (  # the possessor and the subject swap: "Omar's" is read as "Omar" when choosing what to parse
+            "Your accountant signed Omar's tax form.",
+            "Omar signed your accountant's tax form.",
+            "'Your accountant' is the agent of 'signed' in gold, the patient in the prediction",
+        ),
+        (  # a family noun is a party like "you"
+            "Your son has been listed as a driver on your policy.",
+            "You have been listed as a driver on your son's policy.",
+            "'You' is the patient of 'listed' in the prediction where gold has 'Your son'",
+        ),
+    ],
+)
+def test_a_possessor_moved_into_a_role_fails(gold: str, predicted: str, said: str) -> None:
+    assert needs_parse(gold, predicted)
+    assert said in _fails(gold, predicted)
+
+
+def test_a_filler_denied_on_one_side_and_given_on_the_other_fails() -> None:
+    gold = "The delivery fee is covered by the seller, not by you."
+    predicted = "The delivery fee is covered by you, not by the seller."
+    (relation,) = relations_in(gold)
+    assert [(f.text, f.denied) for _, f in relation.roles if f.party] == [("seller", False), ("you", True)]
+    detail = _fails(gold, predicted)
+    assert "'seller' is the agent of 'covered' in gold, denied it in the prediction" in detail
+    assert "'you' is the agent of 'covered' in the prediction, denied it in gold" in detail
+
+
+def test_the_same_denial_is_no_finding() -> None:
+    gold = "The delivery fee is covered by the seller, not by you."
+    assert role_findings(gold, "The delivery fee is covered by the seller and not by you.") == []
+
+
+def test_unable_to_act_is_the_action_negated() -> None:
+    assert "not renew vs gold renew" in _fails(
+        "I can renew your library loan.", "I'm unable to renew your library loan."
+    )
+
+
+def test_not_able_and_unable_say_one_thing() -> None:
+    # the "not" hangs on the copula ("was"), not on "able": it still denies the infinitive
+    (unable,) = relations_in("I was unable to reach the clinic.")
+    (not_able,) = relations_in("I wasn't able to reach the clinic.")
+    assert unable.negated
+    assert not_able.negated
+    assert role_findings("I was unable to reach the clinic.", "I wasn't able to reach the clinic.") == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        ("Only guests can use the gym.", "Guests can also use the gym.", "also vs gold only"),
+        ("Only the red mug is on sale.", "The red mug is on sale, along with the teapot.", "also vs gold only"),
+        ("We can cover part of the repair.", "We can cover the full cost of the repair.", "all vs gold some"),
+        ("Neither of the rooms has a balcony.", "One of the rooms has no balcony.", "some vs gold none"),
+        (
+            "The pass includes both the museum and the garden.",
+            "The pass includes the museum or the garden, whichever you pick.",
+            "either vs gold all",
+        ),
+        ("You may check a maximum of three bags.", "You may check at least three bags.", "at least vs gold at most"),
+        ("Half of the invoices are paid.", "The whole invoice batch is paid.", "all vs gold some"),
+    ],
+)
+def test_scope_words_that_add_split_or_bound_fail(gold: str, predicted: str, said: str) -> None:
+    assert said in _fails(gold, predicted)
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Breakfast is also served on the terrace.", "Breakfast is served on the terrace too."),
+        ("Some rooms have a sea view.", "Some rooms have a sea view as well."),  # "also" opposes only "only"
+        ("You have at least 4 results.", "You have 4 results."),  # a bound on one side only is used loosely
+        ("One of the two lifts is closed.", "One of the two lifts is out of order."),
+    ],
+)
+def test_scope_words_said_on_both_sides_or_added_are_no_finding(gold: str, predicted: str) -> None:
+    assert scope_findings(gold, predicted) == []
+
+
+def test_the_full_name_quantifies_nothing() -> None:
+    assert scopes_in("Could you give me your full name?") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Is your billing address still 4 Oak Lane?", "Your billing address is 4 Oak Lane."),
+        ("Your flight number is UA 88.", "Is your flight number UA 88?"),
+    ],
+)
+def test_a_question_that_checks_a_fact_is_not_the_statement_of_it(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is None or settled.equivalent is False  # never passed on its facts
+
+
+_ACCOUNTS = ["checking", "savings", "brokerage", "travel", "joint", "business"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.sampled_from(_ACCOUNTS), min_size=2, max_size=2, unique=True), st.integers(2, 900))
+def test_swapping_the_source_and_the_destination_always_fails(accounts: list[str], amount: int) -> None:
+    source, destination = accounts
+    gold = f"I've moved ${amount} from your {source} account to your {destination} account."
+    predicted = f"I've moved ${amount} from your {destination} account to your {source} account."
+    assert "is the source of 'moved' in gold, the destination in the prediction" in _fails(gold, predicted)
+    settled = settle_reply(gold, gold)
+    assert settled is None or settled.equivalent is True  # the reply itself never fails
+    assert check_reply_facts(gold, gold).findings == ()
