@@ -138,3 +138,43 @@ def test_swapping_the_source_and_the_destination_always_fails(accounts: list[str
     settled = settle_reply(gold, gold)
     assert settled is None or settled.equivalent is True  # the reply itself never fails
     assert check_reply_facts(gold, gold).findings == ()
+
+
+def test_a_time_bound_to_another_action_fails() -> None:
+    gold = "Boarding starts at 9:10 and the gate closes at 9:40."
+    predicted = "Boarding starts at 9:40 and the gate closes at 9:10."
+    assert "'9:10' goes with 'starts' in gold, with 'closes' in the prediction" in _fails(gold, predicted)
+
+
+def test_the_same_times_with_the_clauses_in_another_order_are_no_finding() -> None:
+    gold = "Boarding starts at 9:10 and the gate closes at 9:40."
+    assert role_findings(gold, "The gate closes at 9:40, and boarding starts at 9:10.") == []
+
+
+def test_a_number_reached_through_a_misread_word_is_bound_to_no_action() -> None:
+    # the parser reads "am" as a verb's auxiliary here: 7:50 is not said to go with "costing"
+    (relation,) = [r for r in relations_in("What about the one bus departing at 7:50 am costing $50?") if r.values]
+    assert relation.values == frozenset(["50"])
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Could you tell me your arrival date?", "What date do you arrive?"),  # few words shared
+        ("The museum is not open on Mondays.", "Mondays are busy at the market, not quiet."),  # too little shared
+    ],
+)
+def test_pairs_sharing_too_little_are_not_parsed(gold: str, predicted: str) -> None:
+    assert needs_parse(gold, predicted) is False
+
+
+def test_the_parser_loads_without_pytorch() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from aem_strands.compare import roles; roles._nlp(); print('torch' in sys.modules); "
+        "import torch; print(torch.__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "torch"]  # not imported by the parser, importable afterwards
