@@ -178,3 +178,20 @@ def test_the_parser_loads_without_pytorch() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "torch"]  # not imported by the parser, importable afterwards
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your haircut is on Tuesday at 3 pm.", "Tuesday's 3 pm slot is your haircut."),
+        ("The gym opens at 6 am on Sunday.", "On Sundays the gym opens at 6 am."),
+    ],
+)
+def test_a_weekday_as_a_possessive_or_a_plural_is_the_weekday(gold: str, predicted: str) -> None:
+    assert check_reply_facts(gold, predicted).findings == ()
+
+
+def test_another_weekday_as_a_possessive_still_fails() -> None:
+    assert "Wednesday vs gold Tuesday" in _fails(
+        "Your haircut is on Tuesday.", "Your haircut is Wednesday's first slot."
+    )

@@ -384,6 +384,14 @@ NAME_FOLLOWERS = frozenset(
 
 
 @functools.lru_cache(maxsize=1 << 14)
+def _weekday(word: str) -> str | None:
+    """The weekday ``word`` names, also as a possessive or a plural (``Friday's``, ``on Saturdays``)."""
+    for day in (word, word.removesuffix("'s").removesuffix("\u2019s"), word.removesuffix("s")):
+        if day in WEEKDAYS and (day == word or len(day) > 3):
+            return day
+    return None
+
+
 def _words(text: str) -> tuple[tuple[int, str], ...]:
     """Each word of ``text`` with its position, case-folded (read three times per text: cached)."""
     return tuple([(m.start(), m.group().casefold()) for m in _WORD.finditer(text)])
@@ -469,9 +477,10 @@ def facts_in(text: str) -> tuple[Fact, ...]:
     if digit or "_" in reader.text:
         reader.scan(_IDENTIFIER, _identifier)
     for position, word in _words(reader.text) if _CALENDAR_WORD.search(reader.text) else ():
-        if word in WEEKDAYS and reader.free(position, position + len(word)):
-            shown = reader.text[position : position + len(word)]
-            reader.add(position, position + len(word), Fact("weekday", WEEKDAYS[word], shown))
+        day = _weekday(word)
+        if day is not None and reader.free(position, position + len(day)):
+            shown = reader.text[position : position + len(day)]
+            reader.add(position, position + len(day), Fact("weekday", WEEKDAYS[day], shown))
         elif word in MONTHS and len(word) > 3 and reader.free(position, position + len(word)):
             shown = reader.text[position : position + len(word)]
             reader.add(position, position + len(word), Fact("month", str(MONTHS[word]), shown))
