@@ -10,7 +10,14 @@ from build_country_aliases import build_aliases
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aem_strands.compare.aliases import ALIASES_FILE, CONNECTORS, country_key, entity_form, same_entity
+from aem_strands.compare.aliases import (
+    ALIASES_FILE,
+    CONNECTORS,
+    country_key,
+    entity_form,
+    entity_relation,
+    same_entity,
+)
 from aem_strands.compare.reply_signals import facts_in
 
 SAME = [
@@ -68,6 +75,24 @@ def test_the_case_folded_keys_the_reply_reader_gives_compare_alike(a: str, b: st
 def test_names_of_different_entities_differ_either_way(a: str, b: str) -> None:
     assert not same_entity(a, b)
     assert not same_entity(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "relation"),
+    [
+        ("U.S.", "United States", True),
+        ("IAEA", "International Atomic Energy Agency", True),
+        ("Sudan", "South Sudan", False),  # both countries
+        ("Korea", "North Korea", False),  # a country's whole name and part of it
+        ("France", "Paris, France", False),
+        ("Syria", "Syrian Airlines", False),
+        ("Pleasant Hill", "Pleasant Hill, CA", None),  # no country: left to the caller's word overlap
+        ("Kenya SC", "Kenya Supreme Court", None),
+    ],
+)
+def test_entity_relation_decides_where_a_country_is_named(a: str, b: str, relation: bool | None) -> None:
+    assert entity_relation(a, b) is relation
+    assert entity_relation(b, a) is relation
 
 
 def test_entity_facts_from_replies_are_compared_by_their_keys() -> None:

@@ -74,6 +74,18 @@ def same_entity(a: str, b: str) -> bool:
     return _same_forms(a, b) if len(a) <= len(b) else _same_forms(b, a)
 
 
+def entity_relation(a: str, b: str) -> bool | None:
+    """``True`` when ``a`` and ``b`` name the same entity (``same_entity``); ``False`` when they do not and one
+    of them is a country's whole name (``Sudan`` / ``South Sudan``, ``Korea`` / ``North Korea``, ``France`` /
+    ``Paris, France``, ``US`` / ``US Navy``); ``None`` when these names cannot tell (``Pleasant Hill`` /
+    ``Pleasant Hill, CA``), for a caller's own rule to decide."""
+    if same_entity(a, b):
+        return True
+    if country_key(a) is not None or country_key(b) is not None:
+        return False
+    return None
+
+
 @functools.lru_cache(maxsize=16384)
 def _same_forms(a: str, b: str) -> bool:
     x, y = entity_form(a), entity_form(b)
