@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pair_model_perturb import act_changes, frame_spans, perturbed_pairs
 from reply_pairs import Signature, act_groups
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +50,9 @@ SGD_GIT = MIRROR / "google-research-datasets+dstc8-schema-guided-dialogue" / "re
 STSB_GIT = MIRROR / "aivilmo+textual-similarity" / "repo"
 DEV_SHARE = 10
 PER_KEY = 3
+PERTURBED = {"train": 1500, "dev": 150}
+"""Hard negatives of each perturbation kind per split from SGD paraphrases (a fifth of that from STS-B pairs)."""
+ACT_CHANGES = {"train": 2500, "dev": 250}
 """At most this many pairs per act key (paraphrases) or per key pair (changes), so frequent acts do not dominate."""
 MSR_GENRES = ("MSRpar", "MSRvid")
 
@@ -144,6 +148,17 @@ def sgd_pairs(part: dict[Key, list[tuple[str, str]]], rng: random.Random, per_ke
     return rows
 
 
+def sgd_spans(dialogs: Iterator[dict[str, Any]]) -> dict[str, list[Any]]:
+    """Utterance → the spans of its slot values that can trade places (``pair_model_perturb.frame_spans``), for the
+    one-frame system turns ``act_groups`` keeps."""
+    out: dict[str, list[Any]] = {}
+    for dialog in dialogs:
+        for turn in dialog["turns"]:
+            if turn["speaker"] == "SYSTEM" and len(turn["frames"]) == 1:
+                out[turn["utterance"]] = frame_spans(turn["utterance"], turn["frames"][0])
+    return out
+
+
 def stsb_rows(git_dir: Path, path: str) -> list[Row]:
     """STS-B rows of ``path`` with their genre: ``{"gold", "predicted", "score", "genre"}``."""
     text = git_show(git_dir, path)
@@ -182,17 +197,30 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     missing: list[str] = []
     parts = sgd_keys(sgd_dialogs(args.sgd_git, "train", missing), lambda d: "dev" if _share(d) < DEV_SHARE else "train")
+    spans = sgd_spans(sgd_dialogs(args.sgd_git, "train", []))
     rows: list[Row] = []
     for split in ("train", "dev"):
-        rows += [{**r, "split": split} for r in sgd_pairs(parts[split], random.Random(7))]
+        sgd = sgd_pairs(parts[split], random.Random(7))
+        positives = [
+            (r["gold"], r["predicted"], spans.get(r["predicted"], [])) for r in sgd if r["case"] == "paraphrase"
+        ]
+        sgd += [{**r, "source": "sgd"} for r in perturbed_pairs(positives, random.Random(11), PERTURBED[split])]
+        sgd += [{**r, "source": "sgd"} for r in act_changes(parts[split], random.Random(12), ACT_CHANGES[split])]
+        rows += [{**r, "split": split} for r in sgd]
     stsb = stsb_rows(args.stsb_git, "stsbenchmark/sts-train.csv")
     kept = [r for r in stsb if r["genre"] not in MSR_GENRES]
+    close: dict[str, list[tuple[str, str, list[Any]]]] = {"train": [], "dev": []}
     for r in kept:
         split = "dev" if _share(r["gold"] + "\t" + r["predicted"]) < DEV_SHARE else "train"
         rows.append({
             "gold": r["gold"], "predicted": r["predicted"], "label": r["score"] / 5, "case": "stsb",
             "source": "stsb", "split": split, "score": r["score"],
         })  # fmt: skip
+        if r["score"] >= 4:
+            close[split].append((r["gold"], r["predicted"], []))
+    for split, positives in close.items():
+        for row in perturbed_pairs(positives, random.Random(13), PERTURBED[split] // 5):
+            rows.append({**row, "source": "stsb", "split": split, "score": None})
     with open(args.out / "pairs.jsonl", "w", encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")

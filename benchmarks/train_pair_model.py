@@ -48,28 +48,53 @@ def read_pairs(path: Path) -> list[Row]:
         return [json.loads(line) for line in handle]
 
 
+HARD_CASES = ("role_swap", "time_flip", "code_flip", "negation", "scope", "act_change")
+"""``pair_model_perturb`` hard negatives: every one of the train split is used once."""
+
+
+def target(row: Row) -> float:
+    """The training target: 1 paraphrase, 0 any change; an STS-B score mapped onto the verdict's line (>= 4 is
+    equivalent): 2.5 or less → 0, 4.5 or more → 1, linear between, so 3.5 is the undecided middle."""
+    if row["case"] == "stsb":
+        return min(max((float(row["score"]) - 2.5) / 2.0, 0.0), 1.0)
+    return float(row["label"])
+
+
 def training_sample(rows: list[Row], examples: int, rng: random.Random) -> list[Row]:
-    """``examples`` training pairs: slot changes and STS-B up to an eighth each, the rest paraphrases and value
-    changes half and half (drawn without repetition while they last)."""
+    """``examples`` training pairs: every hard negative once, slot changes twice, STS-B twice, the rest SGD
+    paraphrases and value changes, four to three (drawn without repetition while they last)."""
     by_case: dict[str, list[Row]] = {}
     for row in rows:
         by_case.setdefault(row["case"], []).append(row)
-    want = {"slot_change": examples // 8, "stsb": examples // 8}
-    rest = examples - sum(want.values())
-    want["paraphrase"] = rest // 2
-    want["value_change"] = rest - rest // 2
+    want = {case: len(by_case.get(case, [])) for case in HARD_CASES}
+    want["slot_change"] = 2 * len(by_case["slot_change"])
+    want["stsb"] = 2 * len(by_case["stsb"])
+    rest = max(examples - sum(want.values()), 0)
+    want["paraphrase"] = rest * 4 // 7
+    want["value_change"] = rest - want["paraphrase"]
     sample: list[Row] = []
     for case, count in sorted(want.items()):
-        pool = list(by_case[case])
+        pool = list(by_case.get(case, []))
         rng.shuffle(pool)
-        sample += [pool[i % len(pool)] for i in range(count)]
+        sample += [pool[i % len(pool)] for i in range(count)] if pool else []
     rng.shuffle(sample)
     return sample
 
 
+def length_buckets(rows: list[Row], batch_size: int, rng: random.Random, span: int = 50) -> list[list[Row]]:
+    """Batches of pairs of similar length (less padding, a faster step on CPU): ``span`` batches' worth of
+    pairs at a time sorted by length, cut into batches, and the batches shuffled."""
+    batches: list[list[Row]] = []
+    for start in range(0, len(rows), batch_size * span):
+        chunk = sorted(rows[start : start + batch_size * span], key=lambda r: len(r["gold"]) + len(r["predicted"]))
+        batches += [chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size)]
+    rng.shuffle(batches)
+    return batches
+
+
 def dev_sample(rows: list[Row], rng: random.Random, per_case: int = 300) -> list[Row]:
     out: list[Row] = []
-    for case in ("paraphrase", "value_change", "slot_change", "stsb"):
+    for case in ("paraphrase", "value_change", "slot_change", "stsb", *HARD_CASES):
         mine = [r for r in rows if r["case"] == case]
         rng.shuffle(mine)
         out += mine[:per_case]
@@ -80,12 +105,18 @@ def _report(name: str, rows: list[Row], scores: np.ndarray) -> dict[str, float]:
     """AUC and the share right at the best threshold, SGD (paraphrase vs changes) and STS-B (score >= 4)."""
     out: dict[str, float] = {}
     for source in ("sgd", "stsb"):
-        index = [i for i, r in enumerate(rows) if r["source"] == source]
+        index = [i for i, r in enumerate(rows) if r["source"] == source and (source == "sgd") == (r["case"] != "stsb")]
         y = np.array([(rows[i]["score"] >= 4) if source == "stsb" else rows[i]["label"] >= 0.5 for i in index])
         s = scores[index]
         out[f"{source}_auc"] = round(float(roc_auc_score(y, s)), 4)
         best = max(((s >= t) == y).mean() for t in np.unique(s))
         out[f"{source}_best_accuracy"] = round(float(best), 4)
+    paraphrases = np.array([r["case"] == "paraphrase" for r in rows])
+    for case in HARD_CASES:  # each kind of hard negative against the dev paraphrases
+        mine = np.array([r["case"] == case for r in rows])
+        if mine.any() and paraphrases.any():
+            keep = paraphrases | mine
+            out[f"{case}_auc"] = round(float(roc_auc_score(paraphrases[keep], scores[keep])), 4)
     print(f"{name}: {out}", flush=True)
     return out
 
@@ -100,9 +131,9 @@ def cosine_scores(rows: list[Row]) -> np.ndarray:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DATA / "pairs.jsonl")
-    parser.add_argument("--examples", type=int, default=5000)
+    parser.add_argument("--examples", type=int, default=34000)
     parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--learning-rate", type=float, default=5e-5)
+    parser.add_argument("--learning-rate", type=float, default=4e-5)
     parser.add_argument("--frozen-layers", type=int, default=0, help="embeddings and this many lower layers stay fixed")
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "pair_model")
     parser.add_argument("--write", action="store_true", help="export, quantise and store the model in the package")
@@ -127,20 +158,21 @@ def main() -> None:
     optimiser = torch.optim.AdamW(
         [p for p in model.parameters() if p.requires_grad], lr=args.learning_rate, weight_decay=0.01
     )
-    steps = (len(train) + args.batch_size - 1) // args.batch_size
+    batches = length_buckets(train, args.batch_size, rng)
+    steps = len(batches)
     schedule = get_linear_schedule_with_warmup(optimiser, steps // 10, steps)
     loss_of = torch.nn.BCEWithLogitsLoss()
     started = time.perf_counter()
     model.train()
     for step in range(steps):
-        batch = train[step * args.batch_size : (step + 1) * args.batch_size]
+        batch = batches[step]
         ordered = [(r["gold"], r["predicted"]) if rng.random() < 0.5 else (r["predicted"], r["gold"]) for r in batch]
         encoded = tokenizer(
             [a for a, _ in ordered], [b for _, b in ordered], padding=True, truncation=True,
             max_length=MAX_LENGTH, return_tensors="pt",
         )  # fmt: skip
         logits = model(**encoded).logits.squeeze(-1)
-        loss = loss_of(logits, torch.tensor([float(r["label"]) for r in batch]))
+        loss = loss_of(logits, torch.tensor([target(r) for r in batch]))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimiser.step()

@@ -10,7 +10,13 @@ import pytest
 
 from aem_strands.compare.chain import Comparator, ComparisonRequest
 from aem_strands.compare.combiner import PairGroup, pair_group
-from aem_strands.compare.pair_model import PairModel, PairModelStage, default_pair_model, default_stage
+from aem_strands.compare.pair_model import (
+    PairModel,
+    PairModelStage,
+    StageWeights,
+    default_pair_model,
+    default_stage,
+)
 from aem_strands.compare.replies import settle_reply
 from aem_strands.compare.scorers import EmbeddingScorer
 from aem_strands.errors import ConfigError
@@ -23,22 +29,31 @@ VALUE_CHANGED = (GOLD, "I found 3 restaurants. How about Taco Bell in Palo Alto?
 SETTLED = ("Your table is booked for 7 pm.", "Your table is booked for 8 pm.")
 
 
-def test_the_stage_is_the_logistic_of_the_weighted_logits() -> None:
-    stage = PairModelStage(head=2.0, model=0.5, intercept=-1.0, groups=frozenset({PairGroup.ASKS}))
+def test_the_stage_is_the_logistic_of_the_weighted_logits_of_the_pairs_group() -> None:
+    asks = ("Where are you going?", "What is your destination?")
+    plain = ("A man is playing a flute.", "A man plays a large flute.")
+    stage = PairModelStage({PairGroup.ASKS: StageWeights(head=2.0, model=0.5, intercept=-1.0)})
+    weights = stage.weights(*asks)
+    assert weights is not None
     # head probability 0.5 has logit 0: z = -1 + 2*0 + 0.5*4 = 1
-    assert stage.probability(0.5, 4.0) == pytest.approx(1 / (1 + math.exp(-1.0)))
+    assert weights.probability(0.5, 4.0) == pytest.approx(1 / (1 + math.exp(-1.0)))
+    assert stage.weights(*plain) is None  # a group without weights keeps the head's probability
     assert PairModelStage.from_dict(stage.to_dict()) == stage
+
+
+WEIGHTS = {"head": 1, "model": 1, "intercept": 0}
 
 
 @pytest.mark.parametrize(
     ("data", "named"),
     [
-        ({"kind": "pair_head", "head": 1, "model": 1, "intercept": 0}, "kind"),
-        ({"kind": "pair_model_stage", "head": "1", "model": 1, "intercept": 0}, "head"),
-        ({"kind": "pair_model_stage", "head": 1, "model": float("nan"), "intercept": 0}, "model"),
-        ({"kind": "pair_model_stage", "head": 1, "model": 1}, "intercept"),
-        ({"kind": "pair_model_stage", "head": 1, "model": 1, "intercept": 0, "groups": ["questions"]}, "groups"),
-        ({"kind": "pair_model_stage", "head": 1, "model": 1, "intercept": 0, "groups": []}, "groups"),
+        ({"kind": "pair_head", "groups": {"asks": WEIGHTS}}, "kind"),
+        ({"kind": "pair_model_stage", "groups": {"asks": {**WEIGHTS, "head": "1"}}}, "groups.asks.head"),
+        ({"kind": "pair_model_stage", "groups": {"other": {**WEIGHTS, "model": float("nan")}}}, "groups.other.model"),
+        ({"kind": "pair_model_stage", "groups": {"dialog": {"head": 1, "model": 1}}}, "groups.dialog.intercept"),
+        ({"kind": "pair_model_stage", "groups": {"questions": WEIGHTS}}, "groups"),
+        ({"kind": "pair_model_stage", "groups": {}}, "groups"),
+        ({"kind": "pair_model_stage", "groups": {"asks": [1, 1, 0]}}, "groups.asks"),
     ],
 )
 def test_a_malformed_stage_names_the_field(data: dict[str, object], named: str) -> None:
@@ -83,14 +98,17 @@ def test_a_paraphrase_scores_above_the_same_reply_with_one_value_changed() -> No
 
 @pytest.mark.slow
 def test_the_chain_asks_the_pair_model_only_for_pairs_the_facts_leave_open() -> None:
-    assert default_stage() is not None  # the package ships the stage, so the embedding scorer uses the model
     assert settle_reply(*SETTLED) is not None  # 7 pm vs 8 pm: settled by the facts
     open_pair = ("When and what time do you intend to depart?", "What day and time would you like to leave?")
     plain = ("A man is playing a flute.", "A man plays a large flute.")
     assert settle_reply(*open_pair) is None
     assert settle_reply(*plain) is None
     assert pair_group(*open_pair) is PairGroup.ASKS  # two requests: a group the stage serves
-    assert pair_group(*plain) is PairGroup.OTHER  # plain statements keep the pair head's score
+    assert pair_group(*plain) is PairGroup.OTHER
+    stage = default_stage()
+    assert stage is not None
+    assert stage.weights(*open_pair) is not None
+    plain_served = stage.weights(*plain) is not None  # plain statements: served when the shipped stage has weights
     model = default_pair_model()
     comparator = Comparator(EmbeddingScorer())
     before = model.scored
@@ -99,9 +117,9 @@ def test_the_chain_asks_the_pair_model_only_for_pairs_the_facts_leave_open() -> 
     assert model.scored == before  # a settled pair never reaches the model
     statement = comparator.compare_many([ComparisonRequest(*plain, ValueKind.RESPONSE)])[0]
     assert statement.method is Method.EMBEDDING
-    assert model.scored == before  # open, but of a group the stage does not serve
-    assert "pair model" not in statement.detail
+    assert model.scored == before + plain_served  # an open pair reaches the model only when its group is served
+    assert ("pair model logit" in statement.detail) is plain_served
     decided = comparator.compare_many([ComparisonRequest(*open_pair, ValueKind.RESPONSE)])[0]
     assert decided.method is Method.EMBEDDING
-    assert model.scored == before + 1
+    assert model.scored == before + plain_served + 1
     assert "pair model logit" in decided.detail

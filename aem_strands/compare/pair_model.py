@@ -113,47 +113,58 @@ def _logit(p: float) -> float:
 
 
 @dataclass(frozen=True)
-class PairModelStage:
-    """``logistic(intercept + head * logit(head probability) + model * pair model logit)``, for the reply pairs
-    of the act ``groups`` (``combiner.PairGroup``) only; other pairs keep the head's probability."""
+class StageWeights:
+    """``logistic(intercept + head * logit(head probability) + model * pair model logit)`` for one act group."""
 
     head: float
     model: float
     intercept: float
-    groups: frozenset[PairGroup] = frozenset({PairGroup.ASKS, PairGroup.DIALOG})
 
     def probability(self, head_probability: float, model_logit: float) -> float:
         return _logistic(self.intercept + self.head * _logit(head_probability) + self.model * model_logit)
 
-    def applies(self, gold: str, predicted: str) -> bool:
-        """Whether the pair's act group is one of ``groups`` (the pair model is asked about it)."""
-        return pair_group(gold, predicted) in self.groups
+
+@dataclass(frozen=True)
+class PairModelStage:
+    """The pair head's probability and the pair model's logit combined, with weights per act group
+    (``combiner.PairGroup``, fitted by ``benchmarks/pair_model_stage_fit.py``); the pairs of a group without
+    weights keep the head's probability and never reach the model."""
+
+    groups: dict[PairGroup, StageWeights]
+
+    def weights(self, gold: str, predicted: str) -> StageWeights | None:
+        """The weights for the pair's act group; ``None`` when the stage does not serve that group."""
+        return self.groups.get(pair_group(gold, predicted))
 
     def to_dict(self) -> dict[str, object]:
         return {
             "kind": "pair_model_stage",
-            "head": self.head,
-            "model": self.model,
-            "intercept": self.intercept,
-            "groups": sorted(g.value for g in self.groups),
+            "groups": {
+                group.value: {"head": w.head, "model": w.model, "intercept": w.intercept}
+                for group, w in sorted(self.groups.items(), key=lambda item: item[0].value)
+            },
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> PairModelStage:
         if data.get("kind") != "pair_model_stage":
             raise ConfigError(f"PairModelStage: kind must be 'pair_model_stage', got {data.get('kind')!r}")
-        numbers: list[float] = []
-        for name in ("head", "model", "intercept"):
-            value = data.get(name)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                raise ConfigError(f"PairModelStage: {name} must be a finite number, got {value!r}")
-            numbers.append(float(value))
         known = {g.value: g for g in PairGroup}
-        groups = data.get("groups", [])
-        if not isinstance(groups, list) or not groups or not all(g in known for g in groups):
-            raise ConfigError(f"PairModelStage: groups must be a non-empty list of {sorted(known)}, got {groups!r}")
-        head, model, intercept = numbers
-        return cls(head, model, intercept, frozenset(known[g] for g in groups))
+        groups = data.get("groups")
+        if not isinstance(groups, dict) or not groups or not all(g in known for g in groups):
+            raise ConfigError(f"PairModelStage: groups must map some of {sorted(known)} to weights, got {groups!r}")
+        out: dict[PairGroup, StageWeights] = {}
+        for name, weights in groups.items():
+            if not isinstance(weights, dict):
+                raise ConfigError(f"PairModelStage: groups.{name} must be an object of weights, got {weights!r}")
+            numbers: list[float] = []
+            for field in ("head", "model", "intercept"):
+                value = weights.get(field)
+                if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                    raise ConfigError(f"PairModelStage: groups.{name}.{field} must be a finite number, got {value!r}")
+                numbers.append(float(value))
+            out[known[name]] = StageWeights(*numbers)
+        return cls(out)
 
 
 @functools.lru_cache(maxsize=1)

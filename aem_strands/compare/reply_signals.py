@@ -34,6 +34,7 @@ from fractions import Fraction
 import phonenumbers
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
 
+from aem_strands.compare.aliases import entity_relation
 from aem_strands.compare.parse_time import MONTHS, TimeParser
 from aem_strands.compare.reply_words import (
     COMMON_STARTERS,
@@ -92,7 +93,11 @@ def _date_value(key: str) -> CalendarDate:
 
 def _entity_overlap(a: str, b: str) -> bool:
     """``Pleasant Hill`` and ``Pleasant Hill, CA`` name one place; ``Union Station`` and ``Grand
-    Central Station`` do not: one side's words must all be in the other's."""
+    Central Station`` do not: one side's words must all be in the other's. Names of countries, their codes and
+    demonyms, and acronyms decide first (``aliases.entity_relation``: ``U.S`` is ``United States``, ``Sudan`` is
+    not ``South Sudan``)."""
+    if (known := entity_relation(a, b)) is not None:
+        return known
     x, y = set(a.split()), set(b.split())
     if x <= y or y <= x:
         return True

@@ -239,14 +239,15 @@ class EmbeddingScorer:
         from aem_strands.compare.pair_model import default_pair_model, default_stage
 
         stage = default_stage()
-        chosen = [i for i, pair in enumerate(pairs) if stage is not None and stage.applies(*pair)]
-        if stage is None or not chosen:
+        weights = [stage.weights(*pair) if stage is not None else None for pair in pairs]
+        chosen = [i for i, w in enumerate(weights) if w is not None]
+        if not chosen:
             return list(scores)
         logits = default_pair_model().logits([pairs[i] for i in chosen])
         out: list[float | None] = list(scores)
         for i, logit in zip(chosen, logits, strict=True):
             self._pair_logits[pairs[i]] = logit
-            out[i] = stage.probability(scores[i], logit)
+            out[i] = weights[i].probability(scores[i], logit)  # type: ignore[union-attr]
         return out
 
     def describe(self, pair: tuple[str, str], kind: ValueKind) -> str:
