@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 
 from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_outcomes, same_topics
 from aem_strands.compare.fact_match import match_facts
-from aem_strands.compare.reply_signals import Fact, facts_in, words_in
+from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.compare.roles import role_findings, worth_parsing
 from aem_strands.compare.scopes import scope_findings
@@ -215,6 +215,27 @@ def _facts_check(gold: str, predicted: str, checks: Collection[str]) -> tuple[li
     return findings, matched, len(gold_facts)
 
 
+def _swapped_counts(gold: str, predicted: str) -> list[FactFinding]:
+    """Numbers both replies state, counting other nouns on the two sides (``3 bedrooms and 2 baths`` /
+    ``2 bedrooms and 3 baths``; ``the 1 Hotel, a 4 star hotel`` / ``the 4 Hotel, a 1 star hotel``): each
+    number is matched, but not with what it counts."""
+    mine, theirs = counted_numbers(gold), counted_numbers(predicted)
+    gold_numbers = frozenset().union(*mine.values())
+    predicted_numbers = frozenset().union(*theirs.values())
+    findings = []
+    for noun in mine.keys() & theirs.keys():
+        said, gold_said = theirs[noun], mine[noun]
+        if (
+            len(said) == len(gold_said) == 1
+            and said != gold_said
+            and said <= gold_numbers
+            and gold_said <= predicted_numbers
+        ):
+            detail = f"{min(said)} {noun} vs gold {min(gold_said)} {noun}"
+            findings.append(_inconsistent(f"{min(gold_said)} {noun}", f"{min(said)} {noun}", detail))
+    return findings
+
+
 def _states_check(gold: str, predicted: str) -> list[FactFinding]:
     findings: list[FactFinding] = []
     gold_states = [f for f in facts_in(gold) if f.group.startswith("state:")]
@@ -322,6 +343,8 @@ def pending_parses(pairs: Collection[tuple[str, str]]) -> list[str]:
 @functools.lru_cache(maxsize=1 << 14)
 def _unparsed_check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     findings, matched, gold_count = _facts_check(gold, predicted, checks)
+    if "numbers" in checks:
+        findings += _swapped_counts(gold, predicted)
     if "states" in checks:
         findings += _states_check(gold, predicted)
         outcomes = opposed_outcomes(gold, predicted)  # success vs failure, told in words no state table has

@@ -28,9 +28,10 @@ from dataclasses import replace
 
 from aem_strands.compare.acts import ActKind, agreeing_acts, dialog_act, stated_facts, stating_acts
 from aem_strands.compare.facts import FactCheck, check_reply_facts, needs_parse, pending_parses
-from aem_strands.compare.reply_signals import Fact, content_words, facts_in
+from aem_strands.compare.reply_signals import Fact, content_words, facts_in, negates, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, HEDGES, stem
 from aem_strands.compare.roles import describe_relations, parse_many, same_relations
+from aem_strands.compare.scopes import scopes_in
 from aem_strands.types import Comparison, Method, ValueKind
 
 Pair = tuple[str, str]
@@ -69,6 +70,8 @@ def settle_reply(gold: str, predicted: str) -> Comparison | None:
     check = check_reply_facts(gold, predicted)
     if check.findings:
         return Comparison(False, 0.0, Method.FACTS, "facts: " + "; ".join(f.detail for f in check.findings))
+    if negates(gold) != negates(predicted) or _scopes(gold) != _scopes(predicted) or _reordered(gold, predicted):
+        return None  # a denial, a scope word or an order of values on one side only: no pass is sure
     agreed = _agreed(check.matched)
     if check.same_request:
         topics = ", ".join(sorted(dialog_act(gold).requests))
@@ -83,6 +86,31 @@ def settle_reply(gold: str, predicted: str) -> Comparison | None:
         relations = describe_relations(gold)
         return Comparison(True, 1.0, Method.FACTS, f"both state the same relations: {relations}{agreed}")
     return settled
+
+
+def _scopes(text: str) -> frozenset[str]:
+    """The scope classes of a text that may change what it claims (``also`` only adds to it)."""
+    return scopes_in(text) - {"also"}
+
+
+def _reordered(gold: str, predicted: str) -> bool:
+    """Whether two times or dates come in the other order on the two sides (``from 8 am to 11:30 am`` /
+    ``from 11:30 am to 8 am``), each stated once on each side; names count only where a ``from`` or a
+    ``between`` may give them roles (a list of films in another order says the same)."""
+    roles = _ORDERED_NAMES.search(gold) is not None or _ORDERED_NAMES.search(predicted) is not None
+    mine, theirs = facts_in(gold), facts_in(predicted)
+    for group in {f.group for f in mine} & {f.group for f in theirs}:
+        if group not in _ORDERED_GROUPS and not (group == "entity" and roles):
+            continue  # counts and amounts in another order say the same (``_swapped_counts`` binds them)
+        keys, other_keys = [f.key for f in mine if f.group == group], [f.key for f in theirs if f.group == group]
+        shared = [k for k in keys if keys.count(k) == 1 and other_keys.count(k) == 1]
+        if len(shared) > 1 and sorted(shared, key=other_keys.index) != shared:
+            return True
+    return False
+
+
+_ORDERED_GROUPS = frozenset(["time", "date", "weekday", "month"])
+_ORDERED_NAMES = re.compile(r"\b(?:from|between|origin|destination|departs?|departing)\b", re.IGNORECASE)
 
 
 WORD_SLACK = 1
@@ -112,9 +140,11 @@ def _same_statement(gold: str, predicted: str, check: FactCheck) -> Comparison |
         return None
     typed = any(f.group not in ("number", "entity") for f in facts + other)
     named = any(f.group == "entity" for f in facts)
-    differing = sorted(_other_words(gold, facts) ^ _other_words(predicted, other))
+    mine, theirs = _other_words(gold, facts), _other_words(predicted, other)
+    differing = sorted(mine ^ theirs)
     slack = TYPED_WORD_SLACK if typed else NAMED_WORD_SLACK if named else WORD_SLACK
-    if len(differing) > slack:
+    roles, other_roles = words_in(gold) & _ROLE_WORDS, words_in(predicted) & _ROLE_WORDS
+    if len(differing) > slack or _opposed_roles(roles - other_roles, other_roles - roles):
         return None
     words = (
         f"other words differ: {', '.join(differing)} ({len(differing)} <= {slack})"
@@ -136,6 +166,26 @@ def _polar(text: str) -> frozenset[tuple[str, str]]:
         for f in facts_in(text)
         if f.group.startswith(("state:", "negation")) and f.group not in ONE_SIDED_STATES
     )
+
+
+SOURCE_WORDS = frozenset(
+    stem(w)
+    for w in ["from", "origin", "depart", "departure", "leave", "leaving", "pickup", "checkin", "outbound", "sender"]
+)
+TARGET_WORDS = frozenset(
+    stem(w)
+    for w in ["to", "destination", "arrive", "arrival", "return", "back", "drop", "checkout", "inbound", "recipient"]
+)
+"""Words that give a value the role of a source or of a target (``From Fresno Station.`` / ``The
+destination is Fresno Station.``; ``runs to`` / ``runs from``): one side naming a source where the other
+names a target, each word on one side only, leaves the pair to the semantic stage, whatever the slack."""
+
+
+_ROLE_WORDS = SOURCE_WORDS | TARGET_WORDS
+
+
+def _opposed_roles(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    return bool((mine & SOURCE_WORDS and theirs & TARGET_WORDS) or (mine & TARGET_WORDS and theirs & SOURCE_WORDS))
 
 
 ONE_SIDED_STATES = frozenset(

@@ -409,7 +409,7 @@ def _states_and_negations(reader: _Reader) -> None:
     for index, (position, word) in enumerate(words):
         cue = word in NEGATION_CUES or word.endswith("n't")
         if cue and not _idiom(words, index, reader.text):
-            negated_until, determiner = index + 4, word == "no"
+            negated_until, determiner = _clause_reach(words, index, reader.text), word == "no"
             continue
         token_stem = stem(word)
         state = STATE_WORDS.get(word) or STATE_WORDS.get(token_stem)
@@ -441,6 +441,41 @@ def _states_and_negations(reader: _Reader) -> None:
             negated_until, determiner = index + (2 if following in _BE else 1), False
         elif negated:
             negated_until = -1
+
+
+def _clause_reach(words: tuple[tuple[int, str], ...], index: int, text: str) -> int:
+    """The last word a negation cue at ``index`` may govern: four words on, but not past the end of its
+    sentence (``No, they don't. The booking is complete.`` does not deny the booking)."""
+    last = index
+    while last < min(index + 4, len(words) - 1):
+        position, word = words[last]
+        if _SENTENCE_END.search(text, position + len(word), words[last + 1][0]):
+            break
+        last += 1
+    return last
+
+
+_SENTENCE_END = re.compile(r"[.!?;]")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def negates(text: str) -> bool:
+    """Whether a text negates anything: a negation cue that is no idiom (``can not``, ``cannot``,
+    ``isn't``, ``non-refundable``; not ``no problem`` or a bare ``No,``), or a word that denies by itself
+    (``unable``, ``nothing``, ``none``, ``failed``). Cheaper and blunter than the scoped facts: a cue that
+    governs no content word (``Where are not you going?``) still counts."""
+    text = text.replace("\u2019", "'")
+    words = _words(text)
+    return any(
+        (word in NEGATION_CUES or word.endswith("n't")) and not _idiom(words, index, text)
+        for index, (_, word) in enumerate(words)
+    ) or any(word in DENYING_WORDS for _, word in words)
+
+
+DENYING_WORDS = frozenset(
+    ["unable", "nothing", "none", "nobody", "neither", "nowhere", "without", "failed", "fail", "fails", "unsuccessful"]
+)
+"""Words that deny without a negation cue (``I was unable to book it`` / ``I couldn't book it``)."""
 
 
 _BE = frozenset(["is", "are", "was", "were", "be", "been", "now", "still"])
@@ -499,6 +534,24 @@ def facts_in(text: str) -> tuple[Fact, ...]:
 def content_words(text: str, skip: frozenset[str]) -> frozenset[str]:
     """The word stems of a text, case-folded (number words as digits), but for words in ``skip``."""
     return frozenset(stem(w) for _, w in _words(_prepare(text)) if w not in skip)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def counted_numbers(text: str) -> dict[str, frozenset[str]]:
+    """The numbers each noun right after a number is counted with, by the noun's stem (``3 bedrooms and
+    2 baths``: bedroom 3, bath 2; ``a 4 star hotel``: star 4; number words read as digits). Times, dates and
+    words too generic to be counted (``GOVERNED_SKIP``) are left out."""
+    found: dict[str, set[str]] = {}
+    for match in _COUNTED.finditer(_prepare(text)):
+        noun = match[2].casefold()
+        if noun in GOVERNED_SKIP or noun in _NOT_COUNTED or noun in MONTHS or _weekday(noun):
+            continue
+        found.setdefault(stem(noun), set()).add(match[1].replace(",", ""))
+    return {noun: frozenset(numbers) for noun, numbers in found.items()}
+
+
+_COUNTED = re.compile(r"(?<![\d.:,/$-])(\d+(?:,\d{3})*(?:\.\d+)?)[ -]([A-Za-z]{2,})\b")
+_NOT_COUNTED = frozenset(["am", "pm", "st", "nd", "rd", "th", "and", "or", "to", "of", "percent", "from", "by", "per"])
 
 
 @functools.lru_cache(maxsize=1 << 14)

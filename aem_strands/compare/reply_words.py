@@ -48,10 +48,10 @@ DIRECTIONS: dict[str, str] = {
 
 NEGATION_CUES = frozenset(
     ["not", "no", "never", "cannot", "can't", "won't", "didn't", "don't", "doesn't", "isn't", "wasn't", "aren't",
-     "weren't", "couldn't", "wouldn't", "shouldn't", "haven't", "hasn't", "hadn't", "nor"]
+     "weren't", "couldn't", "wouldn't", "shouldn't", "haven't", "hasn't", "hadn't", "nor", "non"]
 )  # fmt: skip
-"""Cues that negate the content word they govern (``nothing``/``none``/``nobody`` do not: see
-``reply_signals``)."""
+"""Cues that negate the content word they govern (``non`` as in ``non-refundable``; ``nothing``/``none``/
+``nobody`` do not: see ``reply_signals``)."""
 
 GOVERNED_SKIP = frozenset(
     ["be", "is", "are", "was", "were", "been", "being", "a", "an", "the", "very", "really", "quite", "so", "too",
