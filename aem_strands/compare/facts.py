@@ -126,7 +126,9 @@ class _Words:
         letters; ``Psychologist``/``Psychiatrist`` share five but differ in seven)."""
         found = self._seen.get(name)
         if found is None:
-            found = self._seen[name] = all(self._has(w) for w in name.split())
+            # "Chinese and Italian" is mentioned by "Italian, Chinese": the words joining a name need not be
+            words = [w for w in name.split() if w not in _NAME_GLUE] or name.split()
+            found = self._seen[name] = all(self._has(w) for w in words)
         return found
 
     def _has(self, word: str) -> bool:
@@ -138,6 +140,9 @@ class _Words:
                 self._by_prefix.setdefault(other[:4], []).append(other)
         # a derived word shares at least the first four letters
         return len(word) >= 4 and any(_derived(word, v) for v in self._by_prefix.get(word[:4], ()))
+
+
+_NAME_GLUE = frozenset(["and", "&", "of", "the"])
 
 
 def _derived(word: str, other: str) -> bool:

@@ -43,6 +43,7 @@ from aem_strands.compare.reply_words import (
     NEGATION_CUES,
     PARTICLES,
     STATE_WORDS,
+    TITLES,
     UNITS,
     WEEKDAYS,
     stem,
@@ -100,7 +101,9 @@ def _entity_overlap(a: str, b: str) -> bool:
         return known
     x, y = set(a.split()), set(b.split())
     if x <= y or y <= x:
-        return True
+        # "Linen and Wool" is two names: the shorter must touch each ("Wool" alone leaves one out)
+        longer, shorter = (a, y) if len(x) >= len(y) else (b, x)
+        return all(shorter & set(part.split()) for part in longer.split(" and "))
     rest_x, rest_y = sorted(x - y, key=a.split().index), sorted(y - x, key=b.split().index)
     # "Kenya SC" and "Kenya Supreme Court": what differs is an acronym of the other's words
     return "".join(w[0] for w in rest_x) in rest_y or "".join(w[0] for w in rest_y) in rest_x
@@ -339,14 +342,19 @@ def _entities(reader: _Reader) -> None:
     def close() -> None:
         while run and words[run[-1]].casefold() in _CONNECTORS:
             run.pop()
+        while run and words[run[0]].casefold() in TITLES:
+            run.pop(0)  # "Dr. Anne Han" and "Anne Han" name one person
         if run and reader.free(spans[run[0]][0], spans[run[-1]][1]):
             start, end = spans[run[0]][0], spans[run[-1]][1]
             reader.add(start, end, Fact("entity", " ".join(words[i].casefold() for i in run), text[start:end]))
         run.clear()
 
-    def titled(index: int) -> bool:  # the next token is capitalised and follows with no space
+    def titled(index: int) -> bool:  # the next token is capitalised, no pronoun ("May I"), and follows with no space
         return (
-            index < last and words[index + 1][0].isupper() and not text[spans[index][1] : spans[index + 1][0]].strip()
+            index < last
+            and words[index + 1][0].isupper()
+            and words[index + 1] not in _PRONOUNS
+            and not text[spans[index][1] : spans[index + 1][0]].strip()
         )
 
     previous_end = 0
@@ -359,11 +367,14 @@ def _entities(reader: _Reader) -> None:
         start, end = spans[index]
         gap_start, previous_end = previous_end, end
         capital = word[0].isupper() and reader.free(start, end)
-        if index == 0 or _BOUNDARY.search(text, gap_start, start):  # a sentence starts here
+        after_title = index > 0 and words[index - 1].casefold() in TITLES  # "Dr. Chen": the dot ends no sentence
+        if index == 0 or (_BOUNDARY.search(text, gap_start, start) and not after_title):  # a sentence starts here
             if run:
                 close()
             if capital and word.casefold() not in COMMON_STARTERS:
-                following = words[index + 1] if index < last else ""
+                # the next word, in the same sentence ("Yup! You can" names no one)
+                same_sentence = index < last and not _BOUNDARY.search(text, end, spans[index + 1][0])
+                following = words[index + 1] if same_sentence else ""
                 starts_name = following[:1].isupper() and following.casefold() not in _CONNECTORS
                 if starts_name or following.casefold() in NAME_FOLLOWERS or word.isupper():
                     run.append(index)

@@ -94,6 +94,10 @@ UNITS: dict[str, tuple[str, float]] = {
 }  # fmt: skip
 """Measurement units: the dimension compared and the factor to its base unit (``5 kg`` = ``5000 g``)."""
 
+TITLES = frozenset(["sir", "madam", "ma'am", "dr", "mr", "mrs", "ms", "miss", "mister", "prof", "professor"])
+"""Forms of address and titles: no name by themselves (``For what city, Sir?``), and a name reads the same
+without them (``Dr. Anne Han`` / ``Anne Han``)."""
+
 COMMON_STARTERS = frozenset(
     ["sure", "okay", "ok", "great", "yes", "yeah", "no", "alright", "certainly", "absolutely", "perfect", "thanks",
      "thank", "hi", "hello", "hey", "sorry", "unfortunately", "please", "well", "so", "also", "and", "but", "or",
@@ -119,7 +123,8 @@ COMMON_STARTERS = frozenset(
      "choose", "would", "consider", "shall", "ready", "unfortunate", "excuse", "pardon", "information", "details",
      "start", "begin", "get", "set", "play", "find", "rent", "buy", "stream", "cast", "watch", "listen", "reserve",
      "need", "send", "transfer", "share", "add", "use", "see", "keep", "leave", "return", "pay", "schedule",
-     "playing", "starting", "transferring", "sending", "reserving", "booking", "getting", "searched", "humidity"]
+     "playing", "starting", "transferring", "sending", "reserving", "booking", "getting", "searched", "humidity",
+     "yup", "yeah", "yea", "till", "until", "location", "day", "date", "time", "city", "place", "name", *TITLES]
 )  # fmt: skip
 """Capitalised sentence starts that name nothing; any other first word that is capitalised is read as
 a name (``John will join you``)."""
