@@ -37,3 +37,28 @@ def test_a_name_of_two_joined_by_and_is_mentioned_by_both_in_any_order() -> None
     assert settled is None or settled.equivalent is True
     # one of the two left out still fails
     assert settle_reply("Linen and Wool are in stock.", "Wool is in stock.").equivalent is False  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("The cabin does not allow dogs or sell firewood.", "The cabin does not sell firewood or allow dogs."),
+        (
+            "The flat is not heated. Sadly, smoking is not permitted there.",
+            "It is neither heated nor is smoking permitted.",
+        ),
+    ],
+)
+def test_a_negation_reaches_a_verb_joined_by_or_or_nor(gold: str, predicted: str) -> None:
+    for one, other in ((gold, predicted), (predicted, gold)):
+        settled = settle_reply(one, other)
+        assert settled is None or settled.equivalent is True, settled
+
+
+def test_a_verb_joined_by_but_keeps_its_polarity() -> None:
+    negated = [f.text for f in facts_in("The cabin does not allow dogs but sells firewood.")]
+    assert "not allow" in negated
+    assert not any("sell" in text for text in negated)  # "sells" is stated plainly after "but"
+    settled = settle_reply("The cabin does not allow dogs but sells firewood.", "The cabin does not sell firewood.")
+    assert settled is None or settled.equivalent is False
+    assert any(f.text == "not permitted" for f in facts_in("It is neither heated nor is smoking permitted."))

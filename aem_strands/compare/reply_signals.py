@@ -417,10 +417,17 @@ def _states_and_negations(reader: _Reader) -> None:
     words = _words(reader.text)
     negated_until = -1
     determiner = False  # the cue is "no" before a noun: "No smoking is allowed" negates "allowed" too
+    last_negated = -9  # the last word a negation governed: an "or" right after it carries the negation on
     for index, (position, word) in enumerate(words):
-        cue = word in NEGATION_CUES or word.endswith("n't")
+        following = words[index + 1][1] if index + 1 < len(words) else ""
+        if word == "or" and index - last_negated <= 3 and _clause_reach(words, last_negated, reader.text) >= index:
+            # "does not sell firewood or allow dogs": the verb after "or" is denied too
+            negated_until, determiner = _clause_reach(words, index, reader.text), False
+            continue
+        cue = word in NEGATION_CUES or word.endswith("n't") or (word == "neither" and _NOR.match(reader.text, position))
         if cue and not _idiom(words, index, reader.text):
-            negated_until, determiner = _clause_reach(words, index, reader.text), word == "no"
+            # "no smoking is allowed", "nor are pets allowed": the subject's cue carries to its predicate
+            negated_until, determiner = _clause_reach(words, index, reader.text), word in ("no", "nor", "neither")
             continue
         token_stem = stem(word)
         state = STATE_WORDS.get(word) or STATE_WORDS.get(token_stem)
@@ -446,7 +453,7 @@ def _states_and_negations(reader: _Reader) -> None:
             reader.facts.append((position, Fact(f"state:{group}", pole, ("not " if negated else "") + word)))
         elif negated:
             reader.facts.append((position, Fact("negation", token_stem, f"not {word}")))
-        following = words[index + 1][1] if index + 1 < len(words) else ""
+        last_negated = index if negated else last_negated
         if negated and determiner and (following in _BE or following in STATE_WORDS):
             # the subject's "no" carries to its predicate: "no smoking (is) allowed"
             negated_until, determiner = index + (2 if following in _BE else 1), False
@@ -467,6 +474,8 @@ def _clause_reach(words: tuple[tuple[int, str], ...], index: int, text: str) -> 
 
 
 _SENTENCE_END = re.compile(r"[.!?;]")
+_NOR = re.compile(r"neither\b[^.!?;]*\bnor\b", re.IGNORECASE)
+"""``neither ... nor`` in one sentence: ``neither`` negates the word it governs (alone it is a scope word)."""
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -421,6 +421,7 @@ def _relation(verb: Token) -> Relation:
     negated = (
         any(c.dep_ == "neg" for c in verb.children)
         or _no_subject(verb)
+        or _negated_by_or(verb)
         or (verb.dep_ == "xcomp" and (_negated_head(verb.head) != (verb.head.lemma_.casefold() in NEGATIVE_VERBS)))
     )
     sentence = verb.sent.text.rstrip()
@@ -453,6 +454,19 @@ def _values(verb: Token) -> frozenset[str]:
         if above.i == verb.i:
             found.add(token.lower_)
     return frozenset(found)
+
+
+def _negated_by_or(verb: Token) -> bool:
+    """A verb joined by ``nor`` is denied (``it is neither furnished nor are pets allowed``); so is a second verb
+    joined by ``or`` to a negated one, with no subject of its own (``They do not play live music or serve
+    alcohol``); one joined by ``and``/``but`` is not (``don't smoke but drink``)."""
+    if verb.dep_ != "conj":
+        return False
+    joins = {c.lower_ for c in verb.head.children if c.dep_ == "cc"}
+    if "nor" in joins:
+        return True
+    own_subject = any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
+    return "or" in joins and not own_subject and any(c.dep_ == "neg" for c in verb.head.children)
 
 
 def _negated_head(head: Token) -> bool:
