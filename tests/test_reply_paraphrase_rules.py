@@ -62,3 +62,18 @@ def test_a_verb_joined_by_but_keeps_its_polarity() -> None:
     settled = settle_reply("The cabin does not allow dogs but sells firewood.", "The cabin does not sell firewood.")
     assert settled is None or settled.equivalent is False
     assert any(f.text == "not permitted" for f in facts_in("It is neither heated nor is smoking permitted."))
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("I've made the booking and the gate code is 4471.", "The gate code is 4471."),
+        ("Your order is in and the pickup number is 88.", "The pickup number is 88."),
+        ("The shuttle is en route and will be there in 9 minutes.", "The shuttle will be there in 9 minutes."),
+        ("Your playlist from 1998 has started!", "The playlist is from 1998."),
+    ],
+)
+def test_a_success_report_on_one_side_only_is_no_settled_pass(gold: str, predicted: str) -> None:
+    for one, other in ((gold, predicted), (predicted, gold)):
+        settled = settle_reply(one, other)
+        assert settled is None or settled.equivalent is False, settled

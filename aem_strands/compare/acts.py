@@ -209,7 +209,8 @@ STATEMENT_CUES: tuple[tuple[ActKind, tuple[str, ...]], ...] = (
         ("success", "successful", "successfully", "all set", r"(you're|you are) set", "done", "booked", "reserved",
          "confirmed", "scheduled", "placed", "completed", "processed", "purchased", "bought", "planned",
          r"(been|is|was|are|were) (made|set|added|shared|sent|transferred|started|arranged|created|ordered)",
-         r"(on (its|the|their) way)", r"(now|started) playing", r"have (made|set|added|sent|shared|paid)"),
+         r"(on (its|the|their) way)", r"(now|started) playing", r"(have|'ve) (made|set|added|sent|shared|paid)",
+         r"(reservation|booking|appointment|order) is in", "en route", r"(has|have) (started|begun)"),
     ),
     (ActKind.NOTIFY_FAILURE, ("sorry", "regret", "unfortunately", r"apologi[sz]e")),
     (
