@@ -77,3 +77,41 @@ def test_a_success_report_on_one_side_only_is_no_settled_pass(gold: str, predict
     for one, other in ((gold, predicted), (predicted, gold)):
         settled = settle_reply(one, other)
         assert settled is None or settled.equivalent is False, settled
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        # a bare "when" may ask for a date, a time or both
+        ("At what time should the ferry leave?", "When should the ferry leave?"),
+        ("When would you like to see the dentist?", "Which day would you like to see the dentist?"),
+        # a kind of a thing is asked like the thing
+        ("What sort of films do you enjoy?", "Which films do you enjoy?"),
+        ("Any particular category of concerts?", "Do you have concerts in mind?"),
+        ("What type of car do you need?", "Which car do you need?"),
+    ],
+)
+def test_a_bare_when_or_a_kind_of_a_thing_is_left_open(gold: str, predicted: str) -> None:
+    for one, other in ((gold, predicted), (predicted, gold)):
+        assert settle_reply(one, other) is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("When should the ferry leave?", "Where should the ferry go?"),  # a moment is no place
+        ("When do you leave?", "When do you come back?"),  # a journey's two ends
+        ("When do you leave?", "What date do you come back?"),
+        ("What type of car do you need?", "Where do you need it?"),
+    ],
+)
+def test_a_bare_when_or_a_kind_still_fails_against_other_information(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert settled.equivalent is False
+
+
+def test_a_bare_when_and_a_date_for_one_role_are_no_opposed_roles() -> None:
+    gold = "What date would you like to pick up the van?"
+    predicted = "When would you like to pick up the van and when will you bring it back?"
+    assert settle_reply(gold, predicted) is None

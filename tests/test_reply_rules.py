@@ -144,7 +144,7 @@ def test_requests_for_the_same_slot_are_settled_equivalent(gold: str, predicted:
         (
             "When will you need the car until?",
             "When do you want to pick it up?",
-            "asks for date:pickup where gold asks for date:return",
+            "asks for when:pickup where gold asks for when:return",
         ),
         (
             "Who would you like to share the location with?",
@@ -339,7 +339,7 @@ def test_a_request_sharing_every_topic_is_no_request_for_the_opposite_role(gold:
         (
             "When will you be returning the car?",
             "Will you be picking the car on March 12th?",  # "picking the car", no "up": the pick-up
-            "asks about date:pickup where gold asks about date:return",
+            "asks about date:pickup where gold asks about when:return",
         ),
     ],
 )

@@ -44,10 +44,11 @@ TOPICS: tuple[tuple[str, str], ...] = (
     # agree with their bare root ("date:departure" with "date")
     (
         r"\b(what|which) (date|day)s?\b|\bdates?\b|(?<!time of )(?<!of the )\bdays?\b|\bwhich day\b|\buntil when\b"
-        r"|\btill when\b"
-        r"|\bwhen\b(?!.*\btime\b)",
+        r"|\btill when\b",
         "date",
     ),
+    # a bare "when" asks for a date, a time or both: it agrees only with another "when"
+    (r"(?<!until )(?<!till )\bwhen\b(?!.*\btime\b)", "when"),
     (r"\btimes?\b|\bwhat hour\b|\bhow early\b|\bhow late\b|\bshow ?times?\b|\bwhat showing\b", "time"),
     (r"\bhow long\b|\bhow many (days|nights|weeks)\b|\bduration\b|\blength of (your |the )?stay\b", "duration"),
     (
@@ -324,10 +325,12 @@ def _topics(sentence: str, facts: frozenset[str] = frozenset()) -> set[str]:
         found.discard("place:destination")  # "Which property do you want to visit?"
     if "kind" in found and any(t.startswith("kind:") for t in found):
         found.discard("kind")
+    if found & {"date", "time"}:
+        found.discard("when")  # "When and at what time?": the named ones count
     roles = [role for pattern, role in _ROLE_PATTERNS if pattern.search(sentence)]
     if "departure" in roles and len(roles) > 1:
         roles.remove("departure")  # "leave the hotel", "pick up ... going": the more specific role counts
-    for base in ("date", "time"):
+    for base in ("date", "time", "when"):
         if base in found and roles:
             found.discard(base)
             found |= {f"{base}:{role}" for role in roles}
@@ -554,12 +557,28 @@ def same_topics(gold: frozenset[str], predicted: frozenset[str]) -> bool | None:
     roots = {t.split(":")[0] for t in gold}
     if _ends(gold, predicted) or _ends(predicted, gold):
         return None  # "How long will you keep the car?" / "Until when?": one end, told two ways
-    if not roots & {t.split(":")[0] for t in predicted} or _opposed_roles(gold, predicted):
+    if _opposed_roles(gold, predicted):
+        return False
+    if _vague(gold, predicted) or _vague(predicted, gold):
+        return None  # "When do you leave?" / "What time do you leave?": a date, a time or both
+    if not roots & {t.split(":")[0] for t in predicted}:
         return False
     return None  # the same kinds of information, in part or with other roles: too close to call here
 
 
-_END_DATES = frozenset(["date:return", "date:checkout", "date:dropoff"])
+_END_DATES = frozenset(["date:return", "date:checkout", "date:dropoff", "when:return", "when:checkout", "when:dropoff"])
+_MOMENTS = frozenset(["when", "date", "time"])
+"""Roots that ask for a moment; a bare ``when`` asks for any of them."""
+
+
+def _vague(gold: frozenset[str], predicted: frozenset[str]) -> bool:
+    """``gold`` asks only for a moment or a kind in words that ``predicted``'s own topics may also answer: a bare
+    ``when`` against a date or time, a kind of thing against the thing (``What type of movies?`` / ``What
+    movies?``)."""
+    mine, theirs = {t.split(":")[0] for t in gold}, {t.split(":")[0] for t in predicted}
+    if "when" in mine and "when" not in theirs and theirs & _MOMENTS:
+        return True
+    return mine <= {"kind"} and bool(theirs) and theirs <= OBJECTS | {"kind"} and mine != theirs
 
 
 def _ends(gold: frozenset[str], predicted: frozenset[str]) -> bool:
@@ -579,13 +598,17 @@ _OPPOSED_ROLES = (
 def _opposed_roles(gold: frozenset[str], predicted: frozenset[str]) -> bool:
     """One side asks only for one role of a pair, the other only for the other (``from`` / ``to``); a
     topic both ask for (``Where from and where to?`` / ``Where to and from, and when?``) rules it out."""
-    if any(_agrees(a, b) for a in gold for b in predicted if ":" in a and ":" in b):
-        return False
     mine = {tuple(t.split(":")) for t in gold if ":" in t}
     theirs = {tuple(t.split(":")) for t in predicted if ":" in t}
+    if any(r[1] == t[1] and _same_root(r[0], t[0]) for r in mine for t in theirs):
+        return False
     return bool(mine and theirs) and all(
-        any(r[0] == t[0] and frozenset({r[1], t[1]}) in _OPPOSED_ROLES for t in theirs) for r in mine
+        any(_same_root(r[0], t[0]) and frozenset({r[1], t[1]}) in _OPPOSED_ROLES for t in theirs) for r in mine
     )
+
+
+def _same_root(a: str, b: str) -> bool:
+    return a == b or ({a, b} <= _MOMENTS and "when" in (a, b))
 
 
 def _agrees(a: str, b: str) -> bool:
