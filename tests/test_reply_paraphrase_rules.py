@@ -115,3 +115,38 @@ def test_a_bare_when_and_a_date_for_one_role_are_no_opposed_roles() -> None:
     gold = "What date would you like to pick up the van?"
     predicted = "When would you like to pick up the van and when will you bring it back?"
     assert settle_reply(gold, predicted) is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("The summit is in S. Korea this year.", "The summit is in South Korea this year."),  # a compass initial
+        ("Floods hit the Pak coast again.", "Floods hit the Pakistan coast again."),  # a clipped name
+        ("They wed in the UK's oldest chapel.", "They wed in Britain's oldest chapel."),  # two names of one country
+        ("Talks with the Taliban resumed.", "Talks with the Taleban resumed."),  # one vowel of a long name
+    ],
+)
+def test_other_written_forms_of_one_name_agree(gold: str, predicted: str) -> None:
+    for one, other in ((gold, predicted), (predicted, gold)):
+        settled = settle_reply(one, other)
+        assert settled is not None
+        assert settled.equivalent is True, settled.detail
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("The summit is in S. Korea this year.", "The summit is in North Korea this year."),
+        ("Floods hit the Ind coast again.", "Floods hit the India coast again."),  # Indonesia starts so too
+        ("I booked a table at Mira.", "I booked a table at Mara."),  # a short name: another name
+        ("I booked a table at Barlow Grill.", "I booked a table at Harlow Grill."),  # a consonant's change
+    ],
+)
+def test_names_unlike_in_more_than_form_do_not_agree(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is None or settled.equivalent is False
+
+
+def test_an_initial_dot_ends_no_name() -> None:
+    assert _names("N. Korea's envoy met J. Lo.") == ["n korea's", "j lo"]
+    assert _names("Take plan B. Then wait.") == ["b"]

@@ -4,7 +4,10 @@
 
 - both are written alike once case, accents, a possessive ``'s`` (either apostrophe), the dots of an abbreviation, a
   leading ``the`` and ``&`` / ``and`` are set aside (``India's`` / ``India``, ``U.S`` / ``US``);
-- or both are names of one country (``country_key``): its name and short names (``United States``,
+- or one is a word of three letters or more that starts the other, a one-word name of a country, and no other
+  country's (``Pak`` / ``Pakistan``, not ``Ind`` / ``India``: Indonesia too);
+- or both are names of one country (``country_key``), a compass point's initial read in full (``N. Korea``): its
+  name and short names (``United States``,
   ``America``), its ISO 3166 codes where they read as the country in prose (``US``, ``USA``, ``UK``, ``UAE``;
   never a code that is also an English word or abbreviation, a US state's code or a unit: ``IN``, ``IT``,
   ``CA``, ``KG``), and its demonym (``American``, ``British``, ``Syrian``). Only a whole name counts:
@@ -64,8 +67,30 @@ def _countries() -> Mapping[str, str]:
 
 def country_key(text: str) -> str | None:
     """The ISO 3166 alpha-3 code of the country ``text`` names as a whole (``U.S.`` → ``USA``, ``Afghan``
-    → ``AFG``), or ``None`` when it names no country or more than one."""
-    return _countries().get(entity_form(text))
+    → ``AFG``, ``N. Korea`` → ``PRK``), or ``None`` when it names no country or more than one."""
+    return _country_of(entity_form(text))
+
+
+_COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west"}
+
+
+def _country_of(form: str) -> str | None:
+    """The country an ``entity_form`` names, a compass point's initial read in full (``s africa``)."""
+    table = _countries()
+    if form in table:
+        return table[form]
+    head, _, rest = form.partition(" ")
+    return table.get(f"{_COMPASS[head]} {rest}") if head in _COMPASS and rest else None
+
+
+@functools.cache
+def _clipped(form: str) -> str | None:
+    """The one country whose one-word names (name, short name, demonym) all start with ``form``, a word of three
+    letters or more shorter than them (``pak`` → ``PAK``; ``ind``, both India and Indonesia, → ``None``)."""
+    if len(form) < 3 or not form.isalpha():
+        return None
+    codes = {code for name, code in _countries().items() if name.startswith(form) and name != form and " " not in name}
+    return next(iter(codes)) if len(codes) == 1 else None
 
 
 def same_entity(a: str, b: str) -> bool:
@@ -91,8 +116,9 @@ def _same_forms(a: str, b: str) -> bool:
     x, y = entity_form(a), entity_form(b)
     if x == y:
         return True
-    table = _countries()
-    country_x, country_y = table.get(x), table.get(y)
+    country_x, country_y = _country_of(x), _country_of(y)
+    if country_x is None and country_y is not None and country_y == _clipped(x) and y.startswith(x):
+        return True  # "Pak" / "Pakistan": a headline's clipped name
     if country_x is not None or country_y is not None:
         return country_x == country_y
     return _initials(x, b) or _initials(y, a)

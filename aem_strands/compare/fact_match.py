@@ -24,7 +24,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 
-from aem_strands.compare.reply_signals import Fact
+from aem_strands.compare.aliases import country_key
+from aem_strands.compare.reply_signals import Fact, vowel_skeleton
 
 Kind = tuple[str, str, bool]
 _UNIT_GROUPS = frozenset(["money", "percent", "measure"])
@@ -152,6 +153,17 @@ class _Index:
             yield from (("amount", True, h) for h in _hours(key))
 
 
+def _aliases(name: str) -> Iterator[tuple[str, str]]:
+    """Keys two names share when they may be one (``reply_signals._entity_overlap``) though their words differ:
+    the country they name, a one-word name's first three letters, their ``vowel_skeleton``."""
+    if (country := country_key(name)) is not None:
+        yield ("country", country)
+    if " " not in name and len(name) >= 3:
+        yield ("clip", name[:3])
+    if (skeleton := vowel_skeleton(name)) is not None:
+        yield ("skeleton", skeleton)
+
+
 class _Names:
     """Entity names indexed so that each name that may agree with a gold name (``Fact.agrees``: the words
     of one are all in the other, or what differs is an acronym of the other's different words) is found."""
@@ -160,6 +172,7 @@ class _Names:
         self.by_word: dict[str, set[Kind]] = {}
         self.by_words: dict[frozenset[str], set[Kind]] = {}
         self.by_acronym: dict[str, set[Kind]] = {}
+        self.by_alias: dict[tuple[str, str], set[Kind]] = {}
         self.long: set[Kind] = set()
 
     def add(self, kind: Kind) -> None:
@@ -167,6 +180,8 @@ class _Names:
         for word in words:
             self.by_word.setdefault(word, set()).add(kind)
         self.by_words.setdefault(frozenset(words), set()).add(kind)
+        for alias in _aliases(kind[1]):
+            self.by_alias.setdefault(alias, set()).add(kind)
         if len(words) > _MAX_NAME_WORDS:
             self.long.add(kind)
             return
@@ -179,6 +194,8 @@ class _Names:
         found = set(postings[0]).intersection(*postings[1:]) if postings else set()  # gold's words all in theirs
         for word in words:  # a word of gold is the acronym of some of theirs
             found |= self.by_acronym.get(word, set())
+        for alias in _aliases(key):  # one country's names, a clipped name, a spelling variant
+            found |= self.by_alias.get(alias, set())
         if len(words) <= _MAX_NAME_WORDS:
             for n in range(1, len(words) + 1):  # their words all in gold's
                 for subset in itertools.combinations(words, n):
