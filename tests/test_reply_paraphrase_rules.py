@@ -123,7 +123,6 @@ def test_a_bare_when_and_a_date_for_one_role_are_no_opposed_roles() -> None:
         ("The summit is in S. Korea this year.", "The summit is in South Korea this year."),  # a compass initial
         ("Floods hit the Pak coast again.", "Floods hit the Pakistan coast again."),  # a clipped name
         ("They wed in the UK's oldest chapel.", "They wed in Britain's oldest chapel."),  # two names of one country
-        ("Talks with the Taliban resumed.", "Talks with the Taleban resumed."),  # one vowel of a long name
     ],
 )
 def test_other_written_forms_of_one_name_agree(gold: str, predicted: str) -> None:
@@ -131,6 +130,20 @@ def test_other_written_forms_of_one_name_agree(gold: str, predicted: str) -> Non
         settled = settle_reply(one, other)
         assert settled is not None
         assert settled.equivalent is True, settled.detail
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your advisor is Maria Hansen.", "Your advisor is Maria Hanson."),
+        ("The parcel went to Jordan Miller.", "The parcel went to Jordyn Miller."),
+    ],
+)
+def test_names_spelled_alike_but_for_one_letter_never_pass(gold: str, predicted: str) -> None:
+    # a transliteration (Taliban / Taleban) looks the same as another person's name: fail closed, never pass
+    for one, other in ((gold, predicted), (predicted, gold)):
+        settled = settle_reply(one, other)
+        assert settled is None or settled.equivalent is False
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 
 from aem_strands.compare.aliases import country_key
-from aem_strands.compare.reply_signals import Fact, vowel_skeleton
+from aem_strands.compare.reply_signals import Fact
 
 Kind = tuple[str, str, bool]
 _UNIT_GROUPS = frozenset(["money", "percent", "measure"])
@@ -155,13 +155,12 @@ class _Index:
 
 def _aliases(name: str) -> Iterator[tuple[str, str]]:
     """Keys two names share when they may be one (``reply_signals._entity_overlap``) though their words differ:
-    the country they name, a one-word name's first three letters, their ``vowel_skeleton``."""
+    the country they name, a one-word name's first three letters. Names spelled alike but for a vowel
+    (``Taliban`` / ``Taleban``, but also ``Hansen`` / ``Hanson``) are not one: a reply may not pass on a guess."""
     if (country := country_key(name)) is not None:
         yield ("country", country)
     if " " not in name and len(name) >= 3:
         yield ("clip", name[:3])
-    if (skeleton := vowel_skeleton(name)) is not None:
-        yield ("skeleton", skeleton)
 
 
 class _Names:

@@ -49,6 +49,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_outcomes, same_topics
+from aem_strands.compare.aliases import same_entity
 from aem_strands.compare.fact_match import match_facts
 from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
@@ -121,9 +122,9 @@ class _Words:
         self._seen: dict[str, bool] = {}
 
     def mentions(self, name: str) -> bool:
-        """Whether each word of ``name`` is among the words, inflected or derived (``Syria``/``Syrian``,
-        ``Greece``/``Greek``: the same first four letters or more, each word's rest at most three
-        letters; ``Psychologist``/``Psychiatrist`` share five but differ in seven)."""
+        """Whether each word of ``name`` is among the words, inflected or derived from the same country's name
+        (``Syria``/``Syrian``, ``Greece``/``Greek``: the same first four letters or more, each word's rest at most
+        three letters, and ``aliases.same_entity``; ``Hansen``/``Hanson`` are two names)."""
         found = self._seen.get(name)
         if found is None:
             # "Chinese and Italian" is mentioned by "Italian, Chinese": the words joining a name need not be
@@ -138,8 +139,11 @@ class _Words:
             self._by_prefix = {}
             for other in self.words:
                 self._by_prefix.setdefault(other[:4], []).append(other)
-        # a derived word shares at least the first four letters
-        return len(word) >= 4 and any(_derived(word, v) for v in self._by_prefix.get(word[:4], ()))
+        # a derived word shares at least the first four letters, and names the same country (Syria / Syrian, Greece /
+        # Greek): other names alike at the start are other names (Hansen / Hanson, Carla / Carlos)
+        return len(word) >= 4 and any(
+            _derived(word, v) and same_entity(word, v) for v in self._by_prefix.get(word[:4], ())
+        )
 
 
 _NAME_GLUE = frozenset(["and", "&", "of", "the"])

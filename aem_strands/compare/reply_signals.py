@@ -99,8 +99,6 @@ def _entity_overlap(a: str, b: str) -> bool:
     not ``South Sudan``)."""
     if (known := entity_relation(a, b)) is not None:
         return known
-    if spelling_variants(a, b):
-        return True
     x, y = set(a.split()), set(b.split())
     if x <= y or y <= x:
         # "Linen and Wool" is two names: the shorter must touch each ("Wool" alone leaves one out)
@@ -109,26 +107,6 @@ def _entity_overlap(a: str, b: str) -> bool:
     rest_x, rest_y = sorted(x - y, key=a.split().index), sorted(y - x, key=b.split().index)
     # "Kenya SC" and "Kenya Supreme Court": what differs is an acronym of the other's words
     return "".join(w[0] for w in rest_x) in rest_y or "".join(w[0] for w in rest_y) in rest_x
-
-
-def spelling_variants(a: str, b: str) -> bool:
-    """Two names written alike but for one vowel of one word of six letters or more, as names from another script
-    are spelled (``taliban`` / ``taleban``); other names differing by one letter are different names."""
-    x, y = a.split(), b.split()
-    differ = [(u, v) for u, v in zip(x, y, strict=False) if u != v]
-    if len(x) != len(y) or len(differ) != 1 or len(differ[0][0]) != len(differ[0][1]) or len(differ[0][0]) < 6:
-        return False
-    changed = [(p, q) for p, q in zip(*differ[0], strict=True) if p != q]
-    return len(changed) == 1 and set(changed[0]) <= set("aeiou")
-
-
-def vowel_skeleton(name: str) -> str | None:
-    """``name`` with the vowels of its long words masked, under which ``spelling_variants`` agree; ``None`` for a name
-    with no word of six letters or more."""
-    words = name.split()
-    if not any(len(w) >= 6 for w in words):
-        return None
-    return " ".join(re.sub("[aeiou]", "*", w) if len(w) >= 6 else w for w in words)
 
 
 _SCALES = {"thousand": 10**3, "k": 10**3, "million": 10**6, "m": 10**6, "mn": 10**6, "billion": 10**9, "bn": 10**9}
