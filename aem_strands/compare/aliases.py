@@ -46,6 +46,7 @@ _LEADING_THE = re.compile(r"^the ")
 _ACRONYM = re.compile(r"[a-z]{2,10}")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def entity_form(text: str) -> str:
     """The form two names are compared in: case-folded, accents dropped, a curly apostrophe read as ``'``, a
     possessive ``'s`` and the dots of abbreviations removed, ``&`` read as ``and``, other punctuation and runs of

@@ -332,6 +332,7 @@ def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     return replace(check, findings=found) if found else check
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def needs_parse(gold: str, predicted: str) -> bool:
     """Whether the ``roles`` check parses this pair once no other check found anything: the replies differ,
     share a content word (an action or a filler to compare), and their words hint at a difference a parse
