@@ -16,6 +16,7 @@ from aem_strands.compare.pair_model import (
     StageWeights,
     default_pair_model,
     default_stage,
+    model_input,
 )
 from aem_strands.compare.replies import settle_reply
 from aem_strands.compare.scorers import EmbeddingScorer
@@ -123,3 +124,24 @@ def test_the_chain_asks_the_pair_model_only_for_pairs_the_facts_leave_open() -> 
     assert decided.method is Method.EMBEDDING
     assert model.scored == before + plain_served + 1
     assert "pair model logit" in decided.detail
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Your table for two is set for 19:00.", "Your table for 2 is set for 7 pm."),
+        ("It leaves at 7:00 pm.", "It leaves at 7 pm."),
+        ("Doors open at 00:30.", "Doors open at 12:30 am."),
+        ("Pick-up at 7:30.", "Pick-up at 7:30."),  # 1:00-12:59 without am/pm: either half of the day, kept
+        ("Call 555-0199.", "Call 555-0199."),
+    ],
+)
+def test_the_model_reads_values_written_one_way(text: str, read: str) -> None:
+    assert model_input(text) == read
+
+
+@pytest.mark.slow
+def test_a_time_written_on_the_24_hour_clock_is_no_other_time_to_the_model() -> None:
+    gold = "Your table for 2 is at 7 pm."
+    same, other = PairModel().logits([(gold, "Your table for two has been set for 19:00."), (gold, "Set for 8 pm.")])
+    assert same > 0 > other

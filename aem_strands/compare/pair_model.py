@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -31,7 +32,28 @@ from pathlib import Path
 from typing import Any
 
 from aem_strands.compare.combiner import PairGroup, pair_group
+from aem_strands.compare.reply_signals import with_digits
 from aem_strands.errors import ConfigError
+
+_DAY_CLOCK = re.compile(r"\b(1[3-9]|2[0-3]|00?)[:.]([0-5]\d)\b(?!\s*[ap]\.?m\b)", re.IGNORECASE)
+_ON_THE_HOUR = re.compile(r"\b(\d{1,2}):00(\s*[ap]\.?m\.?)", re.IGNORECASE)
+
+
+def model_input(text: str) -> str:
+    """``text`` as the pair model reads it: number words as digits (``two`` → ``2``), a 24-hour time as the
+    12-hour one (``19:00`` → ``7 pm``, ``00:30`` → ``12:30 am``) and ``7:00 pm`` as ``7 pm``. The facts have
+    already compared the values; written one way on both sides, the model compares the wording around them
+    (it was trained on SGD replies, which write ``7 pm``: ``19:00`` against ``7 pm`` read as another time).
+    Clock times from 1:00 to 12:59 without am/pm stay as written: they may be either half of the day."""
+
+    def twelve(match: re.Match[str]) -> str:
+        hour, minutes = int(match[1]), match[2]
+        clock = f"{hour % 12 or 12}" + ("" if minutes == "00" else f":{minutes}")
+        return f"{clock} {'pm' if hour >= 12 else 'am'}"
+
+    text = _DAY_CLOCK.sub(twelve, with_digits(text))
+    return _ON_THE_HOUR.sub(lambda m: f"{m[1]}{m[2]}", text)
+
 
 MAX_LENGTH = 64
 """Tokens per pair (both replies together), as in training; longer pairs lose words from the longer reply."""
@@ -86,7 +108,7 @@ class PairModel:
         started = time.perf_counter()
         out: list[float] = []
         for start in range(0, len(pairs), self.batch_size):
-            batch = list(pairs[start : start + self.batch_size])
+            batch = [(model_input(g), model_input(p)) for g, p in pairs[start : start + self.batch_size]]
             encoded = tokenizer.encode_batch(batch)
             feeds = {
                 "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),

@@ -196,6 +196,11 @@ def _amount(match: re.Match[str]) -> Fraction:
 
 
 @functools.lru_cache(maxsize=1 << 14)
+def with_digits(text: str) -> str:
+    """``text`` with number words as digits and spoken times as clock times, as the facts read it."""
+    return _prepare(text)
+
+
 def _prepare(text: str) -> str:
     """Number words as digits (``Two`` → ``2``); a scale word after digits stays as written
     (``4.2 million``), shielded from the number-word reader, which would read it as a second number."""
