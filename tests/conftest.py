@@ -41,3 +41,20 @@ def table() -> Any:
     from aem_strands import TableScorer
 
     return TableScorer({("revenue", "profit"): 0.73, ("NYC", "New York City"): 0.92})
+
+
+def reply_fails_on_facts(gold: str, predicted: str) -> str:
+    """The detail of a reply pair that must fail on its facts, after checking that it does on both paths
+    (``settle_reply`` and ``check_reply_facts``) with an inconsistency first."""
+    from aem_strands.compare.facts import check_reply_facts
+    from aem_strands.compare.replies import settle_reply
+    from aem_strands.types import FailureReason, Method
+
+    settled = settle_reply(gold, predicted)
+    assert settled is not None, (gold, predicted)
+    assert settled.equivalent is False, settled
+    assert settled.method is Method.FACTS, settled
+    findings = check_reply_facts(gold, predicted).findings
+    assert findings
+    assert findings[0].reason is FailureReason.INCONSISTENT_RESPONSE
+    return settled.detail

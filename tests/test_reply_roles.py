@@ -14,19 +14,8 @@ from aem_strands.compare.facts import check_reply_facts, needs_parse
 from aem_strands.compare.replies import settle_reply
 from aem_strands.compare.roles import Role, relations_in, role_findings, same_relations
 from aem_strands.compare.scopes import scope_findings
-from aem_strands.types import FailureReason, Method
-
-
-def _fails(gold: str, predicted: str) -> str:
-    """The detail of a pair that must fail on its facts, after checking that it does on both paths."""
-    settled = settle_reply(gold, predicted)
-    assert settled is not None, (gold, predicted)
-    assert settled.equivalent is False, settled
-    assert settled.method is Method.FACTS, settled
-    findings = check_reply_facts(gold, predicted).findings
-    assert findings
-    assert findings[0].reason is FailureReason.INCONSISTENT_RESPONSE
-    return settled.detail
+from aem_strands.types import Method
+from tests.conftest import reply_fails_on_facts
 
 
 @pytest.mark.parametrize(
@@ -58,7 +47,7 @@ def _fails(gold: str, predicted: str) -> str:
 def test_a_filler_bound_to_another_role_fails_and_the_detail_names_both_roles(
     gold: str, predicted: str, said: str
 ) -> None:
-    assert said in _fails(gold, predicted)
+    assert said in reply_fails_on_facts(gold, predicted)
 
 
 @pytest.mark.parametrize(
@@ -73,8 +62,8 @@ def test_a_filler_bound_to_another_role_fails_and_the_detail_names_both_roles(
         ("You can pay by card.", "You can pay with your wallet.", "'your wallet' is the instrument of 'pay'"),
     ],
 )
-def test_another_party_or_means_in_one_role_fails(gold: str, predicted: str, said: str) -> None:
-    assert said in _fails(gold, predicted)
+def test_another_party_or_means_in_one_rolereply_fails_on_facts(gold: str, predicted: str, said: str) -> None:
+    assert said in reply_fails_on_facts(gold, predicted)
 
 
 def test_active_and_passive_with_the_same_roles_pass_and_say_which_relations() -> None:
@@ -114,7 +103,7 @@ def test_an_intransitive_subject_is_the_transitive_object() -> None:
     ],
 )
 def test_other_scope_words_fail(gold: str, predicted: str, said: str) -> None:
-    assert said in _fails(gold, predicted)
+    assert said in reply_fails_on_facts(gold, predicted)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +132,7 @@ def test_scope_said_in_other_words_is_no_finding(gold: str, predicted: str) -> N
     ],
 )
 def test_a_question_seeking_confirmation_is_not_a_report_of_completion(gold: str, predicted: str, said: str) -> None:
-    assert said in _fails(gold, predicted)
+    assert said in reply_fails_on_facts(gold, predicted)
 
 
 @pytest.mark.parametrize(
@@ -155,8 +144,8 @@ def test_a_question_seeking_confirmation_is_not_a_report_of_completion(gold: str
         ("Your photos uploaded.", "Your photos failed to upload.", "not upload"),  # a verb that denies
     ],
 )
-def test_a_negated_action_fails(gold: str, predicted: str, said: str) -> None:
-    assert said in _fails(gold, predicted)
+def test_a_negated_actionreply_fails_on_facts(gold: str, predicted: str, said: str) -> None:
+    assert said in reply_fails_on_facts(gold, predicted)
 
 
 @pytest.mark.parametrize(
@@ -170,7 +159,7 @@ def test_a_negated_action_fails(gold: str, predicted: str, said: str) -> None:
     ],
 )
 def test_other_times_and_codes_fail(gold: str, predicted: str) -> None:
-    _fails(gold, predicted)
+    reply_fails_on_facts(gold, predicted)
 
 
 @pytest.mark.parametrize(
@@ -191,7 +180,7 @@ VERBS = ["pay", "invite", "call", "email", "replace", "visit", "hire", "remind"]
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(NAMES), st.sampled_from(NAMES), st.sampled_from(VERBS), st.sampled_from(["will", "can"]))
-def test_swapping_the_agent_and_the_patient_always_fails(a: str, b: str, verb: str, modal: str) -> None:
+def test_swapping_the_agent_and_the_patient_alwaysreply_fails_on_facts(a: str, b: str, verb: str, modal: str) -> None:
     if a == b:
         return
     gold, predicted = f"{a} {modal} {verb} {b} tomorrow.", f"{b} {modal} {verb} {a} tomorrow."
@@ -203,7 +192,7 @@ PLACES = ["checking", "savings", "your card", "your wallet", "Boston", "Denver",
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(PLACES), st.sampled_from(PLACES), st.integers(min_value=2, max_value=900))
-def test_swapping_the_source_and_the_destination_always_fails(a: str, b: str, amount: int) -> None:
+def test_swapping_the_source_and_the_destination_alwaysreply_fails_on_facts(a: str, b: str, amount: int) -> None:
     if a == b:
         return
     gold, predicted = f"I moved ${amount} from {a} to {b}.", f"I moved ${amount} from {b} to {a}."

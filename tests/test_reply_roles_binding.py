@@ -11,19 +11,7 @@ from aem_strands.compare.facts import check_reply_facts, needs_parse
 from aem_strands.compare.replies import settle_reply
 from aem_strands.compare.roles import relations_in, role_findings
 from aem_strands.compare.scopes import scope_findings, scopes_in
-from aem_strands.types import FailureReason, Method
-
-
-def _fails(gold: str, predicted: str) -> str:
-    """The detail of a pair that must fail on its facts, on ``settle_reply`` and ``check_reply_facts`` alike."""
-    settled = settle_reply(gold, predicted)
-    assert settled is not None, (gold, predicted)
-    assert settled.equivalent is False, settled
-    assert settled.method is Method.FACTS, settled
-    findings = check_reply_facts(gold, predicted).findings
-    assert findings
-    assert findings[0].reason is FailureReason.INCONSISTENT_RESPONSE
-    return settled.detail
+from tests.conftest import reply_fails_on_facts
 
 
 @pytest.mark.parametrize(
@@ -41,17 +29,17 @@ def _fails(gold: str, predicted: str) -> str:
         ),
     ],
 )
-def test_a_possessor_moved_into_a_role_fails(gold: str, predicted: str, said: str) -> None:
+def test_a_possessor_moved_into_a_rolereply_fails_on_facts(gold: str, predicted: str, said: str) -> None:
     assert needs_parse(gold, predicted)
-    assert said in _fails(gold, predicted)
+    assert said in reply_fails_on_facts(gold, predicted)
 
 
-def test_a_filler_denied_on_one_side_and_given_on_the_other_fails() -> None:
+def test_a_filler_denied_on_one_side_and_given_on_the_otherreply_fails_on_facts() -> None:
     gold = "The delivery fee is covered by the seller, not by you."
     predicted = "The delivery fee is covered by you, not by the seller."
     (relation,) = relations_in(gold)
     assert [(f.text, f.denied) for _, f in relation.roles if f.party] == [("seller", False), ("you", True)]
-    detail = _fails(gold, predicted)
+    detail = reply_fails_on_facts(gold, predicted)
     assert "'seller' is the agent of 'covered' in gold, denied it in the prediction" in detail
     assert "'you' is the agent of 'covered' in the prediction, denied it in gold" in detail
 
@@ -62,7 +50,7 @@ def test_the_same_denial_is_no_finding() -> None:
 
 
 def test_unable_to_act_is_the_action_negated() -> None:
-    assert "not renew vs gold renew" in _fails(
+    assert "not renew vs gold renew" in reply_fails_on_facts(
         "I can renew your library loan.", "I'm unable to renew your library loan."
     )
 
@@ -93,7 +81,7 @@ def test_not_able_and_unable_say_one_thing() -> None:
     ],
 )
 def test_scope_words_that_add_split_or_bound_fail(gold: str, predicted: str, said: str) -> None:
-    assert said in _fails(gold, predicted)
+    assert said in reply_fails_on_facts(gold, predicted)
 
 
 @pytest.mark.parametrize(
@@ -130,20 +118,22 @@ _ACCOUNTS = ["checking", "savings", "brokerage", "travel", "joint", "business"]
 
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.sampled_from(_ACCOUNTS), min_size=2, max_size=2, unique=True), st.integers(2, 900))
-def test_swapping_the_source_and_the_destination_always_fails(accounts: list[str], amount: int) -> None:
+def test_swapping_the_source_and_the_destination_alwaysreply_fails_on_facts(accounts: list[str], amount: int) -> None:
     source, destination = accounts
     gold = f"I've moved ${amount} from your {source} account to your {destination} account."
     predicted = f"I've moved ${amount} from your {destination} account to your {source} account."
-    assert "is the source of 'moved' in gold, the destination in the prediction" in _fails(gold, predicted)
+    assert "is the source of 'moved' in gold, the destination in the prediction" in reply_fails_on_facts(
+        gold, predicted
+    )
     settled = settle_reply(gold, gold)
     assert settled is None or settled.equivalent is True  # the reply itself never fails
     assert check_reply_facts(gold, gold).findings == ()
 
 
-def test_a_time_bound_to_another_action_fails() -> None:
+def test_a_time_bound_to_another_actionreply_fails_on_facts() -> None:
     gold = "Boarding starts at 9:10 and the gate closes at 9:40."
     predicted = "Boarding starts at 9:40 and the gate closes at 9:10."
-    assert "'9:10' goes with 'starts' in gold, with 'closes' in the prediction" in _fails(gold, predicted)
+    assert "'9:10' goes with 'starts' in gold, with 'closes' in the prediction" in reply_fails_on_facts(gold, predicted)
 
 
 def test_the_same_times_with_the_clauses_in_another_order_are_no_finding() -> None:
@@ -191,7 +181,7 @@ def test_a_weekday_as_a_possessive_or_a_plural_is_the_weekday(gold: str, predict
     assert check_reply_facts(gold, predicted).findings == ()
 
 
-def test_another_weekday_as_a_possessive_still_fails() -> None:
-    assert "Wednesday vs gold Tuesday" in _fails(
+def test_another_weekday_as_a_possessive_stillreply_fails_on_facts() -> None:
+    assert "Wednesday vs gold Tuesday" in reply_fails_on_facts(
         "Your haircut is on Tuesday.", "Your haircut is Wednesday's first slot."
     )
