@@ -163,3 +163,35 @@ def test_names_unlike_in_more_than_form_do_not_agree(gold: str, predicted: str) 
 def test_an_initial_dot_ends_no_name() -> None:
     assert _names("N. Korea's envoy met J. Lo.") == ["n korea's", "j lo"]
     assert _names("Take plan B. Then wait.") == ["b"]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("The show runs for two hours and ten minutes.", "Its running time is 130 minutes."),
+        ("The transfer takes 1 hour 30 minutes.", "The transfer takes an hour and a half."),
+        ("Your bus is 45 minutes late.", "Your bus is running three quarters of an hour behind."),
+        ("The tour lasts 30 minutes.", "The tour lasts half an hour."),
+        ("Charging takes 2 and a half hours.", "Charging takes 150 minutes."),
+    ],
+)
+def test_one_duration_in_other_units_agrees(gold: str, predicted: str) -> None:
+    for one, other in ((gold, predicted), (predicted, gold)):
+        settled = settle_reply(one, other)
+        assert settled is not None
+        assert settled.equivalent is True, settled.detail
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("The show runs for two hours and ten minutes.", "Its running time is 140 minutes."),
+        ("The transfer takes 1 hour 30 minutes.", "The transfer takes half an hour."),
+        ("Your bus is 45 minutes late.", "Your bus is a quarter of an hour late."),
+    ],
+)
+def test_another_duration_in_other_units_fails(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert settled.equivalent is False, settled.detail
+    assert "vs gold" in settled.detail

@@ -126,6 +126,19 @@ _DURATION = re.compile(
     r"(?P<unit>second|minute|min|hour|hr|day|night|week|month|year)s?\b",
     re.IGNORECASE,
 )
+_COMPOUND_DURATION = re.compile(
+    rf"(?P<num>{_NUM})\s(?P<unit>hour|hr|day|week)s?,?\s(?:and\s)?(?P<num2>{_NUM})\s(?P<unit2>minute|min|hour|hr)s?\b",
+    re.IGNORECASE,
+)
+"""``2 hours and 10 minutes``, ``1 hour 30 minutes``, ``3 days and 4 hours``: one duration (a larger unit, then a
+smaller one), so ``130 minutes`` states the same."""
+_SPOKEN_HOURS = re.compile(
+    r"\b(?:(?P<half>half an? hour)|(?P<quarters>a|one|1|3) quarters? of an hour|an hour and a half"
+    r"|(?P<whole>an|one|1|\d{1,2}) and a half hours?)\b",
+    re.IGNORECASE,
+)
+"""Parts of an hour in words: ``half an hour``, ``a quarter of an hour``, ``3 quarters of an hour`` (number words
+are digits by then), ``an hour and a half``, ``2 and a half hours``."""
 _SECONDS = {"second": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "night": 86400}
 _SECONDS |= {"week": 604800, "month": 2629800, "year": 31557600}
 _MEASURE = re.compile(
@@ -310,6 +323,26 @@ def _percent(text: str) -> object:
         return Fact("percent", key, shown)
 
     return make
+
+
+def _compound_duration(match: re.Match[str]) -> Fact | None:
+    first, second = _SECONDS[match["unit"].casefold()], _SECONDS[match["unit2"].casefold()]
+    if second >= first:
+        return None  # "1 hour and 2 hours": two durations, read one by one
+    seconds = Fraction(match["num"].replace(",", "")) * first + Fraction(match["num2"].replace(",", "")) * second
+    return Fact("duration", _show(seconds) + " s", match.group())
+
+
+def _spoken_hours(match: re.Match[str]) -> Fact:
+    if match["half"]:
+        seconds = 1800
+    elif match["quarters"]:
+        seconds = 900 * (3 if match["quarters"] == "3" else 1)
+    elif match["whole"]:
+        seconds = 3600 * (1 if match["whole"].casefold() in ("an", "one") else int(match["whole"])) + 1800
+    else:
+        seconds = 5400  # an hour and a half
+    return Fact("duration", f"{seconds} s", match.group())
 
 
 def _duration(match: re.Match[str]) -> Fact:
@@ -539,6 +572,10 @@ def facts_in(text: str) -> tuple[Fact, ...]:
         reader.scan(_MONEY_AFTER, _money)
         reader.scan(_OUT_OF, _out_of)
         reader.scan(_PERCENT, _percent(reader.text))
+        reader.scan(_COMPOUND_DURATION, _compound_duration)
+    if "hour" in reader.text.casefold():
+        reader.scan(_SPOKEN_HOURS, _spoken_hours)
+    if digit:
         reader.scan(_DURATION, _duration)
         reader.scan(_MEASURE, _measure)
         reader.scan(_ADDRESS, _address)
