@@ -195,3 +195,13 @@ def test_another_duration_in_other_units_fails(gold: str, predicted: str) -> Non
     assert settled is not None
     assert settled.equivalent is False, settled.detail
     assert "vs gold" in settled.detail
+
+
+def test_an_airport_code_and_its_city_are_one_place_and_another_city_is_not() -> None:
+    settled = settle_reply("Your flight lands at JFK.", "Your flight lands in New York.")
+    assert settled is not None
+    assert settled.equivalent is True, settled.detail
+    other = settle_reply("Your flight lands at JFK.", "Your flight lands in Boston.")
+    assert other is not None
+    assert other.equivalent is False
+    assert "Boston vs gold JFK" in other.detail

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 
 from aem_strands.compare.aliases import country_key
+from aem_strands.compare.gazetteer import places
 from aem_strands.compare.reply_signals import Fact
 
 Kind = tuple[str, str, bool]
@@ -155,12 +156,16 @@ class _Index:
 
 def _aliases(name: str) -> Iterator[tuple[str, str]]:
     """Keys two names share when they may be one (``reply_signals._entity_overlap``) though their words differ:
-    the country they name, a one-word name's first three letters. Names spelled alike but for a vowel
-    (``Taliban`` / ``Taleban``, but also ``Hansen`` / ``Hanson``) are not one: a reply may not pass on a guess."""
+    the country they name, a one-word name's first three letters, the places the gazetteer finds for it. Names
+    spelled alike but for a vowel (``Taliban`` / ``Taleban``, but also ``Hansen`` / ``Hanson``) are not one: a
+    reply may not pass on a guess."""
     if (country := country_key(name)) is not None:
         yield ("country", country)
     if " " not in name and len(name) >= 3:
         yield ("clip", name[:3])
+    found = places(name).any | (places(name.upper()).any if name.isalpha() and len(name) <= 4 else frozenset())
+    for place in found:  # "SFO" and "San Francisco" (the gazetteer decides in Fact.agrees, on the written names)
+        yield ("place", place)
 
 
 class _Names:

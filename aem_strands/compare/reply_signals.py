@@ -35,6 +35,7 @@ import phonenumbers
 from text_to_num import alpha2digit  # type: ignore[import-untyped]  # text2num ships no types
 
 from aem_strands.compare.aliases import entity_relation
+from aem_strands.compare.gazetteer import place_relation
 from aem_strands.compare.parse_time import MONTHS, TimeParser
 from aem_strands.compare.reply_words import (
     COMMON_STARTERS,
@@ -71,7 +72,10 @@ class Fact:
         if self.group == "date":
             return agree(_date_value(self.key), _date_value(other.key)) is True
         if self.group == "entity":
-            return _entity_overlap(self.key, other.key)
+            if _entity_overlap(self.key, other.key):
+                return True
+            place = place_relation(self.text, other.text)  # "SFO" and "San Francisco": one place, by the gazetteer
+            return place is not None and place.equivalent
         if self.group == "measure" and self.key.startswith("temperature") and other.key.startswith("temperature"):
             # "86 degrees" and "86 degrees Fahrenheit": a scale on one side only does not differ
             mine, theirs = self.key.split(), other.key.split()
