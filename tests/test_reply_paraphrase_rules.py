@@ -123,9 +123,15 @@ def test_a_bare_when_and_a_date_for_one_role_are_no_opposed_roles() -> None:
         ("The summit is in S. Korea this year.", "The summit is in South Korea this year."),  # a compass initial
         ("Floods hit the Pak coast again.", "Floods hit the Pakistan coast again."),  # a clipped name
         ("They wed in the UK's oldest chapel.", "They wed in Britain's oldest chapel."),  # two names of one country
+        # one duration in two units or in words
+        ("The show runs for two hours and ten minutes.", "Its running time is 130 minutes."),
+        ("The transfer takes 1 hour 30 minutes.", "The transfer takes an hour and a half."),
+        ("Your bus is 45 minutes late.", "Your bus is running three quarters of an hour behind."),
+        ("The tour lasts 30 minutes.", "The tour lasts half an hour."),
+        ("Charging takes 2 and a half hours.", "Charging takes 150 minutes."),
     ],
 )
-def test_other_written_forms_of_one_name_agree(gold: str, predicted: str) -> None:
+def test_one_fact_written_another_way_agrees(gold: str, predicted: str) -> None:
     for one, other in ((gold, predicted), (predicted, gold)):
         settled = settle_reply(one, other)
         assert settled is not None
@@ -163,23 +169,6 @@ def test_names_unlike_in_more_than_form_do_not_agree(gold: str, predicted: str) 
 def test_an_initial_dot_ends_no_name() -> None:
     assert _names("N. Korea's envoy met J. Lo.") == ["n korea's", "j lo"]
     assert _names("Take plan B. Then wait.") == ["b"]
-
-
-@pytest.mark.parametrize(
-    ("gold", "predicted"),
-    [
-        ("The show runs for two hours and ten minutes.", "Its running time is 130 minutes."),
-        ("The transfer takes 1 hour 30 minutes.", "The transfer takes an hour and a half."),
-        ("Your bus is 45 minutes late.", "Your bus is running three quarters of an hour behind."),
-        ("The tour lasts 30 minutes.", "The tour lasts half an hour."),
-        ("Charging takes 2 and a half hours.", "Charging takes 150 minutes."),
-    ],
-)
-def test_one_duration_in_other_units_agrees(gold: str, predicted: str) -> None:
-    for one, other in ((gold, predicted), (predicted, gold)):
-        settled = settle_reply(one, other)
-        assert settled is not None
-        assert settled.equivalent is True, settled.detail
 
 
 @pytest.mark.parametrize(
