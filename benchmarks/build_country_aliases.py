@@ -40,6 +40,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from aem_strands.compare.aliases import ALIASES_FILE, CONNECTORS, entity_form
 from aem_strands.compare.gazetteer import NICKNAMES
 from aem_strands.compare.reply_words import UNITS
+from aem_strands.output import write_atomically
 
 PATH = Path(__file__).resolve().parent.parent / "aem_strands" / "compare" / "data" / ALIASES_FILE
 
@@ -116,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         print(f"{PATH}: differs from what the installed packages give")
         return 1
-    PATH.write_text(text, encoding="utf-8")
+    write_atomically(PATH, text, "build_country_aliases.py")
     print(f"{PATH}: written ({len(text):,} characters)")
     return 0
 

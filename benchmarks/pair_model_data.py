@@ -44,6 +44,8 @@ from typing import Any
 from pair_model_perturb import act_changes, frame_spans, perturbed_pairs
 from reply_pairs import Signature, act_groups
 
+from aem_strands.output import AtomicFile, write_atomically
+
 ROOT = Path(__file__).resolve().parents[1]
 MIRROR = Path("/work/.mirror")
 SGD_GIT = MIRROR / "google-research-datasets+dstc8-schema-guided-dialogue" / "repo"
@@ -230,7 +232,7 @@ def main() -> None:
     for split, positives in close.items():
         for row in perturbed_pairs(positives, random.Random(13), PERTURBED[split] // 5):
             rows.append({**row, "source": "stsb", "split": split, "score": None})
-    with open(args.out / "pairs.jsonl", "w", encoding="utf-8") as handle:
+    with AtomicFile(args.out / "pairs.jsonl", "--out") as handle:
         for row in rows:
             handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
     counts = Counter(f"{r['split']}:{r['case']}" for r in rows)
@@ -262,7 +264,7 @@ def main() -> None:
         "dev_share_percent": DEV_SHARE,
         "counts": dict(sorted(counts.items())),
     }
-    (args.out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_atomically(args.out / "manifest.json", json.dumps(manifest, indent=2) + "\n", "--out")
     print(json.dumps(manifest["counts"]), f"SGD files missing: {len(missing)}")
 
 

@@ -36,6 +36,7 @@ from aem_strands.compare.combiner import PairGroup, default_head, pair_group
 from aem_strands.compare.pair_model import PairModel, PairModelStage, StageWeights
 from aem_strands.compare.replies import settle_reply
 from aem_strands.compare.scorers import EmbeddingScorer
+from aem_strands.output import write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "build" / "pair_model_data" / "pairs.jsonl"
@@ -131,7 +132,7 @@ def main() -> None:
     stage = PairModelStage(weights)
     print(f"stage: {stage.to_dict()}")
     if args.write:
-        TARGET.write_text(json.dumps(stage.to_dict(), indent=2) + "\n", encoding="utf-8")
+        write_atomically(TARGET, json.dumps(stage.to_dict(), indent=2) + "\n", "--write")
         print(f"wrote {TARGET}")
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import time
@@ -33,6 +34,8 @@ from typing import Any
 
 import numpy as np
 from sklearn.metrics import roc_auc_score
+
+from aem_strands.output import write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "build" / "pair_model_data"
@@ -215,7 +218,8 @@ def export(model: Any, tokenizer: Any, work: Path, figures: dict[str, Any], trai
         opset_version=17, dynamo=False,
     )  # fmt: skip
     TARGET.mkdir(parents=True, exist_ok=True)
-    quantize_dynamic(str(full), str(TARGET / "model.onnx"), weight_type=QuantType.QInt8)
+    quantize_dynamic(str(full), str(work / "model.int8.onnx"), weight_type=QuantType.QInt8)
+    os.replace(work / "model.int8.onnx", TARGET / "model.onnx")  # the shipped model is replaced whole or not at all
     for name in TOKENIZER_FILES:
         if (work / "torch" / name).exists():
             shutil.copy(work / "torch" / name, TARGET / name)
@@ -234,7 +238,7 @@ def export(model: Any, tokenizer: Any, work: Path, figures: dict[str, Any], trai
         "licence": "weights derived from all-MiniLM-L6-v2 (Apache-2.0), trained on CC BY-SA 4.0 data "
         "(SGD, STS-B scores)",
     }
-    (TARGET / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_atomically(TARGET / "manifest.json", json.dumps(manifest, indent=2) + "\n", "--write")
     size = (TARGET / "model.onnx").stat().st_size / 1e6
     print(f"wrote {TARGET} (model.onnx {size:.1f} MB)")
 

@@ -18,6 +18,7 @@ kinds (a heap per gold kind).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import re
@@ -154,7 +155,13 @@ class _Index:
             yield from (("amount", True, h) for h in _hours(key))
 
 
-def _aliases(name: str) -> Iterator[tuple[str, str]]:
+@functools.lru_cache(maxsize=1 << 14)
+def _aliases(name: str) -> tuple[tuple[str, str], ...]:
+    """``_alias_keys`` of a name, once per name (each name is looked up when indexed and when matched)."""
+    return tuple(_alias_keys(name))
+
+
+def _alias_keys(name: str) -> Iterator[tuple[str, str]]:
     """Keys two names share when they may be one (``reply_signals._entity_overlap``) though their words differ:
     the country they name, a one-word name's first three letters, the places the gazetteer finds for it. Names
     spelled alike but for a vowel (``Taliban`` / ``Taleban``, but also ``Hansen`` / ``Hanson``) are not one: a
@@ -198,7 +205,7 @@ class _Names:
         found = set(postings[0]).intersection(*postings[1:]) if postings else set()  # gold's words all in theirs
         for word in words:  # a word of gold is the acronym of some of theirs
             found |= self.by_acronym.get(word, set())
-        for alias in _aliases(key):  # one country's names, a clipped name, a spelling variant
+        for alias in _aliases(key):  # one country's names, a clipped name, one place
             found |= self.by_alias.get(alias, set())
         if len(words) <= _MAX_NAME_WORDS:
             for n in range(1, len(words) + 1):  # their words all in gold's

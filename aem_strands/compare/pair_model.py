@@ -7,14 +7,12 @@ one value or slot changed) and STS-B train (the data manifest is ``data/pair_mod
 it ships as int8 ONNX with its tokenizer in ``data/pair_model/`` (about 23 MB), so scoring needs
 onnxruntime and the ``tokenizers`` library, no torch and no training step.
 
-``PairModelStage`` combines it with the pair head for the reply pairs whose two replies do the same
-dialog acts beyond plain statements (``combiner.PairGroup`` ``asks`` and ``dialog``: two questions, two
-offers, two confirmations ...): a logistic regression over the head's logit (its act-group threshold
-already moved to 0.5) and the pair model's logit, fitted by ``benchmarks/pair_model_stage_fit.py`` on
-pairs no part of the chain was fitted on. Plain statements (``other``, nearly every STS-B pair) keep
-the head's score: there the model did worse than the head on the fitting pairs. The embedding scorer
-asks the model only about reply pairs the facts and acts leave open (``replies.settle_replies``
-settles the rest first) and of those groups, all of a batch at once.
+``PairModelStage`` combines it with the pair head for every reply pair the facts and acts leave open
+(``replies.settle_replies`` settles the rest first): a logistic regression over the head's logit (its
+act-group threshold already moved to 0.5) and the pair model's logit, fitted by
+``benchmarks/pair_model_stage_fit.py``. ``stage.json`` may give each act group (``combiner.PairGroup``)
+weights of its own; the shipped one gives every group the same, which did best on the fitting pairs. The
+embedding scorer asks the model about all the open pairs of a batch at once.
 """
 
 from __future__ import annotations

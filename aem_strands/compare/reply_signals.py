@@ -214,13 +214,9 @@ def _amount(match: re.Match[str]) -> Fraction:
 
 @functools.lru_cache(maxsize=1 << 14)
 def with_digits(text: str) -> str:
-    """``text`` with number words as digits and spoken times as clock times, as the facts read it."""
-    return _prepare(text)
-
-
-def _prepare(text: str) -> str:
-    """Number words as digits (``Two`` → ``2``); a scale word after digits stays as written
-    (``4.2 million``), shielded from the number-word reader, which would read it as a second number."""
+    """``text`` as the facts read it: number words as digits (``Two`` → ``2``), spoken times as clock times; a
+    scale word after digits stays as written (``4.2 million``), shielded from the number-word reader, which would
+    read it as a second number."""
     text = text.replace("\u2019", "'")
     scales: list[str] = []
 
@@ -453,6 +449,7 @@ def _weekday(word: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _words(text: str) -> tuple[tuple[int, str], ...]:
     """Each word of ``text`` with its position, case-folded (read three times per text: cached)."""
     return tuple([(m.start(), m.group().casefold()) for m in _WORD.finditer(text)])
@@ -560,7 +557,7 @@ def _idiom(words: tuple[tuple[int, str], ...], index: int, text: str) -> bool:
 @functools.lru_cache(maxsize=1 << 14)
 def facts_in(text: str) -> tuple[Fact, ...]:
     """The facts a text states, in reading order (see the module docstring)."""
-    reader = _Reader(_prepare(text))
+    reader = _Reader(with_digits(text))
     # Every reader below but e-mail, noon/midnight and identifiers with "_" needs a digit to match: a text
     # without one skips them (most replies), which changes nothing but the time spent.
     digit = _DIGIT.search(reader.text) is not None
@@ -602,7 +599,7 @@ def facts_in(text: str) -> tuple[Fact, ...]:
 
 def content_words(text: str, skip: frozenset[str]) -> frozenset[str]:
     """The word stems of a text, case-folded (number words as digits), but for words in ``skip``."""
-    return frozenset(stem(w) for _, w in _words(_prepare(text)) if w not in skip)
+    return frozenset(stem(w) for _, w in _words(with_digits(text)) if w not in skip)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -611,7 +608,7 @@ def counted_numbers(text: str) -> dict[str, frozenset[str]]:
     2 baths``: bedroom 3, bath 2; ``a 4 star hotel``: star 4; number words read as digits). Times, dates and
     words too generic to be counted (``GOVERNED_SKIP``) are left out."""
     found: dict[str, set[str]] = {}
-    for match in _COUNTED.finditer(_prepare(text)):
+    for match in _COUNTED.finditer(with_digits(text)):
         noun = match[2].casefold()
         if noun in GOVERNED_SKIP or noun in _NOT_COUNTED or noun in MONTHS or _weekday(noun):
             continue
@@ -626,4 +623,4 @@ _NOT_COUNTED = frozenset(["am", "pm", "st", "nd", "rd", "th", "and", "or", "to",
 @functools.lru_cache(maxsize=1 << 14)
 def words_in(text: str) -> frozenset[str]:
     """The word stems of a text, case-folded (number words as digits)."""
-    return frozenset(stem(w) for _, w in _words(_prepare(text)))
+    return frozenset(stem(w) for _, w in _words(with_digits(text)))

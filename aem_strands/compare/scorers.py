@@ -239,15 +239,14 @@ class EmbeddingScorer:
         from aem_strands.compare.pair_model import default_pair_model, default_stage
 
         stage = default_stage()
-        weights = [stage.weights(*pair) if stage is not None else None for pair in pairs]
-        chosen = [i for i, w in enumerate(weights) if w is not None]
-        if not chosen:
-            return list(scores)
-        logits = default_pair_model().logits([pairs[i] for i in chosen])
+        served = [(i, w) for i, pair in enumerate(pairs) if stage is not None and (w := stage.weights(*pair))]
         out: list[float | None] = list(scores)
-        for i, logit in zip(chosen, logits, strict=True):
+        if not served:
+            return out
+        logits = default_pair_model().logits([pairs[i] for i, _ in served])
+        for (i, weights), logit in zip(served, logits, strict=True):
             self._pair_logits[pairs[i]] = logit
-            out[i] = weights[i].probability(scores[i], logit)  # type: ignore[union-attr]
+            out[i] = weights.probability(scores[i], logit)
         return out
 
     def describe(self, pair: tuple[str, str], kind: ValueKind) -> str:
