@@ -563,12 +563,41 @@ def same_topics(gold: frozenset[str], predicted: frozenset[str]) -> bool | None:
         return None  # "When do you leave?" / "What time do you leave?": a date, a time or both
     if not roots & {t.split(":")[0] for t in predicted}:
         return False
+    if _unanswered(gold, predicted) and _unanswered(predicted, gold):
+        return False  # "Where from, and how many tickets?" / "When, and how many tickets?": one asked for another
     return None  # the same kinds of information, in part or with other roles: too close to call here
 
 
 _END_DATES = frozenset(["date:return", "date:checkout", "date:dropoff", "when:return", "when:checkout", "when:dropoff"])
 _MOMENTS = frozenset(["when", "date", "time"])
 """Roots that ask for a moment; a bare ``when`` asks for any of them."""
+
+
+_SPECIFIC = frozenset([
+    "date", "time", "when", "count", "place", "amount", "duration",
+    "recipient", "airline", "rooms", "contact", "rating", "insurance", "reason",
+])  # fmt: skip
+"""Topic roots that name one piece of information; kinds, names and the objects a request is about do not
+(``What event?`` / ``What kind of event?`` / ``What is the event called?`` may all ask for one slot)."""
+
+
+def _unanswered(asked: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether ``asked`` holds a specific topic (``_SPECIFIC``) that no topic of ``other`` may answer: one answers
+    another when their roots are the same or both moments (``when``, ``date``, ``time``), or one is a duration and
+    the other an end date, and their roles are not a pair's two ends (``place:origin`` / ``place:destination``)."""
+    return any(t.split(":")[0] in _SPECIFIC and not any(_may_answer(t, o) for o in other) for t in asked)
+
+
+def _may_answer(a: str, b: str) -> bool:
+    (root_a, _, role_a), (root_b, _, role_b) = a.partition(":"), b.partition(":")
+    if role_a and role_b and frozenset({role_a, role_b}) in _OPPOSED_ROLES:
+        return False
+    return (
+        root_a == root_b
+        or {root_a, root_b} <= _MOMENTS
+        or _ends(frozenset([a]), frozenset([b]))
+        or _ends(frozenset([b]), frozenset([a]))
+    )
 
 
 def _vague(gold: frozenset[str], predicted: frozenset[str]) -> bool:
