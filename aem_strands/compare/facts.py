@@ -29,7 +29,9 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
 
 - ``scope``: scope and quantity words of other classes on the two sides (``some vs gold all``;
   ``scopes.scope_findings``) are inconsistent.
-- ``roles``: when no other check found anything, the two replies are parsed (``roles``: spaCy's
+- ``roles``: when no other check found anything, a named place or party that is where a move starts on one
+  side and where it ends on the other (``leaves from Union Station`` / ``travelling to Union Station``,
+  ``directions``, read from the words next to it) is inconsistent; failing that, the two replies are parsed (``roles``: spaCy's
   dependency parse, each text once) and an entity bound to another role of the same action (``'checking'
   is the source of 'transferred' in gold, the destination in the prediction``), another party or means
   in one role, an action negated on one side only, or a question on one side reported done on the
@@ -50,6 +52,7 @@ from dataclasses import dataclass, replace
 
 from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_outcomes, same_topics
 from aem_strands.compare.aliases import same_entity
+from aem_strands.compare.directions import direction_findings
 from aem_strands.compare.fact_match import match_facts
 from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
@@ -326,8 +329,11 @@ _PARSED_CHECKS = frozenset(["roles"])
 @functools.lru_cache(maxsize=1 << 14)
 def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     check = _unparsed_check(gold, predicted, checks - _PARSED_CHECKS)
-    if "roles" not in checks or check.findings or not needs_parse(gold, predicted):
+    if "roles" not in checks or check.findings:
         return check
+    moved = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in direction_findings(gold, predicted))
+    if moved or not needs_parse(gold, predicted):
+        return replace(check, findings=moved) if moved else check
     found = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in role_findings(gold, predicted))
     return replace(check, findings=found) if found else check
 
@@ -348,7 +354,9 @@ def pending_parses(pairs: Collection[tuple[str, str]]) -> list[str]:
     return [
         text
         for gold, predicted in pairs
-        if needs_parse(gold, predicted) and not _unparsed_check(gold, predicted, every).findings
+        if needs_parse(gold, predicted)
+        and not _unparsed_check(gold, predicted, every).findings
+        and not direction_findings(gold, predicted)
         for text in (gold, predicted)
     ]
 
