@@ -90,6 +90,17 @@ def test_the_shipped_model_scores_pairs_in_the_unit_interval_offline() -> None:
 
 
 @pytest.mark.slow
+def test_a_pairs_logit_is_the_same_whatever_pairs_are_read_with_it() -> None:
+    # the int8 layers quantise each run's inputs with one scale: read in a batch, a pair's logit moved with its
+    # neighbours (up to about one logit); one pair per run keeps a verdict independent of the rest of a run
+    others = [("Your flight leaves at 6:05 am from gate B12.", "Gate B12, 6:05 am.")] * 3 + [("Hi", "Hello there")]
+    model = PairModel()
+    alone = model.logits([PARAPHRASE])[0]
+    assert model.logits([*others, PARAPHRASE, VALUE_CHANGED])[-2] == alone
+    assert model.logits([VALUE_CHANGED, PARAPHRASE])[1] == alone
+
+
+@pytest.mark.slow
 def test_a_paraphrase_scores_above_the_same_reply_with_one_value_changed() -> None:
     # an SGD-style offer: another restaurant name in the same words must score below the same offer in other words
     # (the chain's facts settle this pair before any model; here the model's own ranking is checked)

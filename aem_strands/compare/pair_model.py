@@ -11,8 +11,13 @@ onnxruntime and the ``tokenizers`` library, no torch and no training step.
 (``replies.settle_replies`` settles the rest first): a logistic regression over the head's logit (its
 act-group threshold already moved to 0.5) and the pair model's logit, fitted by
 ``benchmarks/pair_model_stage_fit.py``. ``stage.json`` may give each act group (``combiner.PairGroup``)
-weights of its own; the shipped one gives every group the same, which did best on the fitting pairs. The
-embedding scorer asks the model about all the open pairs of a batch at once.
+weights of its own; the shipped one gives every group the same, which did best on the fitting pairs.
+
+The model reads one pair per run, never a batch: its int8 layers quantise their inputs with one scale per
+run (onnxruntime's dynamic quantisation), so in a batch a pair's logit moved with its neighbours (by up to
+one logit on SGD development pairs, and up to 2.7 from the pair read alone), and a verdict could change
+with the other pairs of a run. One pair per run is also faster here (no padding): 3.5 ms a pair against
+5.9 in batches of 32 (``benchmarks/pair_model_batches.py`` prints both).
 """
 
 from __future__ import annotations
@@ -68,11 +73,8 @@ class PairModel:
     scored, so a benchmark can report the model's share of a run.
     """
 
-    def __init__(self, folder: Path | None = None, *, batch_size: int = 32) -> None:
-        if batch_size < 1:
-            raise ConfigError(f"PairModel: batch_size must be >= 1, got {batch_size!r}")
+    def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder or _folder()
-        self.batch_size = batch_size
         self.seconds = 0.0
         self.scored = 0
         self._session: Any = None
@@ -105,15 +107,14 @@ class PairModel:
         session, tokenizer = self._load()
         started = time.perf_counter()
         out: list[float] = []
-        for start in range(0, len(pairs), self.batch_size):
-            batch = [(model_input(g), model_input(p)) for g, p in pairs[start : start + self.batch_size]]
-            encoded = tokenizer.encode_batch(batch)
+        for gold, predicted in pairs:  # one pair per run: see the module docstring
+            encoded = tokenizer.encode(model_input(gold), model_input(predicted))
             feeds = {
-                "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
-                "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64),
+                "input_ids": np.array([encoded.ids], dtype=np.int64),
+                "attention_mask": np.array([encoded.attention_mask], dtype=np.int64),
+                "token_type_ids": np.array([encoded.type_ids], dtype=np.int64),
             }
-            out += [float(x) for x in session.run(None, feeds)[0].reshape(-1)]
+            out.append(float(session.run(None, feeds)[0].reshape(-1)[0]))
         self.seconds += time.perf_counter() - started
         self.scored += len(pairs)
         return out
