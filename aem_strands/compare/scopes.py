@@ -49,6 +49,9 @@ SCOPES: tuple[tuple[str, str], ...] = (
 )
 """Scope and quantity words by class; two replies each with a class the other lacks fail."""
 _SCOPES = tuple((name, re.compile(pattern)) for name, pattern in SCOPES)
+_ANY_SCOPE = re.compile("|".join(f"(?:{pattern})" for _, pattern in SCOPES))
+"""Every class in one pattern: most replies have no scope word, which one search tells; each class is searched
+alone only in a reply that has one."""
 
 _DUAL = {frozenset(["none"]), frozenset(["all"])}
 """``none`` on one side and ``all`` on the other may say one thing: no finding, the pair stays open."""
@@ -71,6 +74,8 @@ def scopes_in(text: str) -> frozenset[str]:
     """The scope classes a text uses (``SCOPES``), read together where two say one thing: ``no one
     except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``)."""
     folded = text.casefold().replace("\u2019", "'")
+    if not _ANY_SCOPE.search(folded):
+        return frozenset()
     found = {name for name, pattern in _SCOPES if pattern.search(folded)}
     if {"none", "except"} <= found:
         found = found - {"none", "except"} | {"only"}
