@@ -227,6 +227,8 @@ def match_facts(
     """(matched gold facts, unmatched gold, unmatched predicted), each in its side's order: the pairing
     of the module docstring's loop. Facts of one group pair first, across groups after: the "1 pm" of one
     side is the other's "1 pm", not its "one"."""
+    if not gold or not predicted:
+        return [], list(gold), list(predicted)  # one side states no fact: nothing to pair, no index to build
     positions: dict[Kind, list[int]] = {}
     for at, fact in enumerate(predicted):
         positions.setdefault(_kind(fact), []).append(at)
