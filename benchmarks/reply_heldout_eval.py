@@ -15,7 +15,8 @@ the default embedding scorer and thresholds):
   as in ``reply_report.py``); figures for all rows, for the rows outside the MSR genres, and for the
   clear rows only (``score >= 4`` equivalent, ``score <= 2`` not, the pairs between left out); and, for
   reference, MiniLM's cosine alone at the threshold best on these very rows (optimistic);
-- **hard held-out**: ``data/replies/hard_pairs_v2.heldout.jsonl`` when present (only the figures are
+- **hard held-out**: ``data/replies/hard_pairs_v2.heldout.jsonl`` and, written later by another hand,
+  ``hard_pairs_v3.heldout.jsonl``, each when present (only the figures are
   printed, never the pairs);
 - **compare ≡ score**: every pair also goes through dialog scoring (``evaluate_dialogs``, one
   one-turn dialog per pair, its own ``Comparator`` over the same scorer); the number of pairs whose
@@ -46,7 +47,10 @@ from aem_strands.evaluate import evaluate_dialogs
 from aem_strands.types import Method, ValueKind
 
 ROOT = Path(__file__).resolve().parents[1]
-HARD_HELDOUT = ROOT / "data" / "replies" / "hard_pairs_v2.heldout.jsonl"
+HARD_HELDOUT = {
+    "hard held-out": ROOT / "data" / "replies" / "hard_pairs_v2.heldout.jsonl",
+    "hard held-out v3": ROOT / "data" / "replies" / "hard_pairs_v3.heldout.jsonl",
+}
 Row = dict[str, Any]
 
 
@@ -65,9 +69,10 @@ def _sets(sgd_git: Path, stsb_git: Path) -> dict[str, list[Row]]:
         for r in stsb_rows(stsb_git, "stsbenchmark/sts-test.csv")
     ]
     sets = {"sgd dev": sgd, "sts-b test": stsb}
-    if HARD_HELDOUT.is_file():
-        with open(HARD_HELDOUT, encoding="utf-8") as handle:
-            sets["hard held-out"] = [json.loads(line) for line in handle if line.strip()]
+    for name, path in HARD_HELDOUT.items():
+        if path.is_file():
+            with open(path, encoding="utf-8") as handle:
+                sets[name] = [json.loads(line) for line in handle if line.strip()]
     return sets
 
 
