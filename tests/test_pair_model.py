@@ -101,6 +101,25 @@ def test_a_pairs_logit_is_the_same_whatever_pairs_are_read_with_it() -> None:
 
 
 @pytest.mark.slow
+def test_a_verdict_is_the_same_whatever_pairs_share_its_run() -> None:
+    open_pair = ComparisonRequest(
+        "When and what time do you intend to depart?", "What day and time would you like to leave?", ValueKind.RESPONSE
+    )
+    others = [
+        ComparisonRequest("A man is playing a flute.", "A man plays a large flute.", ValueKind.RESPONSE),
+        ComparisonRequest("Where are you headed?", "What is your destination city?", ValueKind.RESPONSE),
+        ComparisonRequest(*SETTLED, ValueKind.RESPONSE),
+    ]
+    comparator = Comparator(EmbeddingScorer())
+    alone = comparator.compare_many([open_pair])[0]
+    assert alone.method is Method.EMBEDDING
+    assert "pair model logit" in alone.detail
+    for run in ([*others, open_pair], [open_pair, *others[::-1]]):
+        beside = next(c for q, c in zip(run, comparator.compare_many(run), strict=True) if q is open_pair)
+        assert (beside.equivalent, beside.score, beside.detail) == (alone.equivalent, alone.score, alone.detail)
+
+
+@pytest.mark.slow
 def test_a_paraphrase_scores_above_the_same_reply_with_one_value_changed() -> None:
     # an SGD-style offer: another restaurant name in the same words must score below the same offer in other words
     # (the chain's facts settle this pair before any model; here the model's own ranking is checked)
