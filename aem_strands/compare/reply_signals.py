@@ -238,15 +238,14 @@ class _Reader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.taken = [False] * len(text)
+        self.taken = bytearray(len(text))  # 1 where a character is claimed
         self.facts: list[tuple[int, Fact]] = []
 
     def free(self, start: int, end: int) -> bool:
-        return not any(self.taken[start:end])
+        return self.taken.find(1, start, end) < 0
 
     def add(self, start: int, end: int, fact: Fact) -> None:
-        for i in range(start, end):
-            self.taken[i] = True
+        self.taken[start:end] = b"\x01" * (end - start)
         self.facts.append((start, fact))
 
     def scan(self, pattern: re.Pattern[str], make: object) -> None:
