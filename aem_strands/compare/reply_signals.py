@@ -196,6 +196,16 @@ _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _TOKEN = re.compile(r"[\w][\w'\u2019&.-]*[\w]|[\w]")
 _BOUNDARY = re.compile(r"[.!?:;\n]")
 _CONNECTORS = frozenset(["of", "de", "la", "le", "du", "del", "&", "and", "the", "on", "at"])
+_HINTS = {
+    _DATE: ("-", "/", *MONTHS),
+    _MONEY_BEFORE: tuple(_CURRENCY),
+    _MONEY_AFTER: tuple(_CURRENCY_WORDS),
+    _PERCENT: ("%", "percent", "per cent"),
+    _COMPOUND_DURATION: tuple(_SECONDS),
+    _DURATION: tuple(_SECONDS),
+    _OUT_OF: ("out of", "/"),
+}
+"""Strings (case-folded) one of which each match of a pattern holds: a text with none is not scanned for it."""
 _TIME_PARSER = TimeParser()
 _NO_CONTEXT = ParseContext()
 
@@ -240,6 +250,8 @@ class _Reader:
         self.text = text
         self.taken = bytearray(len(text))  # 1 where a character is claimed
         self.facts: list[tuple[int, Fact]] = []
+        # ASCII only: there re.IGNORECASE is ASCII case, so a case-insensitive match holds its hint, folded
+        self._folded = text.casefold() if text.isascii() else None
 
     def free(self, start: int, end: int) -> bool:
         return self.taken.find(1, start, end) < 0
@@ -249,6 +261,9 @@ class _Reader:
         self.facts.append((start, fact))
 
     def scan(self, pattern: re.Pattern[str], make: object) -> None:
+        hints = _HINTS.get(pattern)
+        if hints is not None and self._folded is not None and not any(h in self._folded for h in hints):
+            return  # no match can be in this text: scanning it costs more than this look
         for match in pattern.finditer(self.text):
             if self.free(match.start(), match.end()):
                 fact = make(match)  # type: ignore[operator]  # a callable taking the match
