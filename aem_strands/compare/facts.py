@@ -31,11 +31,11 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
   ``scopes.scope_findings``) are inconsistent.
 - ``roles``: when no other check found anything, a named place or party that is where a move starts on one
   side and where it ends on the other (``leaves from Union Station`` / ``travelling to Union Station``,
-  ``directions``, read from the words next to it) is inconsistent; failing that, the two replies are parsed (``roles``: spaCy's
-  dependency parse, each text once) and an entity bound to another role of the same action (``'checking'
-  is the source of 'transferred' in gold, the destination in the prediction``), another party or means
-  in one role, an action negated on one side only, or a question on one side reported done on the
-  other is inconsistent. Only pairs that share a content word are parsed (``needs_parse``).
+  ``directions``, read from the words next to it) is inconsistent; failing that, the two replies are parsed
+  (``roles``: spaCy's dependency parse, each text once) and an entity bound to another role of the same
+  action (``'checking' is the source of 'transferred' in gold, the destination in the prediction``), another
+  party or means in one role, an action negated on one side only, or a question on one side reported done on
+  the other is inconsistent. Only pairs that share a content word are parsed (``needs_parse``).
 
 ``FactCheck.matched`` lists the facts both replies state, for the reason of a passing reply.
 """
@@ -274,12 +274,15 @@ def _polarity_check(gold: str, predicted: str) -> list[FactFinding]:
     gold_facts, predicted_facts = facts_in(gold), facts_in(predicted)
     sides = ((gold_facts, predicted_facts, predicted, False), (predicted_facts, gold_facts, gold, True))
     for negating, other, other_text, reverse in sides:
+        negations = [f for f in negating if f.group == "negation"]
+        if not negations:
+            continue  # most replies negate nothing: the other side need not be read
         if _NEGATION.search(other_text.casefold().replace("\u2019", "'")):
             continue  # both sides negate something: which word each governs is too fragile to oppose them
         other_negated = {f.key for f in other if f.group == "negation"}
         other_words = words_in(other_text)
-        for fact in negating:
-            if fact.group == "negation" and fact.key not in other_negated and fact.key in other_words:
+        for fact in negations:
+            if fact.key not in other_negated and fact.key in other_words:
                 plain = fact.text.removeprefix("not ")
                 gold_text, predicted_text = (plain, fact.text) if reverse else (fact.text, plain)
                 findings.append(_inconsistent(gold_text, predicted_text, f"{predicted_text} vs gold {gold_text}"))
