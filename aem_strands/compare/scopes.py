@@ -6,8 +6,9 @@ either/whichever, at least, at most, except, also). ``scope_findings(gold, predi
 replies:
 
 - each reply has a class the other lacks: ``some vs gold all``, ``either vs gold all``;
-- ``also`` (``Members can also book the spa``, ``along with the grey scarf``) opposes ``only`` and
-  nothing else: it adds to what the other reply says, where ``only`` rules the rest out.
+- ``also`` (``Members can also book the spa``, ``along with the grey scarf``, ``..., as do the later trains``)
+  opposes ``only`` and nothing else: it adds to what the other reply says, where ``only`` rules the rest out;
+- a denied universal (``not all``, ``not everywhere``) is ``some``; ``within 14 days`` is ``at most``.
 
 A bound on one side only (``at least 10 options`` / ``10 options``) is no finding: replies use one loosely.
 
@@ -21,6 +22,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+_COUNT_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\b"
 _PLURAL_OF = r"(?:the|your|our|my|these|those|them|its|their|tonight's|today's|this week's)"
 SCOPES: tuple[tuple[str, str], ...] = (
     # (class, regular expression on the folded text); idioms that quantify nothing are left out
@@ -28,7 +30,8 @@ SCOPES: tuple[tuple[str, str], ...] = (
     (
         "all",
         r"\b(?<!at )(?<!that's )(?<!that is )(?<!is that )all\b(?! set\b| right\b| for (?:now|today)\b| the best\b)"
-        r"|\bevery\b|\beach\b|\bboth\b|\beveryone\b|\beverybody\b|\bentire\b|\bwhole\b|\bin full\b"
+        r"|\bevery\b|\beach\b|\bboth\b|\beveryone\b|\beverybody\b|\beverything\b|\beverywhere\b"
+        r"|\bentire\b|\bwhole\b|\bin full\b"
         r"|\bfull (?:fare|price|amount|refund|cost|balance|payment)\b",
     ),
     ("most", r"\bmost\b(?! (?:popular|recent|likely|expensive|affordable|convenient)\b)"),
@@ -44,8 +47,16 @@ SCOPES: tuple[tuple[str, str], ...] = (
     ("none", r"\bnone\b|\bneither\b|\bnobody\b|\bno one\b"),
     ("either", r"\beither\b|\bwhichever\b|\bone or the other\b"),
     ("at least", r"\bat least\b|\bminimum of\b|\bor more\b"),
-    ("at most", r"\bat most\b|\bno more than\b|\bup to\b|\bmaximum of\b|\bat the most\b|\bor fewer\b|\bor less\b"),
-    ("also", r"\balso\b|\bas well\b|\balong with\b|\bin addition to\b|\btoo\s*(?:[.!?]|$)"),
+    (
+        "at most",
+        r"\bat most\b|\bno more than\b|\bup to\b|\bmaximum of\b|\bat the most\b|\bor fewer\b|\bor less\b"
+        rf"|\bwithin (?:the next )?(?:\d|an?\b|{_COUNT_WORDS})",  # "within 14 days": no later than
+    ),
+    (
+        "also",
+        r"\balso\b|\bas well\b|\balong with\b|\bin addition to\b|\btoo\s*(?:[.!?]|$)"
+        r"|, as (?:do|does|did|is|are|was|were|will|can|has|have)\b",  # "..., as do the later trains"
+    ),
 )
 """Scope and quantity words by class; two replies each with a class the other lacks fail."""
 _SCOPES = tuple((name, re.compile(pattern)) for name, pattern in SCOPES)
@@ -58,6 +69,8 @@ _DUAL = {frozenset(["none"]), frozenset(["all"])}
 _OPPOSES_ONLY = frozenset(["also"])
 """Classes that count only against ``only`` (``also`` adds; it contradicts nothing else)."""
 _NEGATED = re.compile(r"\b(?:not|no|never)\b|n't\b")
+_NOT_ALL = re.compile(r"(?:\bnot|n't) (?:all|every|everyone|everybody|everything|everywhere|each)\b(?! right\b| set\b)")
+"""A denied universal says *some* (``not everywhere``, ``not all of it``, ``aren't all booked``)."""
 
 
 @dataclass(frozen=True)
@@ -72,10 +85,12 @@ class ScopeFinding:
 @functools.lru_cache(maxsize=1 << 14)
 def scopes_in(text: str) -> frozenset[str]:
     """The scope classes a text uses (``SCOPES``), read together where two say one thing: ``no one
-    except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``)."""
+    except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``); a denied
+    universal is ``some`` (``not everywhere``)."""
     folded = text.casefold().replace("\u2019", "'")
     if not _ANY_SCOPE.search(folded):
         return frozenset()
+    folded = _NOT_ALL.sub(" some ", folded)
     found = {name for name, pattern in _SCOPES if pattern.search(folded)}
     if {"none", "except"} <= found:
         found = found - {"none", "except"} | {"only"}
