@@ -49,3 +49,25 @@ def test_other_scopes_are_findings(gold: str, predicted: str) -> None:
 )
 def test_one_scope_in_other_words_is_no_finding(gold: str, predicted: str) -> None:
     assert scope_findings(gold, predicted) == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Only the blue mug is on sale.", "Everything except the blue mug is full price."),  # predicate reworded
+        ("Only the north gate stays open tonight.", "All the gates close tonight apart from the north one."),
+    ],
+)
+def test_only_and_all_except_with_another_predicate_are_left_open(gold: str, predicted: str) -> None:
+    assert scope_findings(gold, predicted) == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Only the blue mug is on sale.", "Everything except the blue mug is on sale."),  # the same predicate
+        ("Only the north gate stays open tonight.", "All the gates stay open tonight apart from the north one."),
+    ],
+)
+def test_only_and_all_except_with_the_same_predicate_oppose(gold: str, predicted: str) -> None:
+    assert [f.detail for f in scope_findings(gold, predicted)] == ["all, except vs gold only"]

@@ -13,7 +13,10 @@ replies:
 A bound on one side only (``at least 10 options`` / ``10 options``) is no finding: replies use one loosely.
 
 ``none`` on one side and ``all`` on the other is no finding: they may say one thing (``None of the
-flights have seats left`` / ``The flights are all fully booked``).
+flights have seats left`` / ``The flights are all fully booked``); so are ``only`` and ``all ... except``
+(``Only the kitchen blinds stayed open`` / ``All the blinds closed except the kitchen's``), where their other
+words differ (with the same words, ``Only the red dress is on sale`` / ``Everything but the red dress is on sale``,
+they oppose).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+
+from aem_strands.compare.reply_words import stem
 
 _COUNT_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\b"
 _PLURAL_OF = r"(?:the|your|our|my|these|those|them|its|their|tonight's|today's|this week's)"
@@ -64,8 +69,14 @@ _ANY_SCOPE = re.compile("|".join(f"(?:{pattern})" for _, pattern in SCOPES))
 """Every class in one pattern: most replies have no scope word, which one search tells; each class is searched
 alone only in a reply that has one."""
 
-_DUAL = {frozenset(["none"]), frozenset(["all"])}
-"""``none`` on one side and ``all`` on the other may say one thing: no finding, the pair stays open."""
+_DUALS = (
+    {frozenset(["none"]), frozenset(["all"])},
+    {frozenset(["only"]), frozenset(["all", "except"])},
+)
+"""Classes that may say one thing with the predicate denied: ``none`` and ``all`` (``None of the flights have
+seats`` / ``The flights are all full``), ``only`` and ``all ... except`` (``Only the 8:02 has seats`` / ``Every
+train but the 8:02 is full``): no finding, the pair stays open; ``only`` and ``all ... except`` only where the
+rest of the words differ (the predicate denied or reworded: with the same words they oppose)."""
 _OPPOSES_ONLY = frozenset(["also"])
 """Classes that count only against ``only`` (``also`` adds; it contradicts nothing else)."""
 _NEGATED = re.compile(r"\b(?:not|no|never)\b|n't\b")
@@ -103,10 +114,29 @@ def scope_findings(gold: str, predicted: str) -> list[ScopeFinding]:
     """What the two replies' scope words say differently (see the module docstring); empty otherwise."""
     mine, theirs = scopes_in(gold), scopes_in(predicted)
     only_mine, only_theirs = _compared(mine - theirs, theirs), _compared(theirs - mine, mine)
-    if only_mine and only_theirs and {only_mine, only_theirs} != _DUAL:
+    dual = {only_mine, only_theirs} in _DUALS and (
+        {only_mine, only_theirs} == _DUALS[0] or _predicate_words(gold) != _predicate_words(predicted)
+    )
+    if only_mine and only_theirs and not dual:
         said, gold_said = ", ".join(sorted(only_theirs)), ", ".join(sorted(only_mine))
         return [ScopeFinding(gold_said, said, f"{said} vs gold {gold_said}")]
     return []
+
+
+def _predicate_words(text: str) -> frozenset[str]:
+    """The word stems of ``text`` but for its scope words and ``_FRAME_WORDS``: what ``only`` or ``all ... except``
+    is said of."""
+    folded = _ANY_SCOPE.sub(" ", text.casefold().replace("\u2019", "'"))
+    # a plural's "s" comes off before the stem, which reads "gate" and "gates" apart
+    return frozenset(stem(w.removesuffix("s")) for w in _WORD.findall(folded) if w not in _FRAME_WORDS)
+
+
+_WORD = re.compile(r"[a-z0-9:]+(?:'[a-z]+)?")
+_FRAME_WORDS = frozenset(
+    ["the", "a", "an", "of", "one", "ones", "that", "those", "which", "who", "in", "on", "at", "from", "to", "for",
+     "with", "by", "and", "is", "are", "was", "were", "be", "been", "has", "have", "had", "still", "its", "their"]
+)  # fmt: skip
+"""Articles, prepositions and auxiliaries: which of them a reply uses does not deny its predicate."""
 
 
 def _compared(classes: frozenset[str], other: frozenset[str]) -> frozenset[str]:
