@@ -63,11 +63,15 @@ _PM_PARTS = ("afternoon", "evening", "night", "tonight")
 
 _CLOCK = re.compile(
     r"(?:(?P<pre>morning|afternoon|evening|night|tonight)\s+)?(?:at\s+)?"
-    r"(?:(?P<half>half|quarter)\s+(?P<rel>past|to)\s+)?"
-    r"(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?(?::\d{2})?(?:\s*oclock)?"
+    r"(?:(?:a\s+)?(?P<half>half|quarter|\d{1,2})(?:\s+minutes?)?[\s-]+(?P<rel>past|to|after)[\s-]+"
+    r"|(?P<british>half)\s+)?"
+    r"(?P<hour>\d{1,2}|noon|midnight)(?:[:h.](?P<minute>\d{2}))?(?::\d{2})?(?:\s*oclock)?"
     r"\s*(?P<ampm>am|pm|a\s*m|p\s*m)?"
     r"(?:\s+(?:in\s+the\s+|at\s+|this\s+)?(?P<post>morning|afternoon|evening|night|tonight))?"
 )
+"""A clock time; spoken forms too: ``quarter to 7``, ``10 to 6 in the morning``, ``5-past-7``, ``half 5``
+(British: 5:30), ``a quarter to midnight`` (number words are digits by then)."""
+_NAMED_HOURS = {"noon": 12, "midnight": 0}
 _OCLOCK = re.compile(r"\s*\bo\s*['\"`]?\s*clock\b")
 _QUARTER = re.compile(
     r"(?:(?P<y1>\d{4})\s*)?q(?P<q1>[1-4])(?:\s*(?:of\s+)?(?:fy\s*)?(?P<y2>\d{4}))?"
@@ -134,30 +138,59 @@ def may_be_time(folded: str) -> bool:
 
 
 def parse_clock(text: str) -> ClockTime | None:
-    """A time of day; needs minutes, am/pm, a part of day or a ``half past`` to be one."""
+    """A time of day; needs minutes, am/pm, a part of day or a ``half past`` to be one. A spoken offset in
+    minutes (``10 to 6``, ``20 past 4``) is a time only up to 30 minutes, before an hour of the 12-hour clock or
+    ``noon``/``midnight``, and, but for ``past``, with am/pm, a part of day or ``noon``/``midnight`` (``from 10 to
+    6`` is a range).
+    ``12`` at night is midnight (``closes at 12 at night``)."""
     if text in ("noon", "midday", "12 noon"):
         return ClockTime(12, 0)
-    if text == "midnight":
+    if text in ("midnight", "12 midnight"):
         return ClockTime(0, 0)
     match = _CLOCK.fullmatch(text)
     if not match:
         return None
-    hour, minute = int(match["hour"]), int(match["minute"] or 0)
+    named = _NAMED_HOURS.get(match["hour"])
+    hour, minute = named if named is not None else int(match["hour"]), int(match["minute"] or 0)
     part = match["pre"] or match["post"]
     ampm = (match["ampm"] or "").replace(" ", "")
-    if not (match["minute"] or ampm or part or match["half"] or "oclock" in text):
+    if named is not None and (match["minute"] or ampm or part or not match["rel"]):
+        return None  # "noon" and "midnight" alone are read above; with an offset, nothing else
+    if not (match["minute"] or ampm or part or match["half"] or match["british"] or "oclock" in text):
         return None
     if match["half"]:
-        offset = 30 if match["half"] == "half" else 15
-        minute = offset if match["rel"] == "past" else 60 - offset
-        hour = hour if match["rel"] == "past" else hour - 1
-    if ampm == "pm" or (not ampm and part in _PM_PARTS):
-        hour = hour + 12 if hour < 12 else hour
-    elif ampm == "am" and hour == 12:
+        if match["minute"] or not (
+            offset := _offset(match["half"], match["rel"], bool(ampm or part) or named is not None)
+        ):
+            return None
+        if named is None and not 1 <= hour <= 12:
+            return None
+        minute = offset if match["rel"] != "to" else 60 - offset
+        hour = hour if match["rel"] != "to" else (hour - 1) % 24
+    elif match["british"]:
+        if match["minute"] or not (ampm or part) or not 1 <= hour <= 12:
+            return None
+        minute = 30
+    if named is not None:
+        return ClockTime(hour, minute)
+    if hour == 12 and (ampm == "am" or (not ampm and part in ("night", "tonight"))):
         hour = 0
+    elif ampm == "pm" or (not ampm and part in _PM_PARTS):
+        hour = hour + 12 if hour < 12 else hour
     if not (0 <= hour <= 23 and 0 <= minute <= 59) or (ampm and int(match["hour"]) > 12):
         return None
     return ClockTime(hour, minute)
+
+
+def _offset(said: str, relation: str, anchored: bool) -> int | None:
+    """The minutes a spoken offset (``half``, ``quarter``, ``10``) names, or ``None`` where it names no time: more
+    than 30 minutes, or a number before ``to``/``after`` with nothing to anchor it (am/pm, a part of day, noon)."""
+    if said in ("half", "quarter"):
+        return 30 if said == "half" else 15
+    minutes = int(said)
+    if not 1 <= minutes <= 30 or (relation != "past" and not anchored):
+        return None
+    return minutes
 
 
 def _valid(year: int | None, month: int | None, day: int | None) -> bool:

@@ -7,6 +7,7 @@
 - times (``7 pm``, ``19:00``, ``half past 11``, ``noon``), dates (``May 3``, ``3rd of May``,
   ``2019-03-01``, and ``12/11/2020`` with its day-first and month-first readings), weekdays, months: parsed with
   the shared ``TimeParser``;
+- codes read out digit by digit (``4-7-2-9``: the number 4729);
 - money (``$356 million``, ``$356M``, ``1,250 dollars``), percentages with their direction
   (``up 8%``), durations (``two working days``), measures (``5 kg`` = ``5000 g``), plain numbers
   with their scale (``4.2 million``, ``1.1M``); number words are read as digits (``Two`` is 2). Amounts are
@@ -176,15 +177,33 @@ _DATE = re.compile(
     r"|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?)",
     re.IGNORECASE,
 )
+_PART_OF_DAY = r"(?:\s+(?:in the\s+)?(?:morning|afternoon|evening|night)|\s+at night\b)"
+_AT_PART = r"\s+(?:in the\s+(?:morning|afternoon|evening)|at night)\b"
+_SPOKEN_OFFSET = (
+    r"(?:(?:a\s+)?(?:half|quarter)|(?<!from )(?<!between )(?<![-\d])\d{1,2}(?:\s+minutes?)?)"
+    r"[\s-]+(?:past|to|after)[\s-]+"
+)
 _TIME = re.compile(
-    r"\b(?:(?:half|quarter)\s+(?:past|to)\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:o'?\s?clock\s*)?(?:[ap]\.?\s?m\b\.?)"
-    r"(?:\s+(?:in the\s+)?(?:morning|afternoon|evening|night))?"
-    r"|\b\d{1,2}:\d{2}\b(?:\s*(?:in the\s+)?(?:morning|afternoon|evening|night))?"
-    r"|\b(?:half|quarter)\s+(?:past|to)\s+\d{1,2}\b(?:\s+(?:in the\s+)?(?:morning|afternoon|evening|night))?"
-    r"|\b\d{1,2}\s+o'?\s?clock\b(?:\s+(?:in the\s+)?(?:morning|afternoon|evening|night))?"
-    r"|\bnoon\b|\bmidnight\b",
+    rf"\b(?:{_SPOKEN_OFFSET})?\d{{1,2}}(?:[:.]\d{{2}})?\s*(?:o'?\s?clock\s*)?(?:[ap]\.?\s?m\b\.?){_PART_OF_DAY}?"
+    rf"|\b\d{{1,2}}:\d{{2}}\b(?:\s*(?:in the\s+)?(?:morning|afternoon|evening|night))?"
+    rf"|\b{_SPOKEN_OFFSET}(?:\d{{1,2}}\b|noon\b|midnight\b)(?:{_PART_OF_DAY}|\s+morning\b)?"
+    rf"|\b\d{{1,2}}\s+o'?\s?clock\b{_PART_OF_DAY}?"
+    rf"|\bhalf\s+\d{{1,2}}{_AT_PART}"
+    rf"|(?<![-\d.,:/$])\b\d{{1,2}}{_AT_PART}"
+    r"|\b12\s+(?:noon|midnight)\b|\bnoon\b|\bmidnight\b",
     re.IGNORECASE,
 )
+"""Times of day as written: ``7 pm``, ``19:00``, ``half past 11``, ``10 to 6 in the morning``, ``5 past 7``,
+``half 5 in the morning`` (British), ``9 in the morning``, ``12 at night``, ``noon``; ``parse_time`` decides which
+spans are times (``10 to 6`` alone is a range, not 5:50)."""
+_SPOKEN_CLOCK_HYPHENS = re.compile(
+    r"\b(half|quarter|[a-z]+|\d{1,2})-(past|to)-([a-z]+|\d{1,2})\b(?=\s+(?:am|pm|a\.m|p\.m|in the|at night|morning))",
+    re.IGNORECASE,
+)
+"""``five-past-seven morning``: a spoken time joined by hyphens, spaced so its number words read as digits."""
+_ZERO_LED = re.compile(r"0\d[:.]")
+_SPELLED_DIGITS = re.compile(r"(?<![\w.,/-])\d(?:-\d){3,}(?![\w-])")
+"""A code read out digit by digit (``4-7-2-9``): one number, the digits together (``4729``)."""
 _SPOKEN_TIME = re.compile(r"\b(\d{1,2}) (\d{2})(\s*[ap]\.?\s?m\b)", re.IGNORECASE)
 _SCALED_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
 _SHIELDED = re.compile(r"(\d[\d.,]*)\s+\u00a7(\d+)\u00a7")
@@ -237,6 +256,8 @@ def with_digits(text: str) -> str:
     # Each substitution below is skipped where its pattern cannot match (no digit, no shield mark).
     if _DIGIT.search(text):
         text = _SCALED_WORDS.sub(shield, text)
+    if "-" in text:
+        text = _SPOKEN_CLOCK_HYPHENS.sub(r"\1 \2 \3", text)
     text = alpha2digit(text, "en", threshold=1)  # "one" is as often a pronoun
     if "\u00a7" in text:
         text = _SHIELDED.sub(lambda m: f"{m[1]} {scales[int(m[2])]}", text)
@@ -313,12 +334,15 @@ def _time(match: re.Match[str]) -> Fact | None:
     folded = text.casefold()
     if folded == "noon":
         return Fact("time", "12:00", text)
-    if folded == "midnight":
+    if folded in ("midnight", "12 midnight"):
         return Fact("time", "0:00", text)
     typed = _TIME_PARSER.parse(text, _NO_CONTEXT)
     if not isinstance(typed, ClockTime):
         return None
+    # a 24-hour time (``00:40``, ``07:05``) or one said from noon or midnight is no 12-hour reading
+    twenty_four = _ZERO_LED.match(folded) is not None or "noon" in folded or "midnight" in folded
     loose = not re.search(r"[ap]\.?\s?m\b|morning|afternoon|evening|night", folded) and typed.hour <= 12
+    loose = loose and not twenty_four
     return Fact("time", f"{typed.hour}:{typed.minute:02d}", text, loose)
 
 
@@ -582,6 +606,7 @@ def facts_in(text: str) -> tuple[Fact, ...]:
     if digit or _NOON.search(reader.text):
         reader.scan(_TIME, _time)
     if digit:
+        reader.scan(_SPELLED_DIGITS, lambda m: Fact("number", _show(Fraction(m.group().replace("-", ""))), m.group()))
         reader.scan(_PHONE, _phone)
         reader.scan(_MONEY_BEFORE, _money)
         reader.scan(_MONEY_AFTER, _money)

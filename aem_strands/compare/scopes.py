@@ -6,13 +6,17 @@ either/whichever, at least, at most, except, also). ``scope_findings(gold, predi
 replies:
 
 - each reply has a class the other lacks: ``some vs gold all``, ``either vs gold all``;
-- ``also`` (``Members can also book the spa``, ``along with the grey scarf``) opposes ``only`` and
-  nothing else: it adds to what the other reply says, where ``only`` rules the rest out.
+- ``also`` (``Members can also book the spa``, ``along with the grey scarf``, ``..., as do the later trains``)
+  opposes ``only`` and nothing else: it adds to what the other reply says, where ``only`` rules the rest out;
+- a denied universal (``not all``, ``not everywhere``) is ``some``; ``within 14 days`` is ``at most``.
 
 A bound on one side only (``at least 10 options`` / ``10 options``) is no finding: replies use one loosely.
 
 ``none`` on one side and ``all`` on the other is no finding: they may say one thing (``None of the
-flights have seats left`` / ``The flights are all fully booked``).
+flights have seats left`` / ``The flights are all fully booked``); so are ``only`` and ``all ... except``
+(``Only the kitchen blinds stayed open`` / ``All the blinds closed except the kitchen's``), where their other
+words differ (with the same words, ``Only the red dress is on sale`` / ``Everything but the red dress is on sale``,
+they oppose).
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ import functools
 import re
 from dataclasses import dataclass
 
+from aem_strands.compare.reply_words import stem
+
+_COUNT_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety)\b"
 _PLURAL_OF = r"(?:the|your|our|my|these|those|them|its|their|tonight's|today's|this week's)"
 SCOPES: tuple[tuple[str, str], ...] = (
     # (class, regular expression on the folded text); idioms that quantify nothing are left out
@@ -28,7 +35,8 @@ SCOPES: tuple[tuple[str, str], ...] = (
     (
         "all",
         r"\b(?<!at )(?<!that's )(?<!that is )(?<!is that )all\b(?! set\b| right\b| for (?:now|today)\b| the best\b)"
-        r"|\bevery\b|\beach\b|\bboth\b|\beveryone\b|\beverybody\b|\bentire\b|\bwhole\b|\bin full\b"
+        r"|\bevery\b|\beach\b|\bboth\b|\beveryone\b|\beverybody\b|\beverything\b|\beverywhere\b"
+        r"|\bentire\b|\bwhole\b|\bin full\b"
         r"|\bfull (?:fare|price|amount|refund|cost|balance|payment)\b",
     ),
     ("most", r"\bmost\b(?! (?:popular|recent|likely|expensive|affordable|convenient)\b)"),
@@ -44,8 +52,16 @@ SCOPES: tuple[tuple[str, str], ...] = (
     ("none", r"\bnone\b|\bneither\b|\bnobody\b|\bno one\b"),
     ("either", r"\beither\b|\bwhichever\b|\bone or the other\b"),
     ("at least", r"\bat least\b|\bminimum of\b|\bor more\b"),
-    ("at most", r"\bat most\b|\bno more than\b|\bup to\b|\bmaximum of\b|\bat the most\b|\bor fewer\b|\bor less\b"),
-    ("also", r"\balso\b|\bas well\b|\balong with\b|\bin addition to\b|\btoo\s*(?:[.!?]|$)"),
+    (
+        "at most",
+        r"\bat most\b|\bno more than\b|\bup to\b|\bmaximum of\b|\bat the most\b|\bor fewer\b|\bor less\b"
+        rf"|\bwithin (?:the next )?(?:\d|an?\b|{_COUNT_WORDS})",  # "within 14 days": no later than
+    ),
+    (
+        "also",
+        r"\balso\b|\bas well\b|\balong with\b|\bin addition to\b|\btoo\s*(?:[.!?]|$)"
+        r"|, as (?:do|does|did|is|are|was|were|will|can|has|have)\b",  # "..., as do the later trains"
+    ),
 )
 """Scope and quantity words by class; two replies each with a class the other lacks fail."""
 _SCOPES = tuple((name, re.compile(pattern)) for name, pattern in SCOPES)
@@ -53,11 +69,19 @@ _ANY_SCOPE = re.compile("|".join(f"(?:{pattern})" for _, pattern in SCOPES))
 """Every class in one pattern: most replies have no scope word, which one search tells; each class is searched
 alone only in a reply that has one."""
 
-_DUAL = {frozenset(["none"]), frozenset(["all"])}
-"""``none`` on one side and ``all`` on the other may say one thing: no finding, the pair stays open."""
+_DUALS = (
+    {frozenset(["none"]), frozenset(["all"])},
+    {frozenset(["only"]), frozenset(["all", "except"])},
+)
+"""Classes that may say one thing with the predicate denied: ``none`` and ``all`` (``None of the flights have
+seats`` / ``The flights are all full``), ``only`` and ``all ... except`` (``Only the 8:02 has seats`` / ``Every
+train but the 8:02 is full``): no finding, the pair stays open; ``only`` and ``all ... except`` only where the
+rest of the words differ (the predicate denied or reworded: with the same words they oppose)."""
 _OPPOSES_ONLY = frozenset(["also"])
 """Classes that count only against ``only`` (``also`` adds; it contradicts nothing else)."""
 _NEGATED = re.compile(r"\b(?:not|no|never)\b|n't\b")
+_NOT_ALL = re.compile(r"(?:\bnot|n't) (?:all|every|everyone|everybody|everything|everywhere|each)\b(?! right\b| set\b)")
+"""A denied universal says *some* (``not everywhere``, ``not all of it``, ``aren't all booked``)."""
 
 
 @dataclass(frozen=True)
@@ -72,10 +96,12 @@ class ScopeFinding:
 @functools.lru_cache(maxsize=1 << 14)
 def scopes_in(text: str) -> frozenset[str]:
     """The scope classes a text uses (``SCOPES``), read together where two say one thing: ``no one
-    except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``)."""
+    except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``); a denied
+    universal is ``some`` (``not everywhere``)."""
     folded = text.casefold().replace("\u2019", "'")
     if not _ANY_SCOPE.search(folded):
         return frozenset()
+    folded = _NOT_ALL.sub(" some ", folded)
     found = {name for name, pattern in _SCOPES if pattern.search(folded)}
     if {"none", "except"} <= found:
         found = found - {"none", "except"} | {"only"}
@@ -88,10 +114,29 @@ def scope_findings(gold: str, predicted: str) -> list[ScopeFinding]:
     """What the two replies' scope words say differently (see the module docstring); empty otherwise."""
     mine, theirs = scopes_in(gold), scopes_in(predicted)
     only_mine, only_theirs = _compared(mine - theirs, theirs), _compared(theirs - mine, mine)
-    if only_mine and only_theirs and {only_mine, only_theirs} != _DUAL:
+    dual = {only_mine, only_theirs} in _DUALS and (
+        {only_mine, only_theirs} == _DUALS[0] or _predicate_words(gold) != _predicate_words(predicted)
+    )
+    if only_mine and only_theirs and not dual:
         said, gold_said = ", ".join(sorted(only_theirs)), ", ".join(sorted(only_mine))
         return [ScopeFinding(gold_said, said, f"{said} vs gold {gold_said}")]
     return []
+
+
+def _predicate_words(text: str) -> frozenset[str]:
+    """The word stems of ``text`` but for its scope words and ``_FRAME_WORDS``: what ``only`` or ``all ... except``
+    is said of."""
+    folded = _ANY_SCOPE.sub(" ", text.casefold().replace("\u2019", "'"))
+    # a plural's "s" comes off before the stem, which reads "gate" and "gates" apart
+    return frozenset(stem(w.removesuffix("s")) for w in _WORD.findall(folded) if w not in _FRAME_WORDS)
+
+
+_WORD = re.compile(r"[a-z0-9:]+(?:'[a-z]+)?")
+_FRAME_WORDS = frozenset(
+    ["the", "a", "an", "of", "one", "ones", "that", "those", "which", "who", "in", "on", "at", "from", "to", "for",
+     "with", "by", "and", "is", "are", "was", "were", "be", "been", "has", "have", "had", "still", "its", "their"]
+)  # fmt: skip
+"""Articles, prepositions and auxiliaries: which of them a reply uses does not deny its predicate."""
 
 
 def _compared(classes: frozenset[str], other: frozenset[str]) -> frozenset[str]:
