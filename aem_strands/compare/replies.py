@@ -97,9 +97,12 @@ def _reordered(gold: str, predicted: str) -> bool:
     """Whether two times or dates come in the other order on the two sides (``from 8 am to 11:30 am`` /
     ``from 11:30 am to 8 am``), each stated once on each side; names count only where a ``from`` or a
     ``between`` may give them roles (a list of films in another order says the same)."""
-    roles = _ORDERED_NAMES.search(gold) is not None or _ORDERED_NAMES.search(predicted) is not None
     mine, theirs = facts_in(gold), facts_in(predicted)
-    for group in {f.group for f in mine} & {f.group for f in theirs}:
+    groups = {f.group for f in mine} & {f.group for f in theirs}
+    roles = "entity" in groups and (
+        _ORDERED_NAMES.search(gold) is not None or _ORDERED_NAMES.search(predicted) is not None
+    )
+    for group in groups:
         if group not in _ORDERED_GROUPS and not (group == "entity" and roles):
             continue  # counts and amounts in another order say the same (``_swapped_counts`` binds them)
         keys, other_keys = [f.key for f in mine if f.group == group], [f.key for f in theirs if f.group == group]
