@@ -185,3 +185,34 @@ def test_another_weekday_as_a_possessive_stillreply_fails_on_facts() -> None:
     assert "Wednesday vs gold Tuesday" in reply_fails_on_facts(
         "Your haircut is on Tuesday.", "Your haircut is Wednesday's first slot."
     )
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (  # one kind of party, two owners: "your" and "the landlord's"
+            "The damage will be paid for by the landlord's insurer.",
+            "Your insurer is paying for the damage.",
+            "'Your insurer' is the agent of 'paying' in the prediction where gold has 'landlord's insurer'",
+        ),
+        (  # one kind of thing, two owners
+            "The plan protects your partner's laptop.",
+            "Your laptop is protected by the plan.",
+            "'Your laptop' is the patient of 'protected' in the prediction where gold has 'partner's laptop'",
+        ),
+    ],
+)
+def test_a_filler_owned_by_another_party_fails(gold: str, predicted: str, said: str) -> None:
+    assert said in [f.detail for f in role_findings(gold, predicted)]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your insurer is paying for the damage.", "The damage is being paid for by your insurer."),
+        ("Your insurer is paying for the damage.", "The insurer is paying for the damage."),  # no owner said
+        ("We have refunded Maria's deposit.", "Maria's deposit has been refunded by us."),
+    ],
+)
+def test_the_same_owner_or_none_on_one_side_is_no_finding(gold: str, predicted: str) -> None:
+    assert role_findings(gold, predicted) == []

@@ -16,9 +16,11 @@ on each side (an action said twice, or by no verb, is not compared):
 - a filler bound to another role (``'checking account' is the source in gold, the destination in
   the prediction``), but for the subject of an intransitive use on one side and the object on the
   other (``Your order shipped`` / ``We shipped your order``);
-- another filler in one role, when both are parties (``I``/``we``, ``you``, a name) or both are
+- another filler in one role, when both are parties (``I``/``we``, ``you``, a name), both are
   places or means of payment (``'wallet' is the destination in the prediction where gold has
-  'card'``); two common nouns may be synonyms, so they are left to the semantic stage;
+  'card'``), or one kind of thing owned by two parties (``your insurer`` / ``the other driver's
+  insurer``: a filler keeps its possessor when it is a party); two common nouns may be synonyms, so
+  they are left to the semantic stage;
 - the action negated on one side only (``accepts`` / ``doesn't accept``);
 - a question on one side and a report that it is done on the other (``Shall I cancel it?`` /
   ``I've cancelled it.``).
@@ -79,8 +81,13 @@ class Filler:
     name: bool = False
     denied: bool = False
     """Named under a negation (``paid by the operator, not by you``: ``you`` is denied)."""
+    owner: str = ""
+    """Whose it is, when a party owns it (``your insurer``: ``user``; ``the other driver's insurer``:
+    ``driver``); empty when no possessor is said or its referent is unknown (``their``)."""
 
     def agrees(self, other: Filler) -> bool:
+        if self.owner and other.owner and self.owner != other.owner:
+            return False  # "your insurer" / "the other driver's insurer": one kind of party, two parties
         if self.words <= other.words or other.words <= self.words:
             return True
         # "Kenya SC" / "Kenya Supreme Court": what differs on one side is the other's initials
@@ -543,7 +550,23 @@ def _filler(head: Token) -> Filler | None:
     joined = [head.i, *(c.i for c in head.children if c.dep_ in _MODIFIERS and c.pos_ != "DET")]
     text = head.doc[min(joined) : max(joined) + 1].text
     name = head.pos_ == "PROPN"
-    return Filler(frozenset(words), text, name or head.lemma_.casefold() in PERSONS, name)
+    return Filler(frozenset(words), text, name or head.lemma_.casefold() in PERSONS, name, owner=_owner(head))
+
+
+def _owner(head: Token) -> str:
+    """The party a possessive names as the owner of ``head`` (``your``: ``user``; ``my``/``our``: ``speaker``;
+    ``Omar's``, ``the tenant's``: its lemma), or ``""`` when there is none or it is a thing (``the room's``)."""
+    for child in head.children:
+        if child.dep_ != "poss":
+            continue
+        word = child.lower_
+        if word in _SPEAKER:
+            return "speaker"
+        if word in _USER:
+            return "user"
+        if child.pos_ == "PROPN" or child.lemma_.casefold() in PERSONS:
+            return _word(child)
+    return ""
 
 
 @dataclass(frozen=True)
@@ -623,8 +646,12 @@ def _ergative(role: Role, other: Role, gold: Relation, predicted: Relation) -> b
 
 def _distinct(gold: Filler, predicted: Filler) -> bool:
     """Two fillers of one role that name different things for sure: both parties (``I``, ``you``, a
-    person, a name), or both places or means of payment; never a name and a common noun, which may
-    be one thing (``the Ace Hotel London`` / ``a nice 4 star hotel``)."""
+    person, a name), both places or means of payment, or one kind of thing owned by two parties (``your
+    belongings`` / ``your tenant's belongings``); never a name and a common noun, which may be one thing
+    (``the Ace Hotel London`` / ``a nice 4 star hotel``)."""
+    if gold.owner and predicted.owner and gold.owner != predicted.owner:
+        # "your tenant's belongings" / "your belongings": one kind of thing, owned by two parties
+        return bool((gold.words & predicted.words) - {gold.owner, predicted.owner})
     common = [not f.name and not f.words <= _PARTIES for f in (gold, predicted)]
     if (gold.name and common[1]) or (predicted.name and common[0]):
         return False
@@ -708,7 +735,7 @@ def describe_relations(text: str) -> str:
 
 
 def _same_roles(gold: Relation, predicted: Relation) -> bool:
-    def key(relation: Relation) -> list[tuple[str, bool, frozenset[str]]]:
-        return sorted((r.value, f.denied, f.words) for r, f in relation.roles)
+    def key(relation: Relation) -> list[tuple[str, bool, frozenset[str], str]]:
+        return sorted((r.value, f.denied, f.words, f.owner) for r, f in relation.roles)
 
     return key(gold) == key(predicted)
