@@ -216,3 +216,23 @@ def test_a_filler_owned_by_another_party_fails(gold: str, predicted: str, said: 
 )
 def test_the_same_owner_or_none_on_one_side_is_no_finding(gold: str, predicted: str) -> None:
     assert role_findings(gold, predicted) == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (  # "hand over" and "transfer" name one action: who gives and who gets swap
+            "Your brother's parking permit has been transferred to you.",
+            "You handed your parking permit over to your brother.",
+            "'you' is the recipient of 'transferred' in gold, the agent in the prediction",
+        ),
+        (
+            "Your parcel was passed on to the courier by the warehouse.",
+            "The courier passed your parcel on to the warehouse.",
+            "'courier' is the recipient of 'passed' in gold, the agent in the prediction",
+        ),
+    ],
+)
+def test_a_phrasal_synonym_of_send_is_compared_with_send(gold: str, predicted: str, said: str) -> None:
+    assert needs_parse(gold, predicted)
+    assert said in [f.detail for f in role_findings(gold, predicted)]

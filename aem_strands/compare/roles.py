@@ -124,7 +124,7 @@ class Relation:
 
 
 ACTIONS: tuple[tuple[str, ...], ...] = (
-    ("send", "transfer", "move", "wire", "forward"),
+    ("send", "transfer", "move", "wire", "forward", "hand over", "pass on"),
     ("book", "reserve"),
     ("cancel", "call off"),
     ("refund", "reimburse"),
@@ -135,6 +135,19 @@ ACTIONS: tuple[tuple[str, ...], ...] = (
 )
 """Verbs that name one action (the first of a row names it); any other verb is its own action."""
 _ACTION = {verb: row[0] for row in ACTIONS for verb in row}
+
+
+def _inflections(verb: str) -> set[str]:
+    """The written forms of a one-word verb (``transfer``: ``transfers``, ``transferred``, ``transferring`` ...)."""
+    return {verb, f"{verb}s", f"{verb}es", f"{verb}d", f"{verb}ed", f"{verb}ing", f"{verb[:-1]}ing",
+            f"{verb}{verb[-1]}ed", f"{verb}{verb[-1]}ing"}  # fmt: skip
+
+
+_ACTION_FORMS = {form: row[0] for row in ACTIONS for verb in row if " " not in verb for form in _inflections(verb)} | {
+    "sent": "send",
+    "paid": "pay",
+}
+"""The written forms of the one-word verbs of ``ACTIONS``, each to the action it names (read without a parse)."""
 
 _LIGHT_VERBS = frozenset(
     ["be", "have", "do", "like", "want", "need", "let", "help", "hope", "think", "seem", "sound", "look", "know",
@@ -276,6 +289,9 @@ phrases or their parties to hint at a role bound otherwise: such a reply reuses 
 (``John will pay Mary.`` / ``Mary will pay John.``; ``to your card`` / ``to your wallet``); a paraphrase
 usually changes many. Chosen on the reply pairs of ``benchmarks/role_costs.py``: at 0.5 a parse found a
 role bound otherwise in 3 of 300 pairs whose order differed, all but one above 0.65."""
+PARTY_OVERLAP = 0.5
+"""The share for a person noun (``PERSONS``) that comes in another place among the shared words to be worth
+a parse (``The restaurant will ring you`` / ``Please ring the restaurant``): who acts may have moved."""
 NEGATION_OVERLAP = 0.3
 """The same share for other negations to be worth a parse (``accepts`` / ``doesn't accept``): below it,
 two replies share too little for one action to be denied on one side only (1 in 108 parses found one)."""
@@ -283,28 +299,33 @@ two replies share too little for one action to be denied on one side only (1 in 
 
 def worth_parsing(gold: str, predicted: str) -> bool:
     """Whether a parse could find what ``role_findings`` looks for, read from the words alone (most pairs
-    need no parse): shared content words in another order (a swap, or another voice), a question on
-    one side only, another word after a role's preposition (``to your card`` / ``to your wallet``), other
-    parties (``I``, ``you``, a person, a name), or other negations; ``False`` when they share no content
-    word."""
+    need no parse): shared content words in another order (a swap, or another voice; a person noun
+    moved counts with fewer words shared; the verbs of one row of ``ACTIONS`` are one word, ``sent`` /
+    ``forwarded``, ``collect`` / ``pick ... up``), a question on one side only, another word after a
+    role's preposition (``to your card`` / ``to your wallet``), other parties (``I``, ``you``, a person, a
+    name), or other negations; ``False`` when they share no content word."""
     mine, theirs = _surface(gold), _surface(predicted)
     skip = GOVERNED_SKIP | _PREPOSITIONS.keys()
-    my_stems, their_stems = {stem(w) for w in mine} - skip, {stem(w) for w in theirs} - skip
+    my_folded, their_folded = _folded_words(mine), _folded_words(theirs)
+    my_stems, their_stems = set(my_folded) - skip, set(their_folded) - skip
     shared = my_stems & their_stems
     if not shared:
         return False
     if ("?" in gold) != ("?" in predicted) and _asked_and_done(mine, theirs):
         return True
-    order = [stem(w) for w in mine if stem(w) in shared]
-    other_order = [stem(w) for w in theirs if stem(w) in shared]
+    order = list(dict.fromkeys(w for w in my_folded if w in shared))
+    other_order = list(dict.fromkeys(w for w in their_folded if w in shared))
     phrases, other_phrases = _after_markers(mine), _after_markers(theirs)
-    opened = {stem(w) for words in (*phrases.values(), *other_phrases.values()) for w in words}
+    opened = {_folded(w) for words in (*phrases.values(), *other_phrases.values()) for w in words}
     if my_stems ^ their_stems <= opened and any(
         phrases[role] != other_phrases[role] for role in phrases.keys() & other_phrases.keys()
     ):
         return True  # "pay by card" / "pay with your wallet": the phrases are all that differs
+    moved = any(order.index(w) != other_order.index(w) for w in _PARTY_STEMS & shared)
+    if moved and len(shared) >= PARTY_OVERLAP * len(my_stems | their_stems):
+        return True  # "The restaurant will ring you" / "Please ring the restaurant": a party moved
     if len(shared) >= SWAP_OVERLAP * len(my_stems | their_stems):
-        if len(set(order)) > 1 and list(dict.fromkeys(order)) != list(dict.fromkeys(other_order)):
+        if len(order) > 1 and order != other_order:
             return True
         if any(phrases[role] != other_phrases[role] for role in phrases.keys() & other_phrases.keys()):
             return True
@@ -316,6 +337,35 @@ def worth_parsing(gold: str, predicted: str) -> bool:
     negations = {w for w in mine if w in _NEGATIVE_CUES or w.endswith("n't")}
     other_negations = {w for w in theirs if w in _NEGATIVE_CUES or w.endswith("n't")}
     return bool(negations or other_negations) and negations != other_negations
+
+
+def _folded_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Each word's stem, or the action it names when it is a form of a verb of ``ACTIONS`` (``forwarded``:
+    ``send``), a phrasal verb's particle within the next four words (``handed your card over``: ``send``)."""
+    folded = [_folded(w) for w in words]
+    for at, word in enumerate(words):
+        for particle, action in _PHRASAL_FORMS.get(word, ()):
+            if particle in words[at + 1 : at + 5]:
+                folded[at] = action
+                folded[words.index(particle, at + 1)] = ""
+    return tuple(w for w in folded if w)
+
+
+def _folded(word: str) -> str:
+    return _ACTION_FORMS.get(word) or stem(word)
+
+
+_PHRASAL_FORMS: dict[str, list[tuple[str, str]]] = {}
+for _row in ACTIONS:
+    for _verb in _row:
+        if " " in _verb:
+            _first, _particle = _verb.split(" ", 1)
+            for _form in _inflections(_first) | ({"picked"} if _first == "pick" else set()):
+                _PHRASAL_FORMS.setdefault(_form, []).append((_particle, _row[0]))
+"""The written forms of the first word of each phrasal verb of ``ACTIONS``, with its particle and action."""
+
+_PARTY_STEMS = frozenset(stem(w) for w in PERSONS)
+"""Person nouns as ``worth_parsing`` compares them; names are too common in replies (places, films) to count."""
 
 
 def _asked_and_done(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
