@@ -236,3 +236,18 @@ def test_the_same_owner_or_none_on_one_side_is_no_finding(gold: str, predicted: 
 def test_a_phrasal_synonym_of_send_is_compared_with_send(gold: str, predicted: str, said: str) -> None:
     assert needs_parse(gold, predicted)
     assert said in [f.detail for f in role_findings(gold, predicted)]
+
+
+def test_a_second_direction_joined_to_the_first_is_read() -> None:
+    # "into" is joined to "out of" by "and": both phrases are roles of the one verb; "checking" is the account
+    (relation,) = relations_in("I've moved $80 out of checking and into your holiday savings.")
+    assert {(r.value, f.text) for r, f in relation.roles} >= {
+        ("source", "checking"),
+        ("destination", "your holiday savings"),
+    }
+    assert "'checking' is the destination of 'moved' in gold, the source in the prediction" in [
+        f.detail
+        for f in role_findings(
+            "I've moved $80 from your savings into checking.", "I've moved $80 out of checking and into your savings."
+        )
+    ]

@@ -552,6 +552,8 @@ def _prepositional(preposition: Token) -> list[tuple[Role, Filler]]:
             # "from checking to savings": the second preposition hangs on the first one's object
             if nested.dep_ == "prep" and _PREPOSITIONS.get(nested.lower_) in _DIRECTIONS:
                 found += _prepositional(nested)
+        if child.dep_ == "conj" and _PREPOSITIONS.get(child.lower_) in _DIRECTIONS:
+            found += _prepositional(child)  # "out of checking and into savings": the second joined to the first
     for _, filler in _objects(preposition):
         if role is Role.BENEFICIARY and not filler.party:
             continue  # "for 2 people", "for Friday": a count or a date, which the facts compare
@@ -629,7 +631,10 @@ class RoleFinding:
 
 
 def _word(token: Token) -> str:
-    """A token's lemma, case-folded, without the dot of an abbreviation (``Corp.`` = ``Corp``)."""
+    """A token's lemma, case-folded, without the dot of an abbreviation (``Corp.`` = ``Corp``); a verb form
+    a preposition governs as it is written (``out of checking``: ``checking``, the account, not ``check``)."""
+    if token.pos_ == "VERB" and token.dep_ == "pobj":
+        return token.lower_
     return token.lemma_.casefold().rstrip(".") or token.lower_
 
 
