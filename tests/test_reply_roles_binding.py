@@ -251,3 +251,46 @@ def test_a_second_direction_joined_to_the_first_is_read() -> None:
             "I've moved $80 from your savings into checking.", "I've moved $80 out of checking and into your savings."
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (
+            "Your brother will drive the van and your sister will drive the car.",
+            "Your sister will drive the van and your brother will drive the car.",
+            "'van' is the patient of 'drive' with 'Your brother' as the agent in gold, with 'Your sister' in the "
+            "prediction",
+        ),
+        (  # "pay for" and "cover" are one action; what is paid for is its patient
+            "Your employer pays for the flights and you pay for the hotel.",
+            "You're covering the flights and your employer is covering the hotel.",
+            "'flights' is the patient of 'pays' with 'Your employer' as the agent in gold, with 'You' in the "
+            "prediction",
+        ),
+    ],
+)
+def test_an_action_said_twice_with_its_fillers_paired_otherwise_fails(gold: str, predicted: str, said: str) -> None:
+    assert said in [f.detail for f in role_findings(gold, predicted)]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        (  # the same pairs, said in the other order
+            "Your brother will drive the van and your sister will drive the car.",
+            "Your sister will drive the car and your brother will drive the van.",
+        ),
+        (
+            "Your employer pays for the flights and you pay for the hotel.",
+            "You cover the hotel; your employer covers the flights.",
+        ),
+    ],
+)
+def test_an_action_said_twice_with_the_same_pairs_is_no_finding(gold: str, predicted: str) -> None:
+    assert role_findings(gold, predicted) == []
+
+
+def test_two_person_nouns_with_one_owner_may_be_one_party() -> None:
+    gold = "Your tenant's insurer will pay for the broken window."
+    assert role_findings(gold, "The broken window is covered by your tenant's insurance company.") == []

@@ -5,13 +5,14 @@ lemma (synonyms folded, ``ACTIONS``), the entity filling each ``Role`` (``agent`
 ``by`` of a passive; ``patient``: the object, or a passive's subject; ``recipient``: an indirect
 object, or ``to``/``with`` a person; ``source``: ``from``/``out of``; ``destination``:
 ``to``/``into`` a thing or place; ``instrument``: ``by``/``with``/``via``/``through`` a thing;
-``beneficiary``: ``for``/``on behalf of`` a person or place; ``location``: ``at``/``in``), whether
+``beneficiary``: ``for``/``on behalf of`` a person or place, while what one pays for is the patient;
+``location``: ``at``/``in``), whether
 it is negated, whether its sentence asks (``?``), and whether it is reported done (past or perfect, or a passive state:
 ``is confirmed``). So ``The refund was sent to your card by us.`` and ``We sent the refund to your
 card.`` are one relation: send(agent: we, patient: refund, destination: card).
 
 ``role_findings(gold, predicted)`` compares the relations of two replies whose action appears once
-on each side (an action said twice, or by no verb, is not compared):
+on each side (an action said by no verb is not compared; one said twice only as below):
 
 - a filler bound to another role (``'checking account' is the source in gold, the destination in
   the prediction``), but for the subject of an intransitive use on one side and the object on the
@@ -21,6 +22,9 @@ on each side (an action said twice, or by no verb, is not compared):
   'card'``), or one kind of thing owned by two parties (``your insurer`` / ``the other driver's
   insurer``: a filler keeps its possessor when it is a party); two common nouns may be synonyms, so
   they are left to the semantic stage;
+- an action said twice or more on each side whose fillers of two roles are paired otherwise (``Omar
+  pays for the wine and you pay for the food`` / ``you're covering the wine and Omar is covering the
+  food``);
 - the action negated on one side only (``accepts`` / ``doesn't accept``);
 - a question on one side and a report that it is done on the other (``Shall I cancel it?`` /
   ``I've cancelled it.``).
@@ -39,6 +43,7 @@ once per process on first use with the named-entity recogniser left out; each te
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import sys
 from collections.abc import Iterable
@@ -128,7 +133,7 @@ ACTIONS: tuple[tuple[str, ...], ...] = (
     ("book", "reserve"),
     ("cancel", "call off"),
     ("refund", "reimburse"),
-    ("pay",),
+    ("pay", "cover"),
     ("email", "mail"),
     ("pick up", "collect"),
     ("charge", "bill"),
@@ -465,6 +470,8 @@ def _relation(verb: Token) -> Relation:
             found = _fill(Role.RECIPIENT, child)
         elif dep in ("prep", "dative"):
             found = _prepositional(child)
+            if action == "pay" and child.lower_ == "for":  # "pays for the wine" = "covers the wine"
+                found += [(Role.PATIENT, f) for _, f in _objects(child) if not f.party]
         if dep in ("agent", "prep", "dative") and any(c.dep_ == "neg" for c in child.children):
             # "paid by the operator, not by you": the filler after a negated preposition is denied that role
             found = [(r, replace(f, denied=True)) for r, f in found]
@@ -703,10 +710,13 @@ def _distinct(gold: Filler, predicted: Filler) -> bool:
     """Two fillers of one role that name different things for sure: both parties (``I``, ``you``, a
     person, a name), both places or means of payment, or one kind of thing owned by two parties (``your
     belongings`` / ``your tenant's belongings``); never a name and a common noun, which may be one thing
-    (``the Ace Hotel London`` / ``a nice 4 star hotel``)."""
+    (``the Ace Hotel London`` / ``a nice 4 star hotel``), nor two person nouns with one owner (``the
+    landlord's insurer`` / ``the landlord's insurance company``)."""
     if gold.owner and predicted.owner and gold.owner != predicted.owner:
         # "your tenant's belongings" / "your belongings": one kind of thing, owned by two parties
         return bool((gold.words & predicted.words) - {gold.owner, predicted.owner})
+    if gold.owner and gold.owner == predicted.owner and gold.party and predicted.party and not gold.name:
+        return False  # "the landlord's insurer" / "the landlord's insurance company": one party, two words
     common = [not f.name and not f.words <= _PARTIES for f in (gold, predicted)]
     if (gold.name and common[1]) or (predicted.name and common[0]):
         return False
@@ -726,13 +736,55 @@ def _by_action(relations: tuple[Relation, ...]) -> dict[str, Relation]:
 def role_findings(gold: str, predicted: str) -> list[RoleFinding]:
     """What the two replies bind to other roles, negate on one side, or ask vs report (see the module
     docstring); empty when nothing comparable differs."""
-    mine, theirs = _by_action(relations_in(gold)), _by_action(relations_in(predicted))
+    every, every_other = relations_in(gold), relations_in(predicted)
+    mine, theirs = _by_action(every), _by_action(every_other)
     findings: list[RoleFinding] = []
     for action, relation in mine.items():
         other = theirs.get(action)
         if other is not None:
             findings += _findings_for(relation, other)
-    return findings + _values_moved(mine, theirs)
+    return findings + _values_moved(mine, theirs) + _crossed(every, every_other)
+
+
+def _crossed(gold: tuple[Relation, ...], predicted: tuple[Relation, ...]) -> list[RoleFinding]:
+    """An action said more than once on each side whose fillers of two roles are paired otherwise (``Omar pays
+    for the wine and you pay for the food`` / ``you're covering the wine and Omar is covering the food``): each
+    filler is said once per side, and the filler paired with one in gold is paired with another in the
+    prediction."""
+    found = []
+    for action in {r.action for r in gold}:
+        mine, theirs = [r for r in gold if r.action == action], [r for r in predicted if r.action == action]
+        if len(mine) < 2 or len(theirs) < 2:
+            continue
+        for first, second in itertools.combinations(Role, 2):
+            pairs, other_pairs = _paired(mine, first, second), _paired(theirs, first, second)
+            for one, two in pairs:
+                with_one = [p for p in other_pairs if p[0].agrees(one)]
+                with_two = [p for p in other_pairs if p[1].agrees(two)]
+                if len(with_one) == len(with_two) == 1 and with_one[0] is not with_two[0]:
+                    other = with_two[0][0]
+                    verb = mine[0].verb
+                    detail = (
+                        f"'{two.text}' is the {second.value} of '{verb}' with '{one.text}' as the {first.value} in "
+                        f"gold, with '{other.text}' in the prediction"
+                    )
+                    found.append(RoleFinding(f"{first.value}: {one.text}", f"{first.value}: {other.text}", detail))
+    return found
+
+
+def _paired(relations: list[Relation], first: Role, second: Role) -> list[tuple[Filler, Filler]]:
+    """The fillers of two roles, one pair per relation that has one filler in each, when no filler is said twice
+    (else none)."""
+    pairs = []
+    for relation in relations:
+        ones = [f for r, f in relation.roles if r is first and not f.denied]
+        twos = [f for r, f in relation.roles if r is second and not f.denied]
+        if len(ones) == len(twos) == 1:
+            pairs.append((ones[0], twos[0]))
+    fillers = [f for pair in pairs for f in pair]
+    if any(f is not g and f.agrees(g) for f in fillers for g in fillers):
+        return []
+    return pairs
 
 
 def _values_moved(gold: dict[str, Relation], predicted: dict[str, Relation]) -> list[RoleFinding]:
