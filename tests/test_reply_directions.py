@@ -73,3 +73,34 @@ def test_a_source_phrase_against_a_target_phrase_always_finds_the_place(
     found = direction_findings(gold, predicted)
     assert [f.gold.split(": ", 1)[1] for f in found] == [place]
     assert direction_findings(gold, gold) == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "finding"),
+    [
+        (
+            "A cold front is moving in from the south-east tonight.",
+            "Tonight a cold front heads towards the south-east.",
+            "'south-east' is the source in gold, the target in the prediction",
+        ),
+        (
+            "The smoke is drifting toward the east.",
+            "The smoke is drifting in from the east.",
+            "'east' is the target in gold, the source in the prediction",
+        ),
+    ],
+)
+def test_a_compass_point_faces_one_way_like_a_named_place(gold: str, predicted: str, finding: str) -> None:
+    assert [f.detail for f in direction_findings(gold, predicted)] == [finding]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Winds out of the north this evening.", "This evening the wind comes from the north."),
+        ("The storm is heading north.", "The storm moves to the north."),  # no direction read on one side
+        ("Winds from the north.", "Winds from the northwest."),  # two points: the facts compare them
+    ],
+)
+def test_a_compass_point_facing_one_way_on_both_sides_is_no_finding(gold: str, predicted: str) -> None:
+    assert direction_findings(gold, predicted) == []

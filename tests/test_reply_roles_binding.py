@@ -185,3 +185,112 @@ def test_another_weekday_as_a_possessive_stillreply_fails_on_facts() -> None:
     assert "Wednesday vs gold Tuesday" in reply_fails_on_facts(
         "Your haircut is on Tuesday.", "Your haircut is Wednesday's first slot."
     )
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (  # one kind of party, two owners: "your" and "the landlord's"
+            "The damage will be paid for by the landlord's insurer.",
+            "Your insurer is paying for the damage.",
+            "'Your insurer' is the agent of 'paying' in the prediction where gold has 'landlord's insurer'",
+        ),
+        (  # one kind of thing, two owners
+            "The plan protects your partner's laptop.",
+            "Your laptop is protected by the plan.",
+            "'Your laptop' is the patient of 'protected' in the prediction where gold has 'partner's laptop'",
+        ),
+    ],
+)
+def test_a_filler_owned_by_another_party_fails(gold: str, predicted: str, said: str) -> None:
+    assert said in [f.detail for f in role_findings(gold, predicted)]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your insurer is paying for the damage.", "The damage is being paid for by your insurer."),
+        ("Your insurer is paying for the damage.", "The insurer is paying for the damage."),  # no owner said
+        ("We have refunded Maria's deposit.", "Maria's deposit has been refunded by us."),
+    ],
+)
+def test_the_same_owner_or_none_on_one_side_is_no_finding(gold: str, predicted: str) -> None:
+    assert role_findings(gold, predicted) == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (  # "hand over" and "transfer" name one action: who gives and who gets swap
+            "Your brother's parking permit has been transferred to you.",
+            "You handed your parking permit over to your brother.",
+            "'you' is the recipient of 'transferred' in gold, the agent in the prediction",
+        ),
+        (
+            "Your parcel was passed on to the courier by the warehouse.",
+            "The courier passed your parcel on to the warehouse.",
+            "'courier' is the recipient of 'passed' in gold, the agent in the prediction",
+        ),
+    ],
+)
+def test_a_phrasal_synonym_of_send_is_compared_with_send(gold: str, predicted: str, said: str) -> None:
+    assert needs_parse(gold, predicted)
+    assert said in [f.detail for f in role_findings(gold, predicted)]
+
+
+def test_a_second_direction_joined_to_the_first_is_read() -> None:
+    # "into" is joined to "out of" by "and": both phrases are roles of the one verb; "checking" is the account
+    (relation,) = relations_in("I've moved $80 out of checking and into your holiday savings.")
+    assert {(r.value, f.text) for r, f in relation.roles} >= {
+        ("source", "checking"),
+        ("destination", "your holiday savings"),
+    }
+    assert "'checking' is the destination of 'moved' in gold, the source in the prediction" in [
+        f.detail
+        for f in role_findings(
+            "I've moved $80 from your savings into checking.", "I've moved $80 out of checking and into your savings."
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (
+            "Your brother will drive the van and your sister will drive the car.",
+            "Your sister will drive the van and your brother will drive the car.",
+            "'van' is the patient of 'drive' with 'Your brother' as the agent in gold, with 'Your sister' in the "
+            "prediction",
+        ),
+        (  # "pay for" and "cover" are one action; what is paid for is its patient
+            "Your employer pays for the flights and you pay for the hotel.",
+            "You're covering the flights and your employer is covering the hotel.",
+            "'flights' is the patient of 'pays' with 'Your employer' as the agent in gold, with 'You' in the "
+            "prediction",
+        ),
+    ],
+)
+def test_an_action_said_twice_with_its_fillers_paired_otherwise_fails(gold: str, predicted: str, said: str) -> None:
+    assert said in [f.detail for f in role_findings(gold, predicted)]
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        (  # the same pairs, said in the other order
+            "Your brother will drive the van and your sister will drive the car.",
+            "Your sister will drive the car and your brother will drive the van.",
+        ),
+        (
+            "Your employer pays for the flights and you pay for the hotel.",
+            "You cover the hotel; your employer covers the flights.",
+        ),
+    ],
+)
+def test_an_action_said_twice_with_the_same_pairs_is_no_finding(gold: str, predicted: str) -> None:
+    assert role_findings(gold, predicted) == []
+
+
+def test_two_person_nouns_with_one_owner_may_be_one_party() -> None:
+    gold = "Your tenant's insurer will pay for the broken window."
+    assert role_findings(gold, "The broken window is covered by your tenant's insurance company.") == []

@@ -8,6 +8,9 @@ the words just before it and just after it, without a parse:
 - a **target** (where it ends): ``to X``, ``into X``, ``towards X``, ``bound for X``, ``reaching X``, ``arrives
   at X``, ``the destination is X``, ``X is your destination``.
 
+A compass point both replies name (``north``, ``south-east`` ...) is read the same way (``winds out of the
+northwest`` / ``blowing toward the northwest``).
+
 An entity read as a source on one side and as a target on the other, and as nothing else on either, is a
 finding (``'Union Station' is the source in gold, the target in the prediction``): ``This bus leaves from
 Union Station`` and ``You'll be travelling to Union Station`` name one station for two ends of the trip.
@@ -85,17 +88,26 @@ def directions_of(text: str, entity: str) -> frozenset[Direction]:
 
 
 def direction_findings(gold: str, predicted: str) -> list[DirectionFinding]:
-    """The entities both replies state that face one way in gold and the other in the prediction."""
+    """The entities both replies state, and the compass points both name, that face one way in gold and the
+    other in the prediction."""
     mine = [f for f in facts_in(gold) if f.group == "entity"]
     theirs = [f for f in facts_in(predicted) if f.group == "entity"]
+    named = [
+        (one.text, next(f.text for f in theirs if agree(one, f))) for one in mine if any(agree(one, f) for f in theirs)
+    ]
+    both = _COMPASS.findall(gold.casefold()), _COMPASS.findall(predicted.casefold())
+    named += [(point, point) for point in dict.fromkeys(both[0]) if point in both[1]]
     findings = []
-    for one in mine:
-        other = next((f for f in theirs if agree(one, f)), None)
-        if other is not None and _opposed(directions_of(gold, one.text), directions_of(predicted, other.text)):
-            (way,), (other_way,) = directions_of(gold, one.text), directions_of(predicted, other.text)
-            detail = f"'{one.text}' is the {way.value} in gold, the {other_way.value} in the prediction"
-            findings.append(DirectionFinding(f"{way.value}: {one.text}", f"{other_way.value}: {other.text}", detail))
+    for one, other in named:
+        if _opposed(directions_of(gold, one), directions_of(predicted, other)):
+            (way,), (other_way,) = directions_of(gold, one), directions_of(predicted, other)
+            detail = f"'{one}' is the {way.value} in gold, the {other_way.value} in the prediction"
+            findings.append(DirectionFinding(f"{way.value}: {one}", f"{other_way.value}: {other}", detail))
     return findings
+
+
+_COMPASS = re.compile(r"\b(?:north|south)(?:-?(?:east|west))?\b|\b(?:east|west)\b")
+"""Compass points, which a weather or traffic reply names as the place a wind or a storm comes from or goes to."""
 
 
 def _opposed(mine: frozenset[Direction], theirs: frozenset[Direction]) -> bool:

@@ -5,20 +5,26 @@ lemma (synonyms folded, ``ACTIONS``), the entity filling each ``Role`` (``agent`
 ``by`` of a passive; ``patient``: the object, or a passive's subject; ``recipient``: an indirect
 object, or ``to``/``with`` a person; ``source``: ``from``/``out of``; ``destination``:
 ``to``/``into`` a thing or place; ``instrument``: ``by``/``with``/``via``/``through`` a thing;
-``beneficiary``: ``for``/``on behalf of`` a person or place; ``location``: ``at``/``in``), whether
+``beneficiary``: ``for``/``on behalf of`` a person or place, while what one pays for is the patient;
+``location``: ``at``/``in``), whether
 it is negated, whether its sentence asks (``?``), and whether it is reported done (past or perfect, or a passive state:
 ``is confirmed``). So ``The refund was sent to your card by us.`` and ``We sent the refund to your
 card.`` are one relation: send(agent: we, patient: refund, destination: card).
 
 ``role_findings(gold, predicted)`` compares the relations of two replies whose action appears once
-on each side (an action said twice, or by no verb, is not compared):
+on each side (an action said by no verb is not compared; one said twice only as below):
 
 - a filler bound to another role (``'checking account' is the source in gold, the destination in
   the prediction``), but for the subject of an intransitive use on one side and the object on the
   other (``Your order shipped`` / ``We shipped your order``);
-- another filler in one role, when both are parties (``I``/``we``, ``you``, a name) or both are
+- another filler in one role, when both are parties (``I``/``we``, ``you``, a name), both are
   places or means of payment (``'wallet' is the destination in the prediction where gold has
-  'card'``); two common nouns may be synonyms, so they are left to the semantic stage;
+  'card'``), or one kind of thing owned by two parties (``your insurer`` / ``the other driver's
+  insurer``: a filler keeps its possessor when it is a party); two common nouns may be synonyms, so
+  they are left to the semantic stage;
+- an action said twice or more on each side whose fillers of two roles are paired otherwise (``Omar
+  pays for the wine and you pay for the food`` / ``you're covering the wine and Omar is covering the
+  food``);
 - the action negated on one side only (``accepts`` / ``doesn't accept``);
 - a question on one side and a report that it is done on the other (``Shall I cancel it?`` /
   ``I've cancelled it.``).
@@ -37,6 +43,7 @@ once per process on first use with the named-entity recogniser left out; each te
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import sys
 from collections.abc import Iterable
@@ -79,8 +86,13 @@ class Filler:
     name: bool = False
     denied: bool = False
     """Named under a negation (``paid by the operator, not by you``: ``you`` is denied)."""
+    owner: str = ""
+    """Whose it is, when a party owns it (``your insurer``: ``user``; ``the other driver's insurer``:
+    ``driver``); empty when no possessor is said or its referent is unknown (``their``)."""
 
     def agrees(self, other: Filler) -> bool:
+        if self.owner and other.owner and self.owner != other.owner:
+            return False  # "your insurer" / "the other driver's insurer": one kind of party, two parties
         if self.words <= other.words or other.words <= self.words:
             return True
         # "Kenya SC" / "Kenya Supreme Court": what differs on one side is the other's initials
@@ -117,17 +129,30 @@ class Relation:
 
 
 ACTIONS: tuple[tuple[str, ...], ...] = (
-    ("send", "transfer", "move", "wire", "forward"),
+    ("send", "transfer", "move", "wire", "forward", "hand over", "pass on"),
     ("book", "reserve"),
     ("cancel", "call off"),
     ("refund", "reimburse"),
-    ("pay",),
+    ("pay", "cover"),
     ("email", "mail"),
     ("pick up", "collect"),
     ("charge", "bill"),
 )
 """Verbs that name one action (the first of a row names it); any other verb is its own action."""
 _ACTION = {verb: row[0] for row in ACTIONS for verb in row}
+
+
+def _inflections(verb: str) -> set[str]:
+    """The written forms of a one-word verb (``transfer``: ``transfers``, ``transferred``, ``transferring`` ...)."""
+    return {verb, f"{verb}s", f"{verb}es", f"{verb}d", f"{verb}ed", f"{verb}ing", f"{verb[:-1]}ing",
+            f"{verb}{verb[-1]}ed", f"{verb}{verb[-1]}ing"}  # fmt: skip
+
+
+_ACTION_FORMS = {form: row[0] for row in ACTIONS for verb in row if " " not in verb for form in _inflections(verb)} | {
+    "sent": "send",
+    "paid": "pay",
+}
+"""The written forms of the one-word verbs of ``ACTIONS``, each to the action it names (read without a parse)."""
 
 _LIGHT_VERBS = frozenset(
     ["be", "have", "do", "like", "want", "need", "let", "help", "hope", "think", "seem", "sound", "look", "know",
@@ -269,6 +294,9 @@ phrases or their parties to hint at a role bound otherwise: such a reply reuses 
 (``John will pay Mary.`` / ``Mary will pay John.``; ``to your card`` / ``to your wallet``); a paraphrase
 usually changes many. Chosen on the reply pairs of ``benchmarks/role_costs.py``: at 0.5 a parse found a
 role bound otherwise in 3 of 300 pairs whose order differed, all but one above 0.65."""
+PARTY_OVERLAP = 0.5
+"""The share for a person noun (``PERSONS``) that comes in another place among the shared words to be worth
+a parse (``The restaurant will ring you`` / ``Please ring the restaurant``): who acts may have moved."""
 NEGATION_OVERLAP = 0.3
 """The same share for other negations to be worth a parse (``accepts`` / ``doesn't accept``): below it,
 two replies share too little for one action to be denied on one side only (1 in 108 parses found one)."""
@@ -276,28 +304,33 @@ two replies share too little for one action to be denied on one side only (1 in 
 
 def worth_parsing(gold: str, predicted: str) -> bool:
     """Whether a parse could find what ``role_findings`` looks for, read from the words alone (most pairs
-    need no parse): shared content words in another order (a swap, or another voice), a question on
-    one side only, another word after a role's preposition (``to your card`` / ``to your wallet``), other
-    parties (``I``, ``you``, a person, a name), or other negations; ``False`` when they share no content
-    word."""
+    need no parse): shared content words in another order (a swap, or another voice; a person noun
+    moved counts with fewer words shared; the verbs of one row of ``ACTIONS`` are one word, ``sent`` /
+    ``forwarded``, ``collect`` / ``pick ... up``), a question on one side only, another word after a
+    role's preposition (``to your card`` / ``to your wallet``), other parties (``I``, ``you``, a person, a
+    name), or other negations; ``False`` when they share no content word."""
     mine, theirs = _surface(gold), _surface(predicted)
     skip = GOVERNED_SKIP | _PREPOSITIONS.keys()
-    my_stems, their_stems = {stem(w) for w in mine} - skip, {stem(w) for w in theirs} - skip
+    my_folded, their_folded = _folded_words(mine), _folded_words(theirs)
+    my_stems, their_stems = set(my_folded) - skip, set(their_folded) - skip
     shared = my_stems & their_stems
     if not shared:
         return False
     if ("?" in gold) != ("?" in predicted) and _asked_and_done(mine, theirs):
         return True
-    order = [stem(w) for w in mine if stem(w) in shared]
-    other_order = [stem(w) for w in theirs if stem(w) in shared]
+    order = list(dict.fromkeys(w for w in my_folded if w in shared))
+    other_order = list(dict.fromkeys(w for w in their_folded if w in shared))
     phrases, other_phrases = _after_markers(mine), _after_markers(theirs)
-    opened = {stem(w) for words in (*phrases.values(), *other_phrases.values()) for w in words}
+    opened = {_folded(w) for words in (*phrases.values(), *other_phrases.values()) for w in words}
     if my_stems ^ their_stems <= opened and any(
         phrases[role] != other_phrases[role] for role in phrases.keys() & other_phrases.keys()
     ):
         return True  # "pay by card" / "pay with your wallet": the phrases are all that differs
+    moved = any(order.index(w) != other_order.index(w) for w in _PARTY_STEMS & shared)
+    if moved and len(shared) >= PARTY_OVERLAP * len(my_stems | their_stems):
+        return True  # "The restaurant will ring you" / "Please ring the restaurant": a party moved
     if len(shared) >= SWAP_OVERLAP * len(my_stems | their_stems):
-        if len(set(order)) > 1 and list(dict.fromkeys(order)) != list(dict.fromkeys(other_order)):
+        if len(order) > 1 and order != other_order:
             return True
         if any(phrases[role] != other_phrases[role] for role in phrases.keys() & other_phrases.keys()):
             return True
@@ -309,6 +342,35 @@ def worth_parsing(gold: str, predicted: str) -> bool:
     negations = {w for w in mine if w in _NEGATIVE_CUES or w.endswith("n't")}
     other_negations = {w for w in theirs if w in _NEGATIVE_CUES or w.endswith("n't")}
     return bool(negations or other_negations) and negations != other_negations
+
+
+def _folded_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Each word's stem, or the action it names when it is a form of a verb of ``ACTIONS`` (``forwarded``:
+    ``send``), a phrasal verb's particle within the next four words (``handed your card over``: ``send``)."""
+    folded = [_folded(w) for w in words]
+    for at, word in enumerate(words):
+        for particle, action in _PHRASAL_FORMS.get(word, ()):
+            if particle in words[at + 1 : at + 5]:
+                folded[at] = action
+                folded[words.index(particle, at + 1)] = ""
+    return tuple(w for w in folded if w)
+
+
+def _folded(word: str) -> str:
+    return _ACTION_FORMS.get(word) or stem(word)
+
+
+_PHRASAL_FORMS: dict[str, list[tuple[str, str]]] = {}
+for _row in ACTIONS:
+    for _verb in _row:
+        if " " in _verb:
+            _first, _particle = _verb.split(" ", 1)
+            for _form in _inflections(_first) | ({"picked"} if _first == "pick" else set()):
+                _PHRASAL_FORMS.setdefault(_form, []).append((_particle, _row[0]))
+"""The written forms of the first word of each phrasal verb of ``ACTIONS``, with its particle and action."""
+
+_PARTY_STEMS = frozenset(stem(w) for w in PERSONS)
+"""Person nouns as ``worth_parsing`` compares them; names are too common in replies (places, films) to count."""
 
 
 def _asked_and_done(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
@@ -408,6 +470,8 @@ def _relation(verb: Token) -> Relation:
             found = _fill(Role.RECIPIENT, child)
         elif dep in ("prep", "dative"):
             found = _prepositional(child)
+            if action == "pay" and child.lower_ == "for":  # "pays for the wine" = "covers the wine"
+                found += [(Role.PATIENT, f) for _, f in _objects(child) if not f.party]
         if dep in ("agent", "prep", "dative") and any(c.dep_ == "neg" for c in child.children):
             # "paid by the operator, not by you": the filler after a negated preposition is denied that role
             found = [(r, replace(f, denied=True)) for r, f in found]
@@ -495,6 +559,8 @@ def _prepositional(preposition: Token) -> list[tuple[Role, Filler]]:
             # "from checking to savings": the second preposition hangs on the first one's object
             if nested.dep_ == "prep" and _PREPOSITIONS.get(nested.lower_) in _DIRECTIONS:
                 found += _prepositional(nested)
+        if child.dep_ == "conj" and _PREPOSITIONS.get(child.lower_) in _DIRECTIONS:
+            found += _prepositional(child)  # "out of checking and into savings": the second joined to the first
     for _, filler in _objects(preposition):
         if role is Role.BENEFICIARY and not filler.party:
             continue  # "for 2 people", "for Friday": a count or a date, which the facts compare
@@ -543,7 +609,23 @@ def _filler(head: Token) -> Filler | None:
     joined = [head.i, *(c.i for c in head.children if c.dep_ in _MODIFIERS and c.pos_ != "DET")]
     text = head.doc[min(joined) : max(joined) + 1].text
     name = head.pos_ == "PROPN"
-    return Filler(frozenset(words), text, name or head.lemma_.casefold() in PERSONS, name)
+    return Filler(frozenset(words), text, name or head.lemma_.casefold() in PERSONS, name, owner=_owner(head))
+
+
+def _owner(head: Token) -> str:
+    """The party a possessive names as the owner of ``head`` (``your``: ``user``; ``my``/``our``: ``speaker``;
+    ``Omar's``, ``the tenant's``: its lemma), or ``""`` when there is none or it is a thing (``the room's``)."""
+    for child in head.children:
+        if child.dep_ != "poss":
+            continue
+        word = child.lower_
+        if word in _SPEAKER:
+            return "speaker"
+        if word in _USER:
+            return "user"
+        if child.pos_ == "PROPN" or child.lemma_.casefold() in PERSONS:
+            return _word(child)
+    return ""
 
 
 @dataclass(frozen=True)
@@ -556,7 +638,10 @@ class RoleFinding:
 
 
 def _word(token: Token) -> str:
-    """A token's lemma, case-folded, without the dot of an abbreviation (``Corp.`` = ``Corp``)."""
+    """A token's lemma, case-folded, without the dot of an abbreviation (``Corp.`` = ``Corp``); a verb form
+    a preposition governs as it is written (``out of checking``: ``checking``, the account, not ``check``)."""
+    if token.pos_ == "VERB" and token.dep_ == "pobj":
+        return token.lower_
     return token.lemma_.casefold().rstrip(".") or token.lower_
 
 
@@ -623,8 +708,15 @@ def _ergative(role: Role, other: Role, gold: Relation, predicted: Relation) -> b
 
 def _distinct(gold: Filler, predicted: Filler) -> bool:
     """Two fillers of one role that name different things for sure: both parties (``I``, ``you``, a
-    person, a name), or both places or means of payment; never a name and a common noun, which may
-    be one thing (``the Ace Hotel London`` / ``a nice 4 star hotel``)."""
+    person, a name), both places or means of payment, or one kind of thing owned by two parties (``your
+    belongings`` / ``your tenant's belongings``); never a name and a common noun, which may be one thing
+    (``the Ace Hotel London`` / ``a nice 4 star hotel``), nor two person nouns with one owner (``the
+    landlord's insurer`` / ``the landlord's insurance company``)."""
+    if gold.owner and predicted.owner and gold.owner != predicted.owner:
+        # "your tenant's belongings" / "your belongings": one kind of thing, owned by two parties
+        return bool((gold.words & predicted.words) - {gold.owner, predicted.owner})
+    if gold.owner and gold.owner == predicted.owner and gold.party and predicted.party and not gold.name:
+        return False  # "the landlord's insurer" / "the landlord's insurance company": one party, two words
     common = [not f.name and not f.words <= _PARTIES for f in (gold, predicted)]
     if (gold.name and common[1]) or (predicted.name and common[0]):
         return False
@@ -644,13 +736,55 @@ def _by_action(relations: tuple[Relation, ...]) -> dict[str, Relation]:
 def role_findings(gold: str, predicted: str) -> list[RoleFinding]:
     """What the two replies bind to other roles, negate on one side, or ask vs report (see the module
     docstring); empty when nothing comparable differs."""
-    mine, theirs = _by_action(relations_in(gold)), _by_action(relations_in(predicted))
+    every, every_other = relations_in(gold), relations_in(predicted)
+    mine, theirs = _by_action(every), _by_action(every_other)
     findings: list[RoleFinding] = []
     for action, relation in mine.items():
         other = theirs.get(action)
         if other is not None:
             findings += _findings_for(relation, other)
-    return findings + _values_moved(mine, theirs)
+    return findings + _values_moved(mine, theirs) + _crossed(every, every_other)
+
+
+def _crossed(gold: tuple[Relation, ...], predicted: tuple[Relation, ...]) -> list[RoleFinding]:
+    """An action said more than once on each side whose fillers of two roles are paired otherwise (``Omar pays
+    for the wine and you pay for the food`` / ``you're covering the wine and Omar is covering the food``): each
+    filler is said once per side, and the filler paired with one in gold is paired with another in the
+    prediction."""
+    found = []
+    for action in {r.action for r in gold}:
+        mine, theirs = [r for r in gold if r.action == action], [r for r in predicted if r.action == action]
+        if len(mine) < 2 or len(theirs) < 2:
+            continue
+        for first, second in itertools.combinations(Role, 2):
+            pairs, other_pairs = _paired(mine, first, second), _paired(theirs, first, second)
+            for one, two in pairs:
+                with_one = [p for p in other_pairs if p[0].agrees(one)]
+                with_two = [p for p in other_pairs if p[1].agrees(two)]
+                if len(with_one) == len(with_two) == 1 and with_one[0] is not with_two[0]:
+                    other = with_two[0][0]
+                    verb = mine[0].verb
+                    detail = (
+                        f"'{two.text}' is the {second.value} of '{verb}' with '{one.text}' as the {first.value} in "
+                        f"gold, with '{other.text}' in the prediction"
+                    )
+                    found.append(RoleFinding(f"{first.value}: {one.text}", f"{first.value}: {other.text}", detail))
+    return found
+
+
+def _paired(relations: list[Relation], first: Role, second: Role) -> list[tuple[Filler, Filler]]:
+    """The fillers of two roles, one pair per relation that has one filler in each, when no filler is said twice
+    (else none)."""
+    pairs = []
+    for relation in relations:
+        ones = [f for r, f in relation.roles if r is first and not f.denied]
+        twos = [f for r, f in relation.roles if r is second and not f.denied]
+        if len(ones) == len(twos) == 1:
+            pairs.append((ones[0], twos[0]))
+    fillers = [f for pair in pairs for f in pair]
+    if any(f is not g and f.agrees(g) for f in fillers for g in fillers):
+        return []
+    return pairs
 
 
 def _values_moved(gold: dict[str, Relation], predicted: dict[str, Relation]) -> list[RoleFinding]:
@@ -708,7 +842,7 @@ def describe_relations(text: str) -> str:
 
 
 def _same_roles(gold: Relation, predicted: Relation) -> bool:
-    def key(relation: Relation) -> list[tuple[str, bool, frozenset[str]]]:
-        return sorted((r.value, f.denied, f.words) for r, f in relation.roles)
+    def key(relation: Relation) -> list[tuple[str, bool, frozenset[str], str]]:
+        return sorted((r.value, f.denied, f.words, f.owner) for r, f in relation.roles)
 
     return key(gold) == key(predicted)
