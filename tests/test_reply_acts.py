@@ -119,6 +119,9 @@ def test_the_same_act_does_not_settle_a_pair_whose_facts_differ(gold: str, predi
         ("Please say the name of the person receiving the payment.", {"recipient"}),
         ("Is there a particular time of day you prefer?", {"time"}),  # "time of day" asks for no date
         ("Would you like it for a specific time? Any other questions or anything else?", {"time"}),
+        # a need stated with a contracted or modal verb asks as "I need your ..." does
+        ("I'll need your date of arrival, please.", {"date"}),
+        ("We'd need the number of guests first.", {"count"}),
     ],
 )
 def test_requests_are_read_for_the_information_they_ask_for(text: str, topics: set[str]) -> None:

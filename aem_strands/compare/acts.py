@@ -133,7 +133,8 @@ _SENTENCE = re.compile(r"[^.!?]*[.!?]?")
 _STATED_REQUEST = re.compile(
     r"\b(please (tell|let|provide|specify|give|choose|select|say|enter|share|send|confirm)|let me know|tell me|"
     r"can you confirm|confirm (that|this|the|your)|(can|could|would) you (give|provide|share|specify) me|"
-    r"i (just |will |'ll )?need (the|your|to know)|(would|will) help to know|i need more (details|information))\b"
+    r"(?:i|we)(?: just| will|'ll|'d| would| also)? need (the|your|to know)|(would|will) help to know"
+    r"|i need more (details|information))\b"
     r"|^\W*(?:(?:ok(?:ay)?|sure|so|alright)[,!]?\s+)?confirm(?:ing)?\b"  # "Confirming playback of Curious."
 )
 _YES_NO = re.compile(
