@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from aem_strands.compare.acts import ActKind, agreeing_acts, dialog_act, same_topics
+from aem_strands.compare.acts import ActKind, agreeing_acts, asked_against_done, dialog_act, same_topics
 from aem_strands.compare.facts import check_reply_facts
 from aem_strands.compare.replies import settle_reply
 from aem_strands.types import FailureReason, Method
@@ -173,3 +173,43 @@ def test_success_against_failure_is_a_contradiction(gold: str, predicted: str) -
 def test_an_apology_beside_a_success_is_no_failure() -> None:
     assert dialog_act("Sorry for the wait, your table is booked.").kinds == {ActKind.NOTIFY_SUCCESS}
     assert not check_reply_facts("Sorry for the wait, your table is booked.", "Your table is booked.").findings
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "acts"),
+    [
+        # asking whether to act is no report that it was done, whatever verbs the two use
+        ("Would you like me to renew your membership?", "I've renewed your membership.",
+         ("asks whether to do it", "reports it done")),
+        ("We have moved your meeting to Friday.", "Shall I move the meeting to Friday?",
+         ("reports it done", "asks whether to do it")),
+        ("Your parcel has been sent.", "Do you want me to post the parcel?",
+         ("reports it done", "asks whether to do it")),
+        ("Should I enrol you in the evening class?", "I've signed you up for the evening class.",
+         ("asks whether to do it", "reports it done")),
+        # asking whether a fact holds is no statement of it
+        ("Is the back gate still unlocked?", "The back gate is still unlocked.",
+         ("asks whether it holds", "states it")),
+    ],
+)  # fmt: skip
+def test_asking_against_reporting_done_or_stating_is_a_contradiction(
+    gold: str, predicted: str, acts: tuple[str, str]
+) -> None:
+    assert asked_against_done(gold, predicted) == acts
+    check = check_reply_facts(gold, predicted)
+    assert [f.reason for f in check.findings] == [FailureReason.INCONSISTENT_RESPONSE]
+    assert check.findings[0].detail == f"the prediction {acts[1]} where gold {acts[0]}"
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("How about Delta at 7 pm?", "There is a Delta flight at 7 pm."),  # SGD's one offer, told two ways
+        ("I've found 3 hotels in Paris.", "Shall I look for hotels in Paris?"),  # what was found, not an action done
+        ("Please confirm: a table for 2 at 7 pm. Is that right?", "Booking a table for 2 at 7 pm."),  # both confirm
+        ("Shall I book it?", "Would you like me to reserve it?"),  # both ask
+        ("I was able to confirm that purchase.", "I have successfully booked the tickets."),  # both report
+    ],
+)
+def test_offers_statements_of_items_and_two_reports_are_not_asked_against_done(gold: str, predicted: str) -> None:
+    assert asked_against_done(gold, predicted) is None

@@ -132,7 +132,8 @@ _ROLE_PATTERNS = tuple((re.compile(pattern), role) for pattern, role in _ROLES)
 _SENTENCE = re.compile(r"[^.!?]*[.!?]?")
 _STATED_REQUEST = re.compile(
     r"\b(please (tell|let|provide|specify|give|choose|select|say|enter|share|send|confirm)|let me know|tell me|"
-    r"can you confirm|confirm (that|this|the|your)|(can|could|would) you (give|provide|share|specify) me|"
+    r"can you confirm|(?<!able to )(?<!i )(?<!we )confirm (that|this|the|your)|"
+    r"(can|could|would) you (give|provide|share|specify) me|"
     r"(?:i|we)(?: just| will|'ll|'d| would| also)? need (the|your|to know)|(would|will) help to know"
     r"|i need more (details|information))\b"
     r"|^\W*(?:(?:ok(?:ay)?|sure|so|alright)[,!]?\s+)?confirm(?:ing)?\b"  # "Confirming playback of Curious."
@@ -212,7 +213,8 @@ STATEMENT_CUES: tuple[tuple[ActKind, tuple[str, ...]], ...] = (
          "confirmed", "scheduled", "placed", "completed", "processed", "purchased", "bought", "planned",
          r"(been|is|was|are|were) (made|set|added|shared|sent|transferred|started|arranged|created|ordered)",
          r"(on (its|the|their) way)", r"(now|started) playing", r"(have|'ve) (made|set|added|sent|shared|paid)",
-         r"(reservation|booking|appointment|order) is in", "en route", r"(has|have) (started|begun)"),
+         r"(reservation|booking|appointment|order) is in", "en route", r"(has|have) (started|begun)",
+),
     ),
     (ActKind.NOTIFY_FAILURE, ("sorry", "regret", "unfortunately", r"apologi[sz]e")),
     (
@@ -504,6 +506,46 @@ def stating_acts(gold: str, predicted: str) -> frozenset[ActKind] | None:
     if roles and other_roles and not roles & other_roles:
         return None  # "leave on May 3" / "check in on May 3": one value, said of other things
     return mine.core | theirs.core
+
+
+_DONE = re.compile(
+    r"\b(?:(?:i|we)(?:'ve| have) (?:just |now |already |also )?"
+    r"(?!(?:found|checked|looked|searched|tried|noticed|asked|needed|wanted|received|located|identified|listed"
+    r"|shortlisted|pulled|compiled|heard|seen|been|had|got)\b)"
+    r"|(?:has|have) been (?:just |now |successfully )?|(?:is|are) now )"
+    r"(?:[a-z]+ed|put|set|made|sent|done|paid|given|taken)\b"
+)
+"""An action reported carried out: in the first person perfect (``I've put you down for the class``, ``We have
+moved it to Friday``; finding, checking or looking something up reports what was found), or a perfect or present
+passive (``It has been sent``, ``Your door is now locked``)."""
+
+ASKING_KINDS = frozenset([ActKind.OFFER, ActKind.OFFER_INTENT, ActKind.CONFIRM])
+"""Kinds of a yes/no question: whether to do something, whether something holds, whether it is right."""
+
+
+def asked_against_done(gold: str, predicted: str) -> tuple[str, str] | None:
+    """``(gold's act, the prediction's)`` when one reply only asks a yes/no question (``ASKING_KINDS``: ``Shall I
+    sign you up?``, ``Do you want the heating on at 7?``, ``Is the garage door still open?``) and the other asks
+    nothing and either reports an action done (``notify_success``, or ``_DONE``: ``I've put you down for it.``)
+    or, against a question that checks a fact (``_VERIFY``), states it (``The garage door is still open.``);
+    ``None`` otherwise. Asking whether to act is no report that it was done, nor is asking whether a fact holds a
+    statement of it; an offer of an item (``How about Delta at 7 pm?``) against a statement of it (``There is a
+    Delta flight at 7 pm.``) is the one mix SGD annotates as one act, and is left alone."""
+    for asking, stating, reverse in ((gold, predicted, False), (predicted, gold, True)):
+        question, statement = dialog_act(asking), dialog_act(stating)
+        if question.requests or not question.core or not question.core <= ASKING_KINDS or statement.asks:
+            continue
+        done = _DONE.search(stating.replace("\u2019", "'").casefold()) is not None
+        if statement.core == {ActKind.NOTIFY_SUCCESS} or (
+            done and statement.core <= {ActKind.INFORM, ActKind.NOTIFY_SUCCESS}
+        ):
+            acts = ("asks whether to do it", "reports it done")
+        elif _verifies(asking) and question.core == {ActKind.OFFER} and statement.core == {ActKind.INFORM}:
+            acts = ("asks whether it holds", "states it")
+        else:
+            continue
+        return (acts[1], acts[0]) if reverse else acts
+    return None
 
 
 def opposed_outcomes(gold: str, predicted: str) -> tuple[str, str] | None:

@@ -50,7 +50,14 @@ from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 
-from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_outcomes, same_topics
+from aem_strands.compare.acts import (
+    ActKind,
+    DialogAct,
+    asked_against_done,
+    dialog_act,
+    opposed_outcomes,
+    same_topics,
+)
 from aem_strands.compare.aliases import same_entity
 from aem_strands.compare.directions import direction_findings
 from aem_strands.compare.fact_match import match_facts
@@ -377,6 +384,9 @@ def _unparsed_check(gold: str, predicted: str, checks: frozenset[str]) -> FactCh
     if "questions" in checks:
         asked, same_request = _questions_check(gold, predicted)
         findings += asked
+        acts = asked_against_done(gold, predicted)  # "Shall I book it?" / "I've booked it."
+        if acts is not None and not findings:
+            findings.append(_inconsistent(*acts, f"the prediction {acts[1]} where gold {acts[0]}"))
     if "scope" in checks and not findings:
         findings += [_inconsistent(f.gold, f.predicted, f.detail) for f in scope_findings(gold, predicted)]
     order = [FailureReason.INCONSISTENT_RESPONSE, FailureReason.INCOMPLETE_RESPONSE]
