@@ -31,9 +31,9 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
   ``scopes.scope_findings``) are inconsistent.
 - ``roles``: when no other check found anything, a named place or party that is where a move starts on one
   side and where it ends on the other (``leaves from Union Station`` / ``travelling to Union Station``,
-  ``directions``, read from the words next to it) is inconsistent; failing that, the two replies are parsed (``roles``: spaCy's
-  dependency parse, each text once) and an entity bound to another role of the same action (``'checking'
-  is the source of 'transferred' in gold, the destination in the prediction``), another party or means
+  ``directions``, read from the words next to it) is inconsistent; failing that, the two replies are parsed
+  (``roles``: spaCy's dependency parse, each text once) and an entity bound to another role of the same action
+  (``'checking' is the source of 'transferred' in gold, the destination in the prediction``), another party or means
   in one role, an action negated on one side only, or a question on one side reported done on the
   other is inconsistent. Only pairs that share a content word are parsed (``needs_parse``).
 
@@ -79,8 +79,18 @@ _FAMILIES = {
 }  # fmt: skip
 _ASKING = frozenset([ActKind.CONFIRM, ActKind.OFFER, ActKind.OFFER_INTENT, ActKind.REQ_MORE])
 _NEGATIVE_WORDS = frozenset(["unable", "without", "nothing", "none", "neither", "failed", "lack", "lacks"])
+_DENYING_PHRASES = (
+    r"\btoo (?:early|late|soon|busy|full|far|close|small|big|short|long|young|old|\w+ly) (?:to|for)\b",
+    r"\bout of (?:stock|service|order|season|range|reach|date|time)\b|\b(?:sold|run|ran|runs|running) out\b",
+    r"\bno longer\b",
+)
+"""Phrases that deny without a negation cue: ``too early to refill`` (it cannot be refilled yet), ``out of stock``
+(the pharmacy does not have it), ``sold out``."""
 _NEGATION = re.compile(
-    r"\b(?:" + "|".join(re.escape(c) for c in sorted(NEGATION_CUES | _NEGATIVE_WORDS)) + r")\b|n't\b"
+    r"\b(?:"
+    + "|".join(re.escape(c) for c in sorted(NEGATION_CUES | _NEGATIVE_WORDS))
+    + r")\b|n't\b|"
+    + "|".join(_DENYING_PHRASES)
 )
 
 
@@ -259,9 +269,14 @@ def _swapped_counts(gold: str, predicted: str) -> list[FactFinding]:
 
 
 def _states_check(gold: str, predicted: str) -> list[FactFinding]:
+    """Opposed poles of one state group (see the module docstring). A side whose plain pole stands beside a
+    negation bound to another word (``I can't find any taxis available``: the negation is read on ``taxis``) may
+    deny the state as well: an opposition resting on that pole against a negated one (``no cabs free``) is left
+    open."""
     findings: list[FactFinding] = []
     gold_states = [f for f in facts_in(gold) if f.group.startswith("state:")]
     predicted_states = [f for f in facts_in(predicted) if f.group.startswith("state:")]
+    unbound = [any(f.group == "negation" for f in facts_in(text)) for text in (gold, predicted)]
     percents = any(f.group == "percent" for f in facts_in(gold))
     for group in dict.fromkeys(f.group for f in gold_states):
         if group == "state:direction" and percents:
@@ -272,8 +287,16 @@ def _states_check(gold: str, predicted: str) -> list[FactFinding]:
         if theirs and set(mine) - set(theirs) and set(theirs) - set(mine):
             said = ", ".join(theirs[k] for k in theirs if k not in mine)
             gold_said = ", ".join(mine[k] for k in mine if k not in theirs)
+            if _unsure_pole(gold_said, said, unbound[0]) or _unsure_pole(said, gold_said, unbound[1]):
+                continue
             findings.append(_inconsistent(gold_said, said, f"{said} vs gold {gold_said}"))
     return findings
+
+
+def _unsure_pole(plain: str, other: str, negates_elsewhere: bool) -> bool:
+    """Whether a plainly stated pole (``available``) may be denied by a negation its side binds to another word,
+    against a pole the other side reaches by negating (``not free``)."""
+    return negates_elsewhere and not plain.startswith("not ") and other.startswith("not ")
 
 
 def _polarity_check(gold: str, predicted: str) -> list[FactFinding]:
