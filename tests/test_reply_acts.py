@@ -122,6 +122,10 @@ def test_the_same_act_does_not_settle_a_pair_whose_facts_differ(gold: str, predi
         # a need stated with a contracted or modal verb asks as "I need your ..." does
         ("I'll need your date of arrival, please.", {"date"}),
         ("We'd need the number of guests first.", {"count"}),
+        # where a trip starts is its origin, with or without "from"
+        ("Where will you be starting your trip?", {"place:origin"}),
+        ("What's your starting point?", {"place:origin"}),
+        ("Where do you set off, and where are you going to?", {"place:origin", "place:destination"}),
     ],
 )
 def test_requests_are_read_for_the_information_they_ask_for(text: str, topics: set[str]) -> None:
@@ -140,6 +144,7 @@ def test_bedrooms_and_bathrooms_are_not_the_same_question() -> None:
         ("Where are you leaving from? How many tickets?", "When and how many tickets?", False),
         ("Where will you be going and what time do you prefer?", "How many people and what time?", False),
         ("Where are you going and when are you leaving?", "Where are you going and when will you come back?", False),
+        ("Where does your trip begin?", "Where are you travelling to?", False),
         # one request asks for more than the other, or for a moment in other words: the semantic stage decides
         ("Where are you headed?", "Where are you headed and when do you leave?", None),
         ("When will you leave? Where are you coming from?", "What day do you leave, and from where?", None),

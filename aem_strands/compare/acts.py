@@ -66,7 +66,8 @@ TOPICS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\b(leaving|departing|flying|traveling|travelling|starting|coming|depart|leave|start) from\b|\borigin\b|"
-        r"\bwhere\b.*\bfrom\b|\bfrom (where|which)\b|\bdeparture (city|airport|location|station)\b",
+        r"\bwhere\b.*\bfrom\b|\bfrom (where|which)\b|\bdeparture (city|airport|location|station)\b"
+        r"|\bwhere\b.*\b(start|starting|begin|beginning|set(ting)? off|setting out)\b|\bstarting point\b",
         "place:origin",
     ),
     (r"\bcity\b|\bwhere\b|\blocation\b|\barea\b|\bplace\b|\bneighbou?rhood\b|\baddress\b|\bmetropolis\b", "place"),
