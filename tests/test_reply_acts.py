@@ -166,12 +166,15 @@ def test_a_request_for_another_topic_in_place_of_one_gold_asks_for_is_another_re
         ("Your reservation was a success!", "Sorry, the reservation could not be made."),
         ("You're all set!", "Sorry, that didn't go through."),
         ("I was unable to add the alarm.", "The alarm has been added."),
+        # a plain statement that a transaction went through against a refusal of it
+        ("Your refund was credited.", "Sorry, your refund was rejected."),
+        ("The deposit of $40 was paid.", "The $40 deposit payment got turned down."),
     ],
 )
 def test_success_against_failure_is_a_contradiction(gold: str, predicted: str) -> None:
     check = check_reply_facts(gold, predicted)
     assert [f.reason for f in check.findings] == [FailureReason.INCONSISTENT_RESPONSE]
-    gold_said, said = ("failure", "success") if "unable" in gold else ("success", "failure")
+    gold_said, said = ("failure", "success") if "unable" in gold else ("success", "failure")  # gold's side
     assert check.findings[0].detail == f"reports {said} vs gold {gold_said}"
 
 
@@ -184,9 +187,9 @@ def test_an_apology_beside_a_success_is_no_failure() -> None:
     ("gold", "predicted", "acts"),
     [
         # asking whether to act is no report that it was done, whatever verbs the two use
-        ("Would you like me to renew your membership?", "I've renewed your membership.",
+        ("Would you like me to renew your membership?", "I've extended your membership for a year.",
          ("asks whether to do it", "reports it done")),
-        ("We have moved your meeting to Friday.", "Shall I move the meeting to Friday?",
+        ("We have moved your meeting to Friday.", "Shall I reschedule the meeting for Friday?",
          ("reports it done", "asks whether to do it")),
         ("Your parcel has been sent.", "Do you want me to post the parcel?",
          ("reports it done", "asks whether to do it")),
@@ -218,3 +221,9 @@ def test_asking_against_reporting_done_or_stating_is_a_contradiction(
 )
 def test_offers_statements_of_items_and_two_reports_are_not_asked_against_done(gold: str, predicted: str) -> None:
     assert asked_against_done(gold, predicted) is None
+
+
+def test_a_statement_of_a_transaction_without_a_failure_opposite_is_no_outcome() -> None:
+    # a plain statement is a success only against a failure; against another statement it is an inform
+    assert dialog_act("Your card was charged $15.").kinds == {ActKind.INFORM}
+    assert not check_reply_facts("Your card was charged $15.", "The $15 was charged to your card.").findings

@@ -206,6 +206,7 @@ STATEMENT_CUES: tuple[tuple[ActKind, tuple[str, ...]], ...] = (
         ActKind.NOTIFY_FAILURE,
         ("unable", "couldn't", "could not", "cannot", "can't", r"(wasn't|weren't|was not|were not|not) able",
          "failed", "unsuccessful", r"(didn't|did not) go through", r"(was|is) not successful", "no luck",
+         r"(was|were|has been|have been|got) (declined|rejected|refused|denied|turned down|bounced)",
          "went wrong"),
     ),
     (
@@ -550,14 +551,31 @@ def asked_against_done(gold: str, predicted: str) -> tuple[str, str] | None:
 
 
 def opposed_outcomes(gold: str, predicted: str) -> tuple[str, str] | None:
-    """``(gold's outcome, the prediction's)`` when one reply only notifies success and the other only
-    failure (``You're all set!`` / ``Sorry, that didn't go through.``); ``None`` otherwise."""
+    """``(gold's outcome, the prediction's)`` when one reply only notifies success (or states a transaction went
+    through, ``_outcome_kinds``) and the other only failure (``You're all set!`` / ``Sorry, that didn't go
+    through.``; ``Your card was charged.`` / ``The charge was declined.``); ``None`` otherwise."""
     outcomes = (ActKind.NOTIFY_SUCCESS, ActKind.NOTIFY_FAILURE)
-    mine = [k for k in outcomes if k in dialog_act(gold).kinds]
-    theirs = [k for k in outcomes if k in dialog_act(predicted).kinds]
+    mine = [k for k in outcomes if k in _outcome_kinds(gold)]
+    theirs = [k for k in outcomes if k in _outcome_kinds(predicted)]
     if len(mine) == len(theirs) == 1 and mine != theirs:
         return _OUTCOME_WORDS[mine[0]], _OUTCOME_WORDS[theirs[0]]
     return None
+
+
+_TRANSACTED = re.compile(
+    r"\b(?:was|were|has been|have been) (?:just |successfully )?"
+    r"(?:charged|approved|accepted|paid|refunded|processed|completed|delivered|transferred|debited|credited)\b"
+)
+"""A plain statement that a transaction went through (``Your card was charged £15``, ``The claim was approved``)."""
+
+
+def _outcome_kinds(text: str) -> frozenset[ActKind]:
+    """``dialog_act(text).kinds``, with a plain statement that a transaction went through (``_TRANSACTED``) read as
+    a success: against a failure (``The £15 charge was declined.``) it is the opposite outcome."""
+    kinds = dialog_act(text).kinds
+    if kinds == {ActKind.INFORM} and _TRANSACTED.search(text.replace("\u2019", "'").casefold()):
+        return frozenset([ActKind.NOTIFY_SUCCESS])
+    return kinds
 
 
 _OUTCOME_WORDS = {ActKind.NOTIFY_SUCCESS: "success", ActKind.NOTIFY_FAILURE: "failure"}

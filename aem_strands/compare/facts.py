@@ -359,13 +359,22 @@ _PARSED_CHECKS = frozenset(["roles"])
 @functools.lru_cache(maxsize=1 << 14)
 def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     check = _unparsed_check(gold, predicted, checks - _PARSED_CHECKS)
-    if "roles" not in checks or check.findings:
+    if check.findings:
         return check
+    found = _parsed_findings(gold, predicted) if "roles" in checks else ()
+    if not found and "questions" in checks:
+        # "Shall I sign you up?" / "I've put you down.": the acts differ where the parse names no shared action
+        acts = asked_against_done(gold, predicted)
+        if acts is not None:
+            found = (_inconsistent(*acts, f"the prediction {acts[1]} where gold {acts[0]}"),)
+    return replace(check, findings=found) if found else check
+
+
+def _parsed_findings(gold: str, predicted: str) -> tuple[FactFinding, ...]:
     moved = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in direction_findings(gold, predicted))
     if moved or not needs_parse(gold, predicted):
-        return replace(check, findings=moved) if moved else check
-    found = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in role_findings(gold, predicted))
-    return replace(check, findings=found) if found else check
+        return moved
+    return tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in role_findings(gold, predicted))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -407,9 +416,6 @@ def _unparsed_check(gold: str, predicted: str, checks: frozenset[str]) -> FactCh
     if "questions" in checks:
         asked, same_request = _questions_check(gold, predicted)
         findings += asked
-        acts = asked_against_done(gold, predicted)  # "Shall I book it?" / "I've booked it."
-        if acts is not None and not findings:
-            findings.append(_inconsistent(*acts, f"the prediction {acts[1]} where gold {acts[0]}"))
     if "scope" in checks and not findings:
         findings += [_inconsistent(f.gold, f.predicted, f.detail) for f in scope_findings(gold, predicted)]
     order = [FailureReason.INCONSISTENT_RESPONSE, FailureReason.INCOMPLETE_RESPONSE]
