@@ -140,3 +140,27 @@ def test_number_like_text_never_raises(text: str) -> None:
 @pytest.mark.parametrize("text", ["The apartment has in-Unit laundry.", "It is on Place d'Anglas, Paris."])
 def test_names_inside_hyphenated_or_apostrophe_words_are_the_same_words(text: str) -> None:
     assert check_reply_facts(text, text).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        # a phrase that denies without a negation cue faces the negation on the other side
+        ("Your visa can't be renewed yet.", "It is too early to renew your visa."),
+        ("The parcel can't be collected yet.", "It's too soon to collect the parcel."),
+        ("The shop does not have the blue jacket in stock.", "The blue jacket is out of stock at the shop."),
+        ("The clinic won't see patients this evening.", "It's too late for the clinic to see patients this evening."),
+    ],
+)
+def test_a_denying_phrase_is_no_plain_statement_for_the_polarity_check(gold: str, predicted: str) -> None:
+    assert not check_reply_facts(gold, predicted, ["polarity"]).findings
+    assert not check_reply_facts(predicted, gold, ["polarity"]).findings
+
+
+def test_a_negation_bound_elsewhere_leaves_a_plain_state_unsure() -> None:
+    # "can't find any rooms available": the negation is read on "rooms", yet it denies "available" too
+    gold, predicted = "I can't find any rooms available tonight.", "There are no rooms free tonight."
+    assert not check_reply_facts(gold, predicted, ["states"]).findings
+    assert not check_reply_facts(predicted, gold, ["states"]).findings
+    # a plain pole with no negation beside it still faces a negated one
+    assert check_reply_facts("Rooms are available tonight.", predicted, ["states"]).contradicted

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from aem_strands.compare.acts import ActKind, agreeing_acts, dialog_act, same_topics
+from aem_strands.compare.acts import ActKind, agreeing_acts, asked_against_done, dialog_act, same_topics
 from aem_strands.compare.facts import check_reply_facts
 from aem_strands.compare.replies import settle_reply
 from aem_strands.types import FailureReason, Method
@@ -119,6 +119,13 @@ def test_the_same_act_does_not_settle_a_pair_whose_facts_differ(gold: str, predi
         ("Please say the name of the person receiving the payment.", {"recipient"}),
         ("Is there a particular time of day you prefer?", {"time"}),  # "time of day" asks for no date
         ("Would you like it for a specific time? Any other questions or anything else?", {"time"}),
+        # a need stated with a contracted or modal verb asks as "I need your ..." does
+        ("I'll need your date of arrival, please.", {"date"}),
+        ("We'd need the number of guests first.", {"count"}),
+        # where a trip starts is its origin, with or without "from"
+        ("Where will you be starting your trip?", {"place:origin"}),
+        ("What's your starting point?", {"place:origin"}),
+        ("Where do you set off, and where are you going to?", {"place:origin", "place:destination"}),
     ],
 )
 def test_requests_are_read_for_the_information_they_ask_for(text: str, topics: set[str]) -> None:
@@ -137,6 +144,7 @@ def test_bedrooms_and_bathrooms_are_not_the_same_question() -> None:
         ("Where are you leaving from? How many tickets?", "When and how many tickets?", False),
         ("Where will you be going and what time do you prefer?", "How many people and what time?", False),
         ("Where are you going and when are you leaving?", "Where are you going and when will you come back?", False),
+        ("Where does your trip begin?", "Where are you travelling to?", False),
         # one request asks for more than the other, or for a moment in other words: the semantic stage decides
         ("Where are you headed?", "Where are you headed and when do you leave?", None),
         ("When will you leave? Where are you coming from?", "What day do you leave, and from where?", None),
@@ -158,15 +166,64 @@ def test_a_request_for_another_topic_in_place_of_one_gold_asks_for_is_another_re
         ("Your reservation was a success!", "Sorry, the reservation could not be made."),
         ("You're all set!", "Sorry, that didn't go through."),
         ("I was unable to add the alarm.", "The alarm has been added."),
+        # a plain statement that a transaction went through against a refusal of it
+        ("Your refund was credited.", "Sorry, your refund was rejected."),
+        ("The deposit of $40 was paid.", "The $40 deposit payment got turned down."),
     ],
 )
 def test_success_against_failure_is_a_contradiction(gold: str, predicted: str) -> None:
     check = check_reply_facts(gold, predicted)
     assert [f.reason for f in check.findings] == [FailureReason.INCONSISTENT_RESPONSE]
-    gold_said, said = ("failure", "success") if "unable" in gold else ("success", "failure")
+    gold_said, said = ("failure", "success") if "unable" in gold else ("success", "failure")  # gold's side
     assert check.findings[0].detail == f"reports {said} vs gold {gold_said}"
 
 
 def test_an_apology_beside_a_success_is_no_failure() -> None:
     assert dialog_act("Sorry for the wait, your table is booked.").kinds == {ActKind.NOTIFY_SUCCESS}
     assert not check_reply_facts("Sorry for the wait, your table is booked.", "Your table is booked.").findings
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "acts"),
+    [
+        # asking whether to act is no report that it was done, whatever verbs the two use
+        ("Would you like me to renew your membership?", "I've extended your membership for a year.",
+         ("asks whether to do it", "reports it done")),
+        ("We have moved your meeting to Friday.", "Shall I reschedule the meeting for Friday?",
+         ("reports it done", "asks whether to do it")),
+        ("Your parcel has been sent.", "Do you want me to post the parcel?",
+         ("reports it done", "asks whether to do it")),
+        ("Should I enrol you in the evening class?", "I've signed you up for the evening class.",
+         ("asks whether to do it", "reports it done")),
+        # asking whether a fact holds is no statement of it
+        ("Is the back gate still unlocked?", "The back gate is still unlocked.",
+         ("asks whether it holds", "states it")),
+    ],
+)  # fmt: skip
+def test_asking_against_reporting_done_or_stating_is_a_contradiction(
+    gold: str, predicted: str, acts: tuple[str, str]
+) -> None:
+    assert asked_against_done(gold, predicted) == acts
+    check = check_reply_facts(gold, predicted)
+    assert [f.reason for f in check.findings] == [FailureReason.INCONSISTENT_RESPONSE]
+    assert check.findings[0].detail == f"the prediction {acts[1]} where gold {acts[0]}"
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("How about Delta at 7 pm?", "There is a Delta flight at 7 pm."),  # SGD's one offer, told two ways
+        ("I've found 3 hotels in Paris.", "Shall I look for hotels in Paris?"),  # what was found, not an action done
+        ("Please confirm: a table for 2 at 7 pm. Is that right?", "Booking a table for 2 at 7 pm."),  # both confirm
+        ("Shall I book it?", "Would you like me to reserve it?"),  # both ask
+        ("I was able to confirm that purchase.", "I have successfully booked the tickets."),  # both report
+    ],
+)
+def test_offers_statements_of_items_and_two_reports_are_not_asked_against_done(gold: str, predicted: str) -> None:
+    assert asked_against_done(gold, predicted) is None
+
+
+def test_a_statement_of_a_transaction_without_a_failure_opposite_is_no_outcome() -> None:
+    # a plain statement is a success only against a failure; against another statement it is an inform
+    assert dialog_act("Your card was charged $15.").kinds == {ActKind.INFORM}
+    assert not check_reply_facts("Your card was charged $15.", "The $15 was charged to your card.").findings

@@ -59,7 +59,6 @@ def test_the_statement_rule_reads_a_pair_both_ways(gold: str, predicted: str, de
     [
         ("Two dogs in the snow", "Two dogs play in the grass."),  # STS-B: a count shared, 3 other words differ
         ("Nelson Mandela taken to hospital", "Nelson Mandela released from hospital"),  # a name shared, not the news
-        ("The table is booked for 7 pm.", "Please confirm the table for 7 pm."),  # success vs a request to confirm
         ("Your table for 2 is at 7 pm.", "Shall I book a table for two at 19:00?"),  # a fact vs an offer to act
         ("You check in on May 3.", "You check out on May 3."),  # one date, said of other things
         ("Your table for 2 is at 7 pm.", "A table for two at 19:00; the kitchen closes at 23:00."),  # a fact more
@@ -67,6 +66,14 @@ def test_the_statement_rule_reads_a_pair_both_ways(gold: str, predicted: str, de
 )
 def test_statements_that_differ_in_more_than_their_facts_are_left_to_the_model(gold: str, predicted: str) -> None:
     assert settle_reply(gold, predicted) is None
+
+
+def test_a_success_against_a_request_to_confirm_it_is_settled_not_equivalent() -> None:
+    # asking the user to confirm a booking is no report that it is made (``acts.asked_against_done``)
+    settled = settle_reply("The table is booked for 7 pm.", "Please confirm the table for 7 pm.")
+    assert settled is not None
+    assert (settled.equivalent, settled.method) == (False, Method.FACTS)
+    assert settled.detail == "facts: the prediction asks whether to do it where gold reports it done"
 
 
 @pytest.mark.parametrize(

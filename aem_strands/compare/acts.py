@@ -66,7 +66,8 @@ TOPICS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"\b(leaving|departing|flying|traveling|travelling|starting|coming|depart|leave|start) from\b|\borigin\b|"
-        r"\bwhere\b.*\bfrom\b|\bfrom (where|which)\b|\bdeparture (city|airport|location|station)\b",
+        r"\bwhere\b.*\bfrom\b|\bfrom (where|which)\b|\bdeparture (city|airport|location|station)\b"
+        r"|\bwhere\b.*\b(start|starting|begin|beginning|set(ting)? off|setting out)\b|\bstarting point\b",
         "place:origin",
     ),
     (r"\bcity\b|\bwhere\b|\blocation\b|\barea\b|\bplace\b|\bneighbou?rhood\b|\baddress\b|\bmetropolis\b", "place"),
@@ -132,8 +133,10 @@ _ROLE_PATTERNS = tuple((re.compile(pattern), role) for pattern, role in _ROLES)
 _SENTENCE = re.compile(r"[^.!?]*[.!?]?")
 _STATED_REQUEST = re.compile(
     r"\b(please (tell|let|provide|specify|give|choose|select|say|enter|share|send|confirm)|let me know|tell me|"
-    r"can you confirm|confirm (that|this|the|your)|(can|could|would) you (give|provide|share|specify) me|"
-    r"i (just |will |'ll )?need (the|your|to know)|(would|will) help to know|i need more (details|information))\b"
+    r"can you confirm|(?<!able to )(?<!i )(?<!we )confirm (that|this|the|your)|"
+    r"(can|could|would) you (give|provide|share|specify) me|"
+    r"(?:i|we)(?: just| will|'ll|'d| would| also)? need (the|your|to know)|(would|will) help to know"
+    r"|i need more (details|information))\b"
     r"|^\W*(?:(?:ok(?:ay)?|sure|so|alright)[,!]?\s+)?confirm(?:ing)?\b"  # "Confirming playback of Curious."
 )
 _YES_NO = re.compile(
@@ -203,6 +206,7 @@ STATEMENT_CUES: tuple[tuple[ActKind, tuple[str, ...]], ...] = (
         ActKind.NOTIFY_FAILURE,
         ("unable", "couldn't", "could not", "cannot", "can't", r"(wasn't|weren't|was not|were not|not) able",
          "failed", "unsuccessful", r"(didn't|did not) go through", r"(was|is) not successful", "no luck",
+         r"(was|were|has been|have been|got) (declined|rejected|refused|denied|turned down|bounced)",
          "went wrong"),
     ),
     (
@@ -211,7 +215,8 @@ STATEMENT_CUES: tuple[tuple[ActKind, tuple[str, ...]], ...] = (
          "confirmed", "scheduled", "placed", "completed", "processed", "purchased", "bought", "planned",
          r"(been|is|was|are|were) (made|set|added|shared|sent|transferred|started|arranged|created|ordered)",
          r"(on (its|the|their) way)", r"(now|started) playing", r"(have|'ve) (made|set|added|sent|shared|paid)",
-         r"(reservation|booking|appointment|order) is in", "en route", r"(has|have) (started|begun)"),
+         r"(reservation|booking|appointment|order) is in", "en route", r"(has|have) (started|begun)",
+),
     ),
     (ActKind.NOTIFY_FAILURE, ("sorry", "regret", "unfortunately", r"apologi[sz]e")),
     (
@@ -505,15 +510,72 @@ def stating_acts(gold: str, predicted: str) -> frozenset[ActKind] | None:
     return mine.core | theirs.core
 
 
+_DONE = re.compile(
+    r"\b(?:(?:i|we)(?:'ve| have) (?:just |now |already |also )?"
+    r"(?!(?:found|checked|looked|searched|tried|noticed|asked|needed|wanted|received|located|identified|listed"
+    r"|shortlisted|pulled|compiled|heard|seen|been|had|got)\b)"
+    r"|(?:has|have) been (?:just |now |successfully )?|(?:is|are) now )"
+    r"(?:[a-z]+ed|put|set|made|sent|done|paid|given|taken)\b"
+)
+"""An action reported carried out: in the first person perfect (``I've put you down for the class``, ``We have
+moved it to Friday``; finding, checking or looking something up reports what was found), or a perfect or present
+passive (``It has been sent``, ``Your door is now locked``)."""
+
+ASKING_KINDS = frozenset([ActKind.OFFER, ActKind.OFFER_INTENT, ActKind.CONFIRM])
+"""Kinds of a yes/no question: whether to do something, whether something holds, whether it is right."""
+
+
+def asked_against_done(gold: str, predicted: str) -> tuple[str, str] | None:
+    """``(gold's act, the prediction's)`` when one reply only asks a yes/no question (``ASKING_KINDS``: ``Shall I
+    sign you up?``, ``Do you want the heating on at 7?``, ``Is the garage door still open?``) and the other asks
+    nothing and either reports an action done (``notify_success``, or ``_DONE``: ``I've put you down for it.``)
+    or, against a question that checks a fact (``_VERIFY``), states it (``The garage door is still open.``);
+    ``None`` otherwise. Asking whether to act is no report that it was done, nor is asking whether a fact holds a
+    statement of it; an offer of an item (``How about Delta at 7 pm?``) against a statement of it (``There is a
+    Delta flight at 7 pm.``) is the one mix SGD annotates as one act, and is left alone."""
+    for asking, stating, reverse in ((gold, predicted, False), (predicted, gold, True)):
+        question, statement = dialog_act(asking), dialog_act(stating)
+        if question.requests or not question.core or not question.core <= ASKING_KINDS or statement.asks:
+            continue
+        done = _DONE.search(stating.replace("\u2019", "'").casefold()) is not None
+        if statement.core == {ActKind.NOTIFY_SUCCESS} or (
+            done and statement.core <= {ActKind.INFORM, ActKind.NOTIFY_SUCCESS}
+        ):
+            acts = ("asks whether to do it", "reports it done")
+        elif _verifies(asking) and question.core == {ActKind.OFFER} and statement.core == {ActKind.INFORM}:
+            acts = ("asks whether it holds", "states it")
+        else:
+            continue
+        return (acts[1], acts[0]) if reverse else acts
+    return None
+
+
 def opposed_outcomes(gold: str, predicted: str) -> tuple[str, str] | None:
-    """``(gold's outcome, the prediction's)`` when one reply only notifies success and the other only
-    failure (``You're all set!`` / ``Sorry, that didn't go through.``); ``None`` otherwise."""
+    """``(gold's outcome, the prediction's)`` when one reply only notifies success (or states a transaction went
+    through, ``_outcome_kinds``) and the other only failure (``You're all set!`` / ``Sorry, that didn't go
+    through.``; ``Your card was charged.`` / ``The charge was declined.``); ``None`` otherwise."""
     outcomes = (ActKind.NOTIFY_SUCCESS, ActKind.NOTIFY_FAILURE)
-    mine = [k for k in outcomes if k in dialog_act(gold).kinds]
-    theirs = [k for k in outcomes if k in dialog_act(predicted).kinds]
+    mine = [k for k in outcomes if k in _outcome_kinds(gold)]
+    theirs = [k for k in outcomes if k in _outcome_kinds(predicted)]
     if len(mine) == len(theirs) == 1 and mine != theirs:
         return _OUTCOME_WORDS[mine[0]], _OUTCOME_WORDS[theirs[0]]
     return None
+
+
+_TRANSACTED = re.compile(
+    r"\b(?:was|were|has been|have been) (?:just |successfully )?"
+    r"(?:charged|approved|accepted|paid|refunded|processed|completed|delivered|transferred|debited|credited)\b"
+)
+"""A plain statement that a transaction went through (``Your card was charged £15``, ``The claim was approved``)."""
+
+
+def _outcome_kinds(text: str) -> frozenset[ActKind]:
+    """``dialog_act(text).kinds``, with a plain statement that a transaction went through (``_TRANSACTED``) read as
+    a success: against a failure (``The £15 charge was declined.``) it is the opposite outcome."""
+    kinds = dialog_act(text).kinds
+    if kinds == {ActKind.INFORM} and _TRANSACTED.search(text.replace("\u2019", "'").casefold()):
+        return frozenset([ActKind.NOTIFY_SUCCESS])
+    return kinds
 
 
 _OUTCOME_WORDS = {ActKind.NOTIFY_SUCCESS: "success", ActKind.NOTIFY_FAILURE: "failure"}

@@ -50,7 +50,14 @@ from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 
-from aem_strands.compare.acts import ActKind, DialogAct, dialog_act, opposed_outcomes, same_topics
+from aem_strands.compare.acts import (
+    ActKind,
+    DialogAct,
+    asked_against_done,
+    dialog_act,
+    opposed_outcomes,
+    same_topics,
+)
 from aem_strands.compare.aliases import same_entity
 from aem_strands.compare.directions import direction_findings
 from aem_strands.compare.fact_match import match_facts
@@ -72,8 +79,18 @@ _FAMILIES = {
 }  # fmt: skip
 _ASKING = frozenset([ActKind.CONFIRM, ActKind.OFFER, ActKind.OFFER_INTENT, ActKind.REQ_MORE])
 _NEGATIVE_WORDS = frozenset(["unable", "without", "nothing", "none", "neither", "failed", "lack", "lacks"])
+_DENYING_PHRASES = (
+    r"\btoo (?:early|late|soon|busy|full|far|close|small|big|short|long|young|old|\w+ly) (?:to|for)\b",
+    r"\bout of (?:stock|service|order|season|range|reach|date|time)\b|\b(?:sold|run|ran|runs|running) out\b",
+    r"\bno longer\b",
+)
+"""Phrases that deny without a negation cue: ``too early to refill`` (it cannot be refilled yet), ``out of stock``
+(the pharmacy does not have it), ``sold out``."""
 _NEGATION = re.compile(
-    r"\b(?:" + "|".join(re.escape(c) for c in sorted(NEGATION_CUES | _NEGATIVE_WORDS)) + r")\b|n't\b"
+    r"\b(?:"
+    + "|".join(re.escape(c) for c in sorted(NEGATION_CUES | _NEGATIVE_WORDS))
+    + r")\b|n't\b|"
+    + "|".join(_DENYING_PHRASES)
 )
 
 
@@ -252,9 +269,14 @@ def _swapped_counts(gold: str, predicted: str) -> list[FactFinding]:
 
 
 def _states_check(gold: str, predicted: str) -> list[FactFinding]:
+    """Opposed poles of one state group (see the module docstring). A side whose plain pole stands beside a
+    negation bound to another word (``I can't find any taxis available``: the negation is read on ``taxis``) may
+    deny the state as well: an opposition resting on that pole against a negated one (``no cabs free``) is left
+    open."""
     findings: list[FactFinding] = []
     gold_states = [f for f in facts_in(gold) if f.group.startswith("state:")]
     predicted_states = [f for f in facts_in(predicted) if f.group.startswith("state:")]
+    unbound = [any(f.group == "negation" for f in facts_in(text)) for text in (gold, predicted)]
     percents = any(f.group == "percent" for f in facts_in(gold))
     for group in dict.fromkeys(f.group for f in gold_states):
         if group == "state:direction" and percents:
@@ -265,8 +287,16 @@ def _states_check(gold: str, predicted: str) -> list[FactFinding]:
         if theirs and set(mine) - set(theirs) and set(theirs) - set(mine):
             said = ", ".join(theirs[k] for k in theirs if k not in mine)
             gold_said = ", ".join(mine[k] for k in mine if k not in theirs)
+            if _unsure_pole(gold_said, said, unbound[0]) or _unsure_pole(said, gold_said, unbound[1]):
+                continue
             findings.append(_inconsistent(gold_said, said, f"{said} vs gold {gold_said}"))
     return findings
+
+
+def _unsure_pole(plain: str, other: str, negates_elsewhere: bool) -> bool:
+    """Whether a plainly stated pole (``available``) may be denied by a negation its side binds to another word,
+    against a pole the other side reaches by negating (``not free``)."""
+    return negates_elsewhere and not plain.startswith("not ") and other.startswith("not ")
 
 
 def _polarity_check(gold: str, predicted: str) -> list[FactFinding]:
@@ -332,13 +362,22 @@ _PARSED_CHECKS = frozenset(["roles"])
 @functools.lru_cache(maxsize=1 << 14)
 def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     check = _unparsed_check(gold, predicted, checks - _PARSED_CHECKS)
-    if "roles" not in checks or check.findings:
+    if check.findings:
         return check
+    found = _parsed_findings(gold, predicted) if "roles" in checks else ()
+    if not found and "questions" in checks:
+        # "Shall I sign you up?" / "I've put you down.": the acts differ where the parse names no shared action
+        acts = asked_against_done(gold, predicted)
+        if acts is not None:
+            found = (_inconsistent(*acts, f"the prediction {acts[1]} where gold {acts[0]}"),)
+    return replace(check, findings=found) if found else check
+
+
+def _parsed_findings(gold: str, predicted: str) -> tuple[FactFinding, ...]:
     moved = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in direction_findings(gold, predicted))
     if moved or not needs_parse(gold, predicted):
-        return replace(check, findings=moved) if moved else check
-    found = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in role_findings(gold, predicted))
-    return replace(check, findings=found) if found else check
+        return moved
+    return tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in role_findings(gold, predicted))
 
 
 @functools.lru_cache(maxsize=1 << 14)
