@@ -167,7 +167,7 @@ def test_names_unlike_in_more_than_form_do_not_agree(gold: str, predicted: str) 
 
 
 def test_an_initial_dot_ends_no_name() -> None:
-    assert _names("N. Korea's envoy met J. Lo.") == ["n korea's", "j lo"]
+    assert _names("N. Korea's envoy met J. Lo.") == ["n korea", "j lo"]  # the possessive is no part of the name
     assert _names("Take plan B. Then wait.") == ["b"]
 
 
@@ -194,3 +194,54 @@ def test_an_airport_code_and_its_city_are_one_place_and_another_city_is_not() ->
     assert other is not None
     assert other.equivalent is False
     assert "Boston vs gold JFK" in other.detail
+
+
+def _read(text: str) -> list[tuple[str, str]]:
+    return [(f.group, f.key) for f in facts_in(text) if not f.group.startswith(("state", "negation"))]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("Your lease ends on the 14th.", [("date", "?-?-14")]),  # a day of the month by itself
+        ("We leave on the 2nd and come back on the 9th.", [("date", "?-?-2"), ("date", "?-?-9")]),
+        ("Rent is due by the 1st of every month.", [("date", "?-?-1")]),
+        ("Take the lift to the 4th floor.", [("number", "4")]),  # an ordinal counting a noun is no day
+        ("The 2nd is at 10 am.", [("number", "2"), ("time", "10:00")]),  # the second one: no preposition of time
+        ("Ask at Harbor Road's kiosk.", [("entity", "harbor road")]),  # a possessive is no part of a name
+        ("You'll pay 5% more next year.", [("percent", "5% up")]),  # the direction after the percentage
+        ("There was a 12% drop in fares.", [("percent", "12% down")]),
+    ],
+)
+def test_days_possessives_and_directions_after_a_percentage_are_read(text: str, facts: list[tuple[str, str]]) -> None:
+    assert _read(text) == facts
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        (
+            "Your car rental runs from March 10 to March 12.",
+            "You pick the car up on 10 March and return it on the 12th.",
+        ),
+        ("The library on Elm Road closes at 6 pm.", "Elm Road's library shuts at 6 pm."),
+        ("Tom's flight was moved to 9 am.", "The flight Tom booked now leaves at 9 am."),
+        ("Your rent goes up by 4 percent in May.", "In May you will pay 4% more in rent."),
+    ],
+)
+def test_the_same_facts_written_otherwise_are_no_finding(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is None or settled.equivalent is True
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your car rental runs from March 10 to March 12.", "You return the car on the 13th."),
+        ("Your rent goes up by 4 percent in May.", "In May you will pay 4% less in rent."),
+    ],
+)
+def test_another_day_or_direction_is_still_a_finding(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert settled.equivalent is False
