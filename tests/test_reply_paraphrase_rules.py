@@ -245,3 +245,32 @@ def test_another_day_or_direction_is_still_a_finding(gold: str, predicted: str) 
     settled = settle_reply(gold, predicted)
     assert settled is not None
     assert settled.equivalent is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "added"),
+    [
+        ("Your order has shipped.", "Your order has shipped; a $4.99 delivery fee was added.", "$4.99"),
+        ("The refund of €30 is on its way.", "€30 is on its way back to you, less a €2 handling charge.", "€2"),
+        ("Your meeting moved to Thursday.", "The meeting is now Thursday in room 12C.", "12C"),
+        ("Your bag is checked through to Lisbon.", "Your bag, tag LX-4471, is checked through to Lisbon.", "LX-4471"),
+    ],
+)
+def test_an_amount_or_a_code_gold_does_not_state_is_a_finding(gold: str, predicted: str, added: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is not None
+    assert settled.equivalent is False
+    assert f"adds {added}, which gold does not state" in settled.detail
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("That comes to 45 dollars.", "The total is $45."),  # the same amount written otherwise
+        ("It costs 45.", "It is $45."),  # a currency on one side only
+        ("Your table at 7 pm is booked.", "Your table is booked for 7 pm in Berkeley."),  # an added place may pass
+    ],
+)
+def test_an_amount_gold_states_or_an_added_place_is_no_such_finding(gold: str, predicted: str) -> None:
+    settled = settle_reply(gold, predicted)
+    assert settled is None or "which gold does not state" not in settled.detail
