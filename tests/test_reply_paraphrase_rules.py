@@ -211,6 +211,8 @@ def _read(text: str) -> list[tuple[str, str]]:
         ("Ask at Harbor Road's kiosk.", [("entity", "harbor road")]),  # a possessive is no part of a name
         ("You'll pay 5% more next year.", [("percent", "5% up")]),  # the direction after the percentage
         ("There was a 12% drop in fares.", [("percent", "12% down")]),
+        ("The gym is open on weekdays only.", [("weekday", "weekdays")]),  # days named by their class
+        ("Every weekend, the pool is closed.", [("weekday", "weekends")]),
     ],
 )
 def test_days_possessives_and_directions_after_a_percentage_are_read(text: str, facts: list[tuple[str, str]]) -> None:
@@ -274,3 +276,12 @@ def test_an_amount_or_a_code_gold_does_not_state_is_a_finding(gold: str, predict
 def test_an_amount_gold_states_or_an_added_place_is_no_such_finding(gold: str, predicted: str) -> None:
     settled = settle_reply(gold, predicted)
     assert settled is None or "which gold does not state" not in settled.detail
+
+
+def test_a_class_of_days_left_out_is_a_finding_and_said_again_is_none() -> None:
+    dropped = settle_reply("The pool opens at 6 am on weekends.", "The pool opens at 6 am.")
+    assert dropped is not None
+    assert dropped.equivalent is False
+    assert "omits weekends" in dropped.detail
+    kept = settle_reply("The pool opens at 6 am on weekends.", "Every weekend the pool opens at 6 am.")
+    assert kept is None or kept.equivalent is True

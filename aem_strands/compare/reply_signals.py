@@ -206,7 +206,12 @@ _SCALED_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillio
 _SHIELDED = re.compile(r"(\d[\d.,]*)\s+\u00a7(\d+)\u00a7")
 _DIGIT = re.compile(r"\d")
 _NOON = re.compile(r"noon|midnight", re.IGNORECASE)  # the only times _TIME reads without a digit
-_CALENDAR_WORD = re.compile("|".join([*WEEKDAYS, *(m for m in MONTHS if len(m) > 3)]), re.IGNORECASE)
+_DAY_CLASSES = {"weekday": "weekdays", "weekdays": "weekdays", "weekend": "weekends", "weekends": "weekends"}
+"""Days named by their class (``open on weekdays``, ``except at weekends``): a weekday fact that limits when, which a
+reply that leaves it out does not state."""
+_CALENDAR_WORD = re.compile(
+    "|".join([*WEEKDAYS, *(m for m in MONTHS if len(m) > 3), "weekday", "weekend"]), re.IGNORECASE
+)
 """In any text with a weekday or a (long) month name as a word; a cheap test before reading word by word."""
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _TOKEN = re.compile(r"[\w][\w'\u2019&.-]*[\w]|[\w]")
@@ -608,6 +613,9 @@ def facts_in(text: str) -> tuple[Fact, ...]:
         if day is not None and reader.free(position, position + len(day)):
             shown = reader.text[position : position + len(day)]
             reader.add(position, position + len(day), Fact("weekday", WEEKDAYS[day], shown))
+        elif word in _DAY_CLASSES and reader.free(position, position + len(word)):
+            shown = reader.text[position : position + len(word)]
+            reader.add(position, position + len(word), Fact("weekday", _DAY_CLASSES[word], shown))
         elif word in MONTHS and len(word) > 3 and reader.free(position, position + len(word)):
             shown = reader.text[position : position + len(word)]
             reader.add(position, position + len(word), Fact("month", str(MONTHS[word]), shown))
