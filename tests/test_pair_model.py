@@ -7,6 +7,8 @@ import math
 from importlib import resources
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from aem_strands.compare.chain import Comparator, ComparisonRequest
 from aem_strands.compare.combiner import PairGroup, pair_group
@@ -164,6 +166,16 @@ def test_the_chain_asks_the_pair_model_only_for_pairs_the_facts_leave_open() -> 
         ("Doors open at 00:30.", "Doors open at 12:30 am."),
         ("Pick-up at 7:30.", "Pick-up at 7:30."),  # 1:00-12:59 without am/pm: either half of the day, kept
         ("Call 555-0199.", "Call 555-0199."),
+        ("The shuttle comes at six in the morning.", "The shuttle comes at 6 am."),  # a spoken time, as SGD writes it
+        ("Doors open at quarter to eight in the evening.", "Doors open at 7:45 pm."),
+        ("It closes at 11 at night.", "It closes at 11 pm."),
+        ("Trains run until half past ten.", "Trains run until 10:30."),  # no half of the day said: none written
+        ("Pick-up is at four o'clock.", "Pick-up is at 4."),
+        ("The bus is at quarter past 7 pm.", "The bus is at 7:15 pm."),
+        ("It ends at 12 at night.", "It ends at 12 at night."),  # midnight, not noon: left as written
+        ("I have 3 in my basket.", "I have 3 in my basket."),  # a bare number is no time
+        ("The wait is three quarters of an hour.", "The wait is 45 minutes."),  # a span in parts of an hour
+        ("Allow half an hour, or an hour and a half at peak.", "Allow 30 minutes, or 90 minutes at peak."),
     ],
 )
 def test_the_model_reads_values_written_one_way(text: str, read: str) -> None:
@@ -175,3 +187,14 @@ def test_a_time_written_on_the_24_hour_clock_is_no_other_time_to_the_model() -> 
     gold = "Your table for 2 is at 7 pm."
     same, other = PairModel().logits([(gold, "Your table for two has been set for 19:00."), (gold, "Set for 8 pm.")])
     assert same > 0 > other
+
+
+# no am/pm fragment: "5 19:00 pm" is read "5 19 pm", and that "5:19 pm" when read again (no reply writes it)
+_FRAGMENTS = ["at", "five", "7", "19:00", "half past", "quarter to", "o'clock", "in the morning", "at night",
+              "three quarters of an hour", "half an hour", "12", "the", "train", "an hour and a half", "."]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=8))
+def test_the_model_input_is_written_one_way_once(words: list[str]) -> None:
+    text = " ".join(words)
+    assert model_input(model_input(text)) == model_input(text)

@@ -32,6 +32,11 @@ from aem_strands.compare.reply_signals import Fact
 Kind = tuple[str, str, bool]
 _UNIT_GROUPS = frozenset(["money", "percent", "measure"])
 _AMOUNT = re.compile(r"-?\d+(?:\.\d+)?")
+ADDED_FAILS = ("money", "identifier")
+"""Groups of facts a prediction may not add: an amount of money or a code gold does not state (``a $12 fee was
+charged``, ``in room 4B``) is a claim gold does not make. A prediction may add facts of other groups: faithful
+paraphrases add a city, a date or a name from the dialog (SGD replies do; failing an added name cost 19 SGD
+paraphrases), but in the SGD development and calibration pairs and STS-B no paraphrase adds money or a code."""
 _MAX_NAME_WORDS = 8
 """Names of at most this many distinct words are indexed by every subset and acronym of their words
 (2**8 keys); a longer name is a candidate for every gold name (checked with ``agree``)."""

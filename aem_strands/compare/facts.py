@@ -9,7 +9,8 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
   predicted fact (``7 pm`` = ``19:00``; ``$356 million`` = ``$356M``). A gold fact left unmatched
   while the prediction states an unmatched fact of the same family is *inconsistent*, naming both
   (``7 am vs gold 7 pm``); a gold fact left unmatched otherwise is *incomplete* (``omits May 3``).
-  A fact the prediction adds, with nothing in gold to contradict, is not a finding. A named entity
+  A fact the prediction adds, with nothing in gold to contradict, is not a finding, but for an amount of money
+  or a code (``fact_match.ADDED_FAILS``: ``adds $12, which gold does not state`` is inconsistent). A named entity
   replaced by other words in the same place is inconsistent (``mill valley vs gold Pleasant Hill``).
 - ``states``: opposed state words of one group (``switched on`` / ``switched off``, ``confirmed`` /
   ``failed``, ``including`` / ``excluding``, ``sunny`` / ``rainy``) are inconsistent when each side
@@ -60,7 +61,7 @@ from aem_strands.compare.acts import (
 )
 from aem_strands.compare.aliases import same_entity
 from aem_strands.compare.directions import direction_findings
-from aem_strands.compare.fact_match import match_facts
+from aem_strands.compare.fact_match import ADDED_FAILS, match_facts
 from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.compare.roles import role_findings, worth_parsing
@@ -244,6 +245,8 @@ def _facts_check(gold: str, predicted: str, checks: Collection[str]) -> tuple[li
             findings.append(_inconsistent(fact.text, rival.text, f"{rival.text} vs gold {fact.text}"))
         elif not (fact.group == "number" and fact.key == "1") and fact.group != "month":
             findings.append(_incomplete(fact.text, f"omits {fact.text}, which gold states"))
+    for fact in itertools.chain.from_iterable(rivals.get(group, ()) for group in ADDED_FAILS):  # none left to rival
+        findings.append(_inconsistent("", fact.text, f"adds {fact.text}, which gold does not state"))
     return findings, matched, len(gold_facts)
 
 

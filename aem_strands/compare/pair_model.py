@@ -40,6 +40,18 @@ from aem_strands.errors import ConfigError
 
 _DAY_CLOCK = re.compile(r"\b(1[3-9]|2[0-3]|00?)[:.]([0-5]\d)\b(?!\s*[ap]\.?m\b)", re.IGNORECASE)
 _ON_THE_HOUR = re.compile(r"\b(\d{1,2}):00(\s*[ap]\.?m\.?)", re.IGNORECASE)
+_SPOKEN_CLOCK = re.compile(
+    r"\b(?:(?P<half>half|quarter) (?P<rel>past|to) )?(?P<hour>\d{1,2})(?::(?P<minute>[0-5]\d))?"
+    r"(?P<oclock> ?o'?clock)?(?: (?:in the (?P<part>morning|afternoon|evening)|at (?P<night>night)))?\b",
+    re.IGNORECASE,
+)
+"""A clock time said in words (number words are digits by then): ``5 in the morning``, ``half past 9``,
+``quarter to 8 in the evening``, ``3 o'clock``."""
+_SPOKEN_SPAN = re.compile(
+    r"\b(?:(?P<half>half an hour)|(?P<quarters>a|1|3) quarters? of an hour|(?P<whole>an|1) hour and a half)\b",
+    re.IGNORECASE,
+)
+"""A span of time said in parts of an hour: ``half an hour``, ``3 quarters of an hour``, ``an hour and a half``."""
 
 
 def model_input(text: str) -> str:
@@ -47,7 +59,9 @@ def model_input(text: str) -> str:
     12-hour one (``19:00`` → ``7 pm``, ``00:30`` → ``12:30 am``) and ``7:00 pm`` as ``7 pm``. The facts have
     already compared the values; written one way on both sides, the model compares the wording around them
     (it was trained on SGD replies, which write ``7 pm``: ``19:00`` against ``7 pm`` read as another time).
-    Clock times from 1:00 to 12:59 without am/pm stay as written: they may be either half of the day."""
+    Clock times from 1:00 to 12:59 without am/pm stay as written: they may be either half of the day. A time or a span
+    said in words is written as SGD replies write it: ``5 in the morning`` → ``5 am``, ``half past 9`` → ``9:30``,
+    ``3 o'clock`` → ``3``, ``3 quarters of an hour`` → ``45 minutes``."""
 
     def twelve(match: re.Match[str]) -> str:
         hour, minutes = int(match[1]), match[2]
@@ -55,7 +69,40 @@ def model_input(text: str) -> str:
         return f"{clock} {'pm' if hour >= 12 else 'am'}"
 
     text = _DAY_CLOCK.sub(twelve, with_digits(text))
+    if _DIGIT.search(text):
+        text = _SPOKEN_CLOCK.sub(_said_clock, text)
+    if "hour" in text:
+        text = _SPOKEN_SPAN.sub(_said_span, text)
     return _ON_THE_HOUR.sub(lambda m: f"{m[1]}{m[2]}", text)
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _said_clock(match: re.Match[str]) -> str:
+    """A spoken clock time as SGD replies write it (``5 am``, ``8:45 pm``; ``9:30`` and ``3`` where no half of the
+    day is said); anything else (a bare number, an hour past 12, ``12 at night``) as written."""
+    part = (match["part"] or match["night"] or "").casefold()
+    hour, minute = int(match["hour"]), int(match["minute"] or 0)
+    if not (match["half"] or match["oclock"] or part) or not 1 <= hour <= 12 or (hour == 12 and part):
+        return match[0]
+    if match["half"] and match["minute"]:
+        return match[0]  # "half past 5:30" says no one time
+    if match["half"]:
+        offset = 30 if match["half"].casefold() == "half" else 15
+        hour, minute = (hour, offset) if match["rel"].casefold() == "past" else (hour - 1 or 12, 60 - offset)
+    clock = f"{hour}" + (f":{minute:02d}" if minute else "")
+    if not part:
+        return clock
+    return f"{clock} {'am' if part == 'morning' or (part == 'night' and hour < 6) else 'pm'}"
+
+
+def _said_span(match: re.Match[str]) -> str:
+    if match["half"]:
+        return "30 minutes"
+    if match["quarters"]:
+        return f"{45 if match['quarters'] == '3' else 15} minutes"
+    return "90 minutes"
 
 
 MAX_LENGTH = 64

@@ -171,10 +171,26 @@ _NOT_IDENTIFIER = re.compile(r"\d+(?:st|nd|rd|th|am|pm|[a-z]{1,3})|[a-z]+-[a-z]+
 _SEAT = re.compile(r"\d{1,4}(?![KM])[A-Z]")
 """A seat, gate or platform code (``14A``, ``4B``): an identifier, though it reads like ``5kg`` (K and M are scales)."""
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_DAY_BEFORE = (
+    "(?:"
+    + "|".join(
+        f"(?<=\\b{w} )" for w in ("on", "by", "from", "to", "until", "till", "through", "before", "after", "since")
+    )
+    + ")"
+)
+_DAY_ALONE = (
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:at|and|or|in|to|until|till|through|for|from|with|when|if|but|so|then|instead)\b"
+    r"|\s+of\s+(?:each|every|the|this|next)\s+month\b)"
+)
+"""Around an ordinal that is a day of the month by itself (``out on the 6th at the hotel``, ``until the 21st.``,
+``on the 28th of each month``): a preposition of time before ``the``, and after it the sentence's end or a function
+word, never a noun it counts (``to the 3rd floor``, ``on the 2nd option``) nor a verb (``the 1st is at 9 am``: the
+first one)."""
 _DATE = re.compile(
     rf"\b(?:(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
-    r"|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?)",
+    r"|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?"
+    rf"|{_DAY_BEFORE}\bthe\s+\d{{1,2}}(?:st|nd|rd|th)\b{_DAY_ALONE})",
     re.IGNORECASE,
 )
 _PART_OF_DAY = r"(?:\s+(?:in the\s+)?(?:morning|afternoon|evening|night)|\s+at night\b)"
@@ -209,7 +225,12 @@ _SCALED_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillio
 _SHIELDED = re.compile(r"(\d[\d.,]*)\s+\u00a7(\d+)\u00a7")
 _DIGIT = re.compile(r"\d")
 _NOON = re.compile(r"noon|midnight", re.IGNORECASE)  # the only times _TIME reads without a digit
-_CALENDAR_WORD = re.compile("|".join([*WEEKDAYS, *(m for m in MONTHS if len(m) > 3)]), re.IGNORECASE)
+_DAY_CLASSES = {"weekday": "weekdays", "weekdays": "weekdays", "weekend": "weekends", "weekends": "weekends"}
+"""Days named by their class (``open on weekdays``, ``except at weekends``): a weekday fact that limits when, which a
+reply that leaves it out does not state."""
+_CALENDAR_WORD = re.compile(
+    "|".join([*WEEKDAYS, *(m for m in MONTHS if len(m) > 3), "weekday", "weekend"]), re.IGNORECASE
+)
 """In any text with a weekday or a (long) month name as a word; a cheap test before reading word by word."""
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _TOKEN = re.compile(r"[\w][\w'\u2019&.-]*[\w]|[\w]")
@@ -356,6 +377,9 @@ def _percent(text: str) -> object:
     def make(match: re.Match[str]) -> Fact:
         before = [stem(w) for w in re.findall(r"[a-z]+", text[max(0, match.start() - 30) : match.start()].casefold())]
         direction = next((DIRECTIONS[w] for w in reversed(before[-3:]) if w in DIRECTIONS), "")
+        after = re.match(r"\s*([a-z]+)", text[match.end() : match.end() + 20].casefold())
+        if not direction and after and stem(after[1]) in DIRECTIONS:
+            direction = DIRECTIONS[stem(after[1])]  # "8% more", "a 5% drop": the word right after
         key = f"{_show(Fraction(match['num'].replace(',', '')))}%" + (f" {direction}" if direction else "")
         shown = match.group() if not direction else f"{direction} {match.group()}"
         return Fact("percent", key, shown)
@@ -422,7 +446,9 @@ def _entities(reader: _Reader) -> None:
             run.pop(0)  # "Dr. Anne Han" and "Anne Han" name one person
         if run and reader.free(spans[run[0]][0], spans[run[-1]][1]):
             start, end = spans[run[0]][0], spans[run[-1]][1]
-            reader.add(start, end, Fact("entity", " ".join(words[i].casefold() for i in run), text[start:end]))
+            # "Main Street's bakery" names Main Street: a possessive is no part of the name
+            key = " ".join(words[i].casefold().removesuffix("'s") for i in run)
+            reader.add(start, end, Fact("entity", key, text[start:end]))
         run.clear()
 
     def titled(index: int) -> bool:  # the next token is capitalised, no pronoun ("May I"), and follows with no space
@@ -626,6 +652,9 @@ def facts_in(text: str) -> tuple[Fact, ...]:
         if day is not None and reader.free(position, position + len(day)):
             shown = reader.text[position : position + len(day)]
             reader.add(position, position + len(day), Fact("weekday", WEEKDAYS[day], shown))
+        elif word in _DAY_CLASSES and reader.free(position, position + len(word)):
+            shown = reader.text[position : position + len(word)]
+            reader.add(position, position + len(word), Fact("weekday", _DAY_CLASSES[word], shown))
         elif word in MONTHS and len(word) > 3 and reader.free(position, position + len(word)):
             shown = reader.text[position : position + len(word)]
             reader.add(position, position + len(word), Fact("month", str(MONTHS[word]), shown))
@@ -661,5 +690,7 @@ _NOT_COUNTED = frozenset(["am", "pm", "st", "nd", "rd", "th", "and", "or", "to",
 
 @functools.lru_cache(maxsize=1 << 14)
 def words_in(text: str) -> frozenset[str]:
-    """The word stems of a text, case-folded (number words as digits)."""
-    return frozenset(stem(w) for _, w in _words(with_digits(text)))
+    """The word stems of a text, case-folded (number words as digits); a possessive also without its ``'s``
+    (``Lena's`` mentions the name ``Lena``)."""
+    words = _words(with_digits(text))
+    return frozenset(stem(w) for _, w in words) | {w[:-2] for _, w in words if w.endswith("'s")}
