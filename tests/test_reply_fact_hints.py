@@ -25,8 +25,6 @@ _texts = st.lists(st.tuples(st.sampled_from(_PIECES), _GLUE), min_size=1, max_si
 @settings(max_examples=800)
 @given(text=_texts)
 @example("Rated 4/5, or 3 out of 10")
-@example("On 2019-03-01 or 12/11; 3 jan, 4 Feb, 5 Mar, 6 apr, May 7, 8 jun, 9 jul, 10 aug, 11 sep, 12 oct, 1 nov")
-@example("2 dec")
 @example("US$ 5, $6, €5, £4, ¥300, ₹90; 20 Dollars, 5 bucks, 3 USD, 4 eur, 9 pounds, 7 GBP, 100 yen, 50 rupees, 3 CAD")
 @example("4 AUD, 8 Per Cent, 8 percent, 8%")
 @example("2 Hours and 10 Minutes, 3 nights, 2 weeks, 1 month, 3 years, 5 seconds, 4 hr, 2 days, 20 min")
@@ -37,10 +35,10 @@ def test_each_match_of_a_hinted_pattern_holds_one_of_its_hints(text: str) -> Non
 
 
 def test_the_hinted_readers_still_read_their_facts() -> None:
-    text = "On May 3 it costs 20 dollars, up 8 percent, for 2 hours."
+    text = "It costs 20 dollars, up 8 percent, for 2 hours."
     read = {(f.group, f.key) for f in reply_signals.facts_in(text)}
-    # May 3 (no year: ?-5-3); 20 dollars = USD 20; 8 percent with its direction; 2 hours = 7200 s
-    assert {("date", "?-5-3"), ("money", "USD 20"), ("percent", "8% up"), ("duration", "7200 s")} <= read
+    # 20 dollars = USD 20; 8 percent with its direction; 2 hours = 7200 s
+    assert {("money", "USD 20"), ("percent", "8% up"), ("duration", "7200 s")} <= read
     assert ("percent", "80%") in {(f.group, f.key) for f in reply_signals.facts_in("Rated 4 out of 5.")}  # 4/5
 
 
@@ -63,3 +61,9 @@ def test_the_one_scope_search_finds_a_text_each_class_search_finds(text: str) ->
     assert each == (scopes._ANY_SCOPE.search(folded) is not None), folded
     if not each:
         assert scopes.scopes_in(text) == frozenset()
+
+
+def test_a_denied_universal_is_read_before_the_one_scope_search() -> None:
+    # "not all" becomes "some" first; "all for now" alone is no scope word, so a search before the rewrite finds none
+    assert scopes.scopes_in("That is not all for now.") == frozenset(["some"])
+    assert scopes.scopes_in("That is all for now.") == frozenset()

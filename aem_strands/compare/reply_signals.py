@@ -237,7 +237,6 @@ _TOKEN = re.compile(r"[\w][\w'\u2019&.-]*[\w]|[\w]")
 _BOUNDARY = re.compile(r"[.!?:;\n]")
 _CONNECTORS = frozenset(["of", "de", "la", "le", "du", "del", "&", "and", "the", "on", "at"])
 _HINTS = {
-    _DATE: ("-", "/", *MONTHS),
     _MONEY_BEFORE: tuple(_CURRENCY),
     _MONEY_AFTER: tuple(_CURRENCY_WORDS),
     _PERCENT: ("%", "percent", "per cent"),
@@ -245,7 +244,8 @@ _HINTS = {
     _DURATION: tuple(_SECONDS),
     _OUT_OF: ("out of", "/"),
 }
-"""Strings (case-folded) one of which each match of a pattern holds: a text with none is not scanned for it."""
+"""Strings (case-folded) one of which each match of a pattern holds: a text with none is not scanned for it. Dates
+have none: ``on the 6th`` holds no month, no ``-`` or ``/``, and nearly every reply holds ``the``."""
 _TIME_PARSER = TimeParser()
 _NO_CONTEXT = ParseContext()
 

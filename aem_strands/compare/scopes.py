@@ -98,10 +98,9 @@ def scopes_in(text: str) -> frozenset[str]:
     """The scope classes a text uses (``SCOPES``), read together where two say one thing: ``no one
     except`` is ``only``; ``either`` under a negation is ``none`` (``not allowed at either hotel``); a denied
     universal is ``some`` (``not everywhere``)."""
-    folded = text.casefold().replace("\u2019", "'")
+    folded = _NOT_ALL.sub(" some ", text.casefold().replace("\u2019", "'"))
     if not _ANY_SCOPE.search(folded):
         return frozenset()
-    folded = _NOT_ALL.sub(" some ", folded)
     found = {name for name, pattern in _SCOPES if pattern.search(folded)}
     if {"none", "except"} <= found:
         found = found - {"none", "except"} | {"only"}
