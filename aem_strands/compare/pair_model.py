@@ -68,12 +68,17 @@ def model_input(text: str) -> str:
         clock = f"{hour % 12 or 12}" + ("" if minutes == "00" else f":{minutes}")
         return f"{clock} {'pm' if hour >= 12 else 'am'}"
 
-    text = _DAY_CLOCK.sub(twelve, with_digits(text))
-    if _DIGIT.search(text):
-        text = _SPOKEN_CLOCK.sub(_said_clock, text)
-    if "hour" in text:
-        text = _SPOKEN_SPAN.sub(_said_span, text)
-    return _ON_THE_HOUR.sub(lambda m: f"{m[1]}{m[2]}", text)
+    for _ in range(4):  # to a fixed point: a rewrite may make another ("five o'clock o'clock" -> "5 o'clock" -> "5")
+        written = _DAY_CLOCK.sub(twelve, with_digits(text))
+        if _DIGIT.search(written):
+            written = _SPOKEN_CLOCK.sub(_said_clock, written)
+        if "hour" in written:
+            written = _SPOKEN_SPAN.sub(_said_span, written)
+        written = _ON_THE_HOUR.sub(lambda m: f"{m[1]}{m[2]}", written)
+        if written == text:
+            break
+        text = written
+    return text
 
 
 _DIGIT = re.compile(r"\d")
