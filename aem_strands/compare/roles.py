@@ -27,7 +27,10 @@ on each side (an action said by no verb is not compared; one said twice only as 
   food``);
 - the action negated on one side only (``accepts`` / ``doesn't accept``);
 - a question on one side and a report that it is done on the other (``Shall I cancel it?`` /
-  ``I've cancelled it.``).
+  ``I've cancelled it.``);
+- a replacement run the other way, whatever the verbs (``Relation.replacements``: ``B replaces A``, ``A is
+  replaced with B``, ``swap A for B``, ``switched from A to B``, ``moved you off A onto B``, ``B takes over
+  from A`` all put B in A's place): a thing old on one side and new on the other.
 
 Scope and quantity words (``all``/``some``/``only`` ...) are read without a parse, in ``scopes``.
 
@@ -122,6 +125,8 @@ class Relation:
     """Said with ``only`` (``can only be held until 6``), which a negation may say too (``can't hold it past 6``)."""
     values: frozenset[str] = frozenset()
     """The numbers and times the action governs, nearest verb first (``Doors open at 6:45``: ``6:45``)."""
+    replacements: tuple[tuple[Filler, Filler], ...] = ()
+    """What the action puts in place of what, as (old, new) pairs (``REPLACING``)."""
 
     @property
     def transitive(self) -> bool:
@@ -153,6 +158,17 @@ _ACTION_FORMS = {form: row[0] for row in ACTIONS for verb in row if " " not in v
     "paid": "pay",
 }
 """The written forms of the one-word verbs of ``ACTIONS``, each to the action it names (read without a parse)."""
+
+REPLACING = frozenset(["replace", "supersede", "succeed"])
+"""Verbs whose subject takes its object's place (``B replaces A``), or whose ``with``/``by`` object does
+(``A is replaced with B``, ``we replaced A with B``): the object is the old thing, the other the new one."""
+TRADING = frozenset(["swap", "exchange", "trade"])
+"""Verbs whose object gives way to the object of ``for`` (``swap A for B``: A old, B new)."""
+SWITCHING = frozenset(
+    ["switch", "change", "move", "transfer", "upgrade", "downgrade", "convert", "rebook", "swap", "take over"]
+)
+"""Verbs (or phrasal verbs) whose ``from``/``off``/``out of`` object gives way to their ``to``/``onto``/``into``
+object (``switched from A to B``, ``moved you off A onto B``; ``B takes over from A``: the subject is the new one)."""
 
 _LIGHT_VERBS = frozenset(
     ["be", "have", "do", "like", "want", "need", "let", "help", "hope", "think", "seem", "sound", "look", "know",
@@ -318,6 +334,8 @@ def worth_parsing(gold: str, predicted: str) -> bool:
         return False
     if ("?" in gold) != ("?" in predicted) and _asked_and_done(mine, theirs):
         return True
+    if (_REPLACING_FORMS & {*mine, *theirs}) and len(shared) >= NEGATION_OVERLAP * len(my_stems | their_stems):
+        return True  # "A replaces B" / "switched from A to B": a replacement may run the other way
     order = list(dict.fromkeys(w for w in my_folded if w in shared))
     other_order = list(dict.fromkeys(w for w in their_folded if w in shared))
     phrases, other_phrases = _after_markers(mine), _after_markers(theirs)
@@ -368,6 +386,11 @@ for _row in ACTIONS:
             for _form in _inflections(_first) | ({"picked"} if _first == "pick" else set()):
                 _PHRASAL_FORMS.setdefault(_form, []).append((_particle, _row[0]))
 """The written forms of the first word of each phrasal verb of ``ACTIONS``, with its particle and action."""
+
+_REPLACING_FORMS = frozenset(
+    form for verb in REPLACING | TRADING | SWITCHING if " " not in verb for form in _inflections(verb)
+)
+"""The written forms of the one-word replacing, trading and switching verbs."""
 
 _PARTY_STEMS = frozenset(stem(w) for w in PERSONS)
 """Person nouns as ``worth_parsing`` compares them; names are too common in replies (places, films) to count."""
@@ -468,6 +491,8 @@ def _relation(verb: Token) -> Relation:
             found = [(Role.AGENT, f) for _, f in _objects(child)]
         elif dep == "dative" and child.pos_ != "ADP":
             found = _fill(Role.RECIPIENT, child)
+        elif dep == "advmod" and child.lower_ == "back":  # "switched back to the capsules"
+            found = [f for p in child.children if p.dep_ == "prep" for f in _prepositional(p)]
         elif dep in ("prep", "dative"):
             found = _prepositional(child)
             if action == "pay" and child.lower_ == "for":  # "pays for the wine" = "covers the wine"
@@ -499,7 +524,36 @@ def _relation(verb: Token) -> Relation:
         and verb.dep_ not in ("xcomp", "advcl", "acl", "relcl", "pcomp")
     )
     restricted = any(t.lower_ == "only" for t in verb.subtree)
-    return Relation(action, verb.text, tuple(roles), negated, question, done, restricted)
+    replaced = _replacements(phrasal, verb, roles, passive)
+    return Relation(action, verb.text, tuple(roles), negated, question, done, restricted, replacements=replaced)
+
+
+def _replacements(
+    phrasal: str, verb: Token, roles: list[tuple[Role, Filler]], passive: bool
+) -> tuple[tuple[Filler, Filler], ...]:
+    """The (old, new) pairs of a replacing, trading or switching verb (see ``REPLACING``, ``TRADING``,
+    ``SWITCHING``); none for any other verb, or when either side is unsaid or a pronoun."""
+
+    def said(*wanted: Role) -> list[Filler]:
+        return [f for r, f in roles if r in wanted and not f.denied]
+
+    lemma = verb.lemma_.casefold()
+    pairs: list[tuple[Filler, Filler]] = []
+    if lemma in REPLACING:
+        olds, news = said(Role.PATIENT), said(Role.INSTRUMENT)
+        if not news:
+            # "Maria replaces Tom", "A is replaced by B": the doer is the new one when it is the same kind of
+            # thing as the old one (a technician who replaces a battery is no new battery), and no "I"/"you"
+            news = [f for f in said(Role.AGENT) if not f.words <= _PARTIES and all(f.party == o.party for o in olds)]
+        pairs = [(old, new) for old in olds for new in news]
+    elif lemma in TRADING and not passive:
+        fors = [p for p in verb.children if p.dep_ == "prep" and p.lower_ == "for"]
+        news = [f for p in fors for _, f in _objects(p)]
+        pairs = [(old, new) for old in said(Role.PATIENT) for new in news]
+    if not pairs and (phrasal in SWITCHING or lemma in SWITCHING):
+        news = said(Role.AGENT) if phrasal == "take over" else said(Role.DESTINATION)
+        pairs = [(old, new) for old in said(Role.SOURCE) for new in news]
+    return tuple(pairs)
 
 
 def _values(verb: Token) -> frozenset[str]:
@@ -559,6 +613,8 @@ def _prepositional(preposition: Token) -> list[tuple[Role, Filler]]:
             # "from checking to savings": the second preposition hangs on the first one's object
             if nested.dep_ == "prep" and _PREPOSITIONS.get(nested.lower_) in _DIRECTIONS:
                 found += _prepositional(nested)
+            elif nested.dep_ == "advmod" and nested.lower_ == "back":  # "from A back to B"
+                found += [f for p in nested.children if p.dep_ == "prep" for f in _prepositional(p)]
         if child.dep_ == "conj" and _PREPOSITIONS.get(child.lower_) in _DIRECTIONS:
             found += _prepositional(child)  # "out of checking and into savings": the second joined to the first
     for _, filler in _objects(preposition):
@@ -598,8 +654,9 @@ def _filler(head: Token) -> Filler | None:
         return Filler(frozenset(["speaker"]), head.text, True)
     if word in _USER:
         return Filler(frozenset(["user"]), head.text, True)
-    if word in _UNRESOLVED or head.pos_ in ("PRON", "DET", "NUM", "SYM") or head.like_num:
-        return None
+    clock = head.pos_ == "NUM" and ":" in word and any(c.dep_ == "det" for c in head.children)
+    if not clock and (word in _UNRESOLVED or head.pos_ in ("PRON", "DET", "NUM", "SYM") or head.like_num):
+        return None  # a count is no filler, but a time named as a thing is ("moved you off the 16:30")
     words = {_word(head)}
     for child in head.children:
         if child.dep_ in _MODIFIERS and child.lower_ not in _SPEAKER | _USER and child.pos_ != "DET":
@@ -743,7 +800,33 @@ def role_findings(gold: str, predicted: str) -> list[RoleFinding]:
         other = theirs.get(action)
         if other is not None:
             findings += _findings_for(relation, other)
-    return findings + _values_moved(mine, theirs) + _crossed(every, every_other)
+    return findings + _values_moved(mine, theirs) + _crossed(every, every_other) + _reversed(every, every_other)
+
+
+def _reversed(gold: tuple[Relation, ...], predicted: tuple[Relation, ...]) -> list[RoleFinding]:
+    """A thing said to give way on one side and to take the other's place on the other, whatever the verbs
+    (``The tablets will replace your capsules`` / ``You'll be switched from the tablets to the capsules``;
+    ``A was replaced with B`` / ``moved you off B onto A``): the old thing of one reply agrees with the new
+    thing of the other and not with its old thing, or the other way round."""
+    mine = [(o, n, r.verb) for r in gold for o, n in r.replacements]
+    theirs = [(o, n, r.verb) for r in predicted for o, n in r.replacements]
+    found = []
+    for old, new, verb in mine:
+        for other_old, other_new, other_verb in theirs:
+            if other_old.agrees(new) and not other_old.agrees(old):
+                moved, was, now = other_old, "new", "old"
+            elif other_new.agrees(old) and not other_new.agrees(new):
+                moved, was, now = other_new, "old", "new"
+            else:
+                continue
+            said = new if was == "new" else old
+            detail = (
+                f"'{said.text}' is the {was} one in gold ('{verb}'), '{moved.text}' the {now} one in the "
+                f"prediction ('{other_verb}')"
+            )
+            found.append(RoleFinding(f"{was}: {said.text}", f"{now}: {moved.text}", detail))
+            break
+    return found
 
 
 def _crossed(gold: tuple[Relation, ...], predicted: tuple[Relation, ...]) -> list[RoleFinding]:
