@@ -68,3 +68,41 @@ def test_a_replacement_run_the_other_way_fails(gold: str, predicted: str, said: 
 )
 def test_a_replacement_the_same_way_round_is_no_finding(gold: str, predicted: str) -> None:
     assert role_findings(gold, predicted) == []
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "said"),
+    [
+        (
+            "Your neighbour lent you the ladder.",
+            "Your neighbour borrowed the ladder from you.",
+            "'you' is the taker in gold ('lent'), 'you' the giver in the prediction ('borrowed')",
+        ),
+        (
+            "You'll receive €40 from Priya.",
+            "You will send Priya €40.",
+            "'You' is the taker in gold ('receive'), 'You' the giver in the prediction ('send')",
+        ),
+        (
+            "Priya paid you €40 for the taxi.",
+            "A €40 transfer from you to Priya for the taxi went through.",
+            "'you' is the taker in gold ('paid'), 'you' the giver in the prediction ('transfer')",
+        ),
+    ],
+)
+def test_a_giver_made_the_taker_through_a_converse_verb_fails(gold: str, predicted: str, said: str) -> None:
+    assert said in reply_fails_on_facts(gold, predicted)
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("Your neighbour lent you the ladder.", "You borrowed the ladder from your neighbour."),
+        ("You'll receive €40 from Priya.", "Priya will send you €40."),
+        ("The clinic called your mother.", "Your mother got a call from the clinic."),
+        ("Priya paid you €40 for the taxi.", "A €40 transfer from Priya to you for the taxi went through."),
+        ("I got you a table for two.", "You have a table for two."),  # an indirect object: the subject takes nothing
+    ],
+)
+def test_a_converse_verb_the_same_way_round_is_no_finding(gold: str, predicted: str) -> None:
+    assert role_findings(gold, predicted) == []

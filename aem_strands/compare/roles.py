@@ -30,7 +30,11 @@ on each side (an action said by no verb is not compared; one said twice only as 
   ``I've cancelled it.``);
 - a replacement run the other way, whatever the verbs (``Relation.replacements``: ``B replaces A``, ``A is
   replaced with B``, ``swap A for B``, ``switched from A to B``, ``moved you off A onto B``, ``B takes over
-  from A`` all put B in A's place): a thing old on one side and new on the other.
+  from A`` all put B in A's place): a thing old on one side and new on the other;
+- a party, place or means that gives on one side and takes on the other, read through converse verbs
+  (``Reading.transfers``: the agent of ``send``/``lend``/``sell``/``pay`` gives, that of ``receive``/``borrow``/
+  ``buy``/``get`` takes; ``X called Y`` / ``Y got a call from X``), any action's ``from`` and ``to`` objects, and
+  a noun's (``a $75 payment from you to Sofia`` / ``Sofia sent you $75``).
 
 Scope and quantity words (``all``/``some``/``only`` ...) are read without a parse, in ``scopes``.
 
@@ -170,6 +174,17 @@ SWITCHING = frozenset(
 """Verbs (or phrasal verbs) whose ``from``/``off``/``out of`` object gives way to their ``to``/``onto``/``into``
 object (``switched from A to B``, ``moved you off A onto B``; ``B takes over from A``: the subject is the new one)."""
 
+GIVING = frozenset(["send", "give", "lend", "sell", "pay", "refund", "deliver", "drop off", "owe", "donate"])
+"""Actions whose subject gives and whose recipient or destination takes (``Sofia sent you $75``)."""
+TAKING = frozenset(["receive", "get", "borrow", "buy", "pick up", "accept"])
+"""Actions whose subject takes and whose ``from`` object gives (``You got $75 from Sofia``): the converse of
+``GIVING``; with an indirect object (``I got you a table``) the subject takes nothing."""
+CALLING = frozenset(["call", "ring", "phone", "email", "text", "message", "contact"])
+"""Actions whose object, when a party, takes what the subject gives (``the pharmacist called your doctor``), as
+does the object of a ``GIVING`` action but one that carries people (``send Jonas €120``, ``refund you``; but
+``drop you at the airport``)."""
+_CARRYING = frozenset(["deliver", "drop off"])
+
 _LIGHT_VERBS = frozenset(
     ["be", "have", "do", "like", "want", "need", "let", "help", "hope", "think", "seem", "sound", "look", "know",
      "see", "wish", "would", "will", "can", "shall", "may", "might", "must", "should", "could", "please", "try",
@@ -283,12 +298,26 @@ def parse_many(texts: Iterable[str]) -> None:
 
 
 @dataclass(frozen=True)
+class Transfer:
+    """One giver and one taker of what an action (or a noun: ``a payment from you to Sofia``) moves."""
+
+    giver: Filler
+    taker: Filler
+    word: str
+
+    def side(self, taker: bool) -> Filler:
+        return self.taker if taker else self.giver
+
+
+@dataclass(frozen=True)
 class Reading:
     """What the parse of one text gives: its relations in reading order, and its content words (lemmas,
     synonyms folded, pronouns as ``speaker``/``user``)."""
 
     relations: tuple[Relation, ...]
     content: frozenset[str]
+    transfers: tuple[Transfer, ...] = ()
+    """Who or what gives and who or what takes, per action or noun (``GIVING``, ``TAKING``)."""
 
 
 _SURFACE_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -336,6 +365,14 @@ def worth_parsing(gold: str, predicted: str) -> bool:
         return True
     if (_REPLACING_FORMS & {*mine, *theirs}) and len(shared) >= NEGATION_OVERLAP * len(my_stems | their_stems):
         return True  # "A replaces B" / "switched from A to B": a replacement may run the other way
+    giving, other_giving = _transferring(mine), _transferring(theirs)
+    if (
+        giving
+        and other_giving
+        and giving != other_giving
+        and len(shared) >= NEGATION_OVERLAP * len(my_stems | their_stems)
+    ):
+        return True  # "Sofia sent you $75" / "You got $75 from Sofia": who gives may have moved
     order = list(dict.fromkeys(w for w in my_folded if w in shared))
     other_order = list(dict.fromkeys(w for w in their_folded if w in shared))
     phrases, other_phrases = _after_markers(mine), _after_markers(theirs)
@@ -391,6 +428,21 @@ _REPLACING_FORMS = frozenset(
     form for verb in REPLACING | TRADING | SWITCHING if " " not in verb for form in _inflections(verb)
 )
 """The written forms of the one-word replacing, trading and switching verbs."""
+
+
+def _transferring(words: tuple[str, ...]) -> frozenset[str]:
+    """How a text may say who gives and who takes: the forms of the verbs of ``GIVING``, ``TAKING`` and
+    ``CALLING`` it has, and ``from`` when ``to`` or ``into`` comes too (two texts that say it alike are compared by
+    their order and phrases instead)."""
+    paired = {"from"} if "from" in words and {"to", "into"} & set(words) else set()
+    return frozenset(_TRANSFER_FORMS.intersection(words) | paired)
+
+
+_TRANSFER_FORMS = frozenset(
+    form for verb in GIVING | TAKING | CALLING for form in _inflections(verb.split()[0])
+) | frozenset(["sent", "gave", "given", "lent", "sold", "paid", "owed", "received", "got", "gotten", "bought",
+               "picked", "dropped"])  # fmt: skip
+"""The written forms of the verbs that give or take (a phrasal verb by its first word)."""
 
 _PARTY_STEMS = frozenset(stem(w) for w in PERSONS)
 """Person nouns as ``worth_parsing`` compares them; names are too common in replies (places, films) to count."""
@@ -470,7 +522,35 @@ def _read(doc: Doc) -> Reading:
         for t in doc
         if (t.pos_ in _CONTENT_POS or t.dep_ == "prt") and t.lemma_.casefold() not in _LIGHT_VERBS
     ) | frozenset(("speaker" if t.lower_ in _SPEAKER else "user") for t in doc if t.lower_ in _SPEAKER | _USER)
-    return Reading(tuple(relations), content)
+    return Reading(tuple(relations), content, tuple(_transfers(relations, doc)))
+
+
+def _transfers(relations: list[Relation], doc: Doc) -> list[Transfer]:
+    """Giver and taker of each action that moves something between parties, places or means, read through the
+    converse verbs (``send``/``receive``, ``lend``/``borrow``, ``sell``/``buy``, ``drop off``/``pick up``, ``X
+    called Y``/``Y got a call from X``), any action's ``from`` and ``to`` objects, and a noun's (``a payment
+    from you to Sofia``)."""
+    found = []
+    for relation in relations:
+        said = [(r, f) for r, f in relation.roles if not f.denied]
+        sources = [f for r, f in said if r is Role.SOURCE]
+        takers = [f for r, f in said if r in (Role.RECIPIENT, Role.DESTINATION)]
+        givers = list(sources)
+        if relation.action in GIVING or relation.action in CALLING:
+            givers += [f for r, f in said if r is Role.AGENT]
+        if relation.action in CALLING or (relation.action in GIVING and relation.action not in _CARRYING):
+            takers += [f for r, f in said if r is Role.PATIENT and f.party]
+        if relation.action in TAKING and not any(r is Role.RECIPIENT for r, _ in said):
+            takers = [f for r, f in said if r is Role.AGENT]
+        found += [Transfer(giver, taker, relation.verb) for giver in givers for taker in takers]
+    for noun in doc:
+        if noun.pos_ not in ("NOUN", "PROPN"):
+            continue
+        preps = [c for c in noun.children if c.dep_ == "prep"]
+        givers = [f for p in preps if p.lower_ == "from" for _, f in _objects(p)]
+        takers = [f for p in preps if p.lower_ in ("to", "into") for _, f in _objects(p)]
+        found += [Transfer(giver, taker, noun.text) for giver in givers for taker in takers]
+    return found
 
 
 def _relation(verb: Token) -> Relation:
@@ -800,7 +880,31 @@ def role_findings(gold: str, predicted: str) -> list[RoleFinding]:
         other = theirs.get(action)
         if other is not None:
             findings += _findings_for(relation, other)
-    return findings + _values_moved(mine, theirs) + _crossed(every, every_other) + _reversed(every, every_other)
+    found = findings + _values_moved(mine, theirs) + _crossed(every, every_other) + _reversed(every, every_other)
+    return found + _given_otherwise(reading_of(gold).transfers, reading_of(predicted).transfers)
+
+
+def _given_otherwise(gold: tuple[Transfer, ...], predicted: tuple[Transfer, ...]) -> list[RoleFinding]:
+    """A party, place or means that gives in one reply and takes in the other, and does not do both in either
+    (``Sofia sent you $75`` / ``a $75 payment from you to Sofia``; ``You'll receive €120 from Jonas`` / ``You'll
+    send Jonas €120``)."""
+    found = []
+    for filler, taker in [(t.giver, False) for t in gold] + [(t.taker, True) for t in gold]:
+        if not (filler.party or filler.words & PLACES_AND_MEANS):
+            continue
+        if any(t.side(not taker).agrees(filler) for t in gold):
+            continue  # it gives and takes in gold
+        crossed = [t for t in predicted if t.side(not taker).agrees(filler)]
+        if crossed and not any(t.side(taker).agrees(filler) for t in predicted):
+            was, now = ("taker", "giver") if taker else ("giver", "taker")
+            verb = next(t.word for t in gold if t.side(taker) is filler)
+            other = crossed[0].side(not taker)
+            detail = (
+                f"'{filler.text}' is the {was} in gold ('{verb}'), '{other.text}' the {now} in the prediction "
+                f"('{crossed[0].word}')"
+            )
+            found.append(RoleFinding(f"{was}: {filler.text}", f"{now}: {other.text}", detail))
+    return list({f.detail: f for f in found}.values())
 
 
 def _reversed(gold: tuple[Relation, ...], predicted: tuple[Relation, ...]) -> list[RoleFinding]:
