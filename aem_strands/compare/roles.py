@@ -27,7 +27,14 @@ on each side (an action said by no verb is not compared; one said twice only as 
   food``);
 - the action negated on one side only (``accepts`` / ``doesn't accept``);
 - a question on one side and a report that it is done on the other (``Shall I cancel it?`` /
-  ``I've cancelled it.``).
+  ``I've cancelled it.``);
+- a replacement run the other way, whatever the verbs (``Relation.replacements``: ``B replaces A``, ``A is
+  replaced with B``, ``swap A for B``, ``switched from A to B``, ``moved you off A onto B``, ``B takes over
+  from A`` all put B in A's place): a thing old on one side and new on the other;
+- a party, place or means that gives on one side and takes on the other, read through converse verbs
+  (``Reading.transfers``: the agent of ``send``/``lend``/``sell``/``pay`` gives, that of ``receive``/``borrow``/
+  ``buy``/``get`` takes; ``X called Y`` / ``Y got a call from X``), any action's ``from`` and ``to`` objects, and
+  a noun's (``a $75 payment from you to Sofia`` / ``Sofia sent you $75``).
 
 Scope and quantity words (``all``/``some``/``only`` ...) are read without a parse, in ``scopes``.
 
@@ -122,6 +129,8 @@ class Relation:
     """Said with ``only`` (``can only be held until 6``), which a negation may say too (``can't hold it past 6``)."""
     values: frozenset[str] = frozenset()
     """The numbers and times the action governs, nearest verb first (``Doors open at 6:45``: ``6:45``)."""
+    replacements: tuple[tuple[Filler, Filler], ...] = ()
+    """What the action puts in place of what, as (old, new) pairs (``REPLACING``)."""
 
     @property
     def transitive(self) -> bool:
@@ -153,6 +162,28 @@ _ACTION_FORMS = {form: row[0] for row in ACTIONS for verb in row if " " not in v
     "paid": "pay",
 }
 """The written forms of the one-word verbs of ``ACTIONS``, each to the action it names (read without a parse)."""
+
+REPLACING = frozenset(["replace", "supersede", "succeed"])
+"""Verbs whose subject takes its object's place (``B replaces A``), or whose ``with``/``by`` object does
+(``A is replaced with B``, ``we replaced A with B``): the object is the old thing, the other the new one."""
+TRADING = frozenset(["swap", "exchange", "trade"])
+"""Verbs whose object gives way to the object of ``for`` (``swap A for B``: A old, B new)."""
+SWITCHING = frozenset(
+    ["switch", "change", "move", "transfer", "upgrade", "downgrade", "convert", "rebook", "swap", "take over"]
+)
+"""Verbs (or phrasal verbs) whose ``from``/``off``/``out of`` object gives way to their ``to``/``onto``/``into``
+object (``switched from A to B``, ``moved you off A onto B``; ``B takes over from A``: the subject is the new one)."""
+
+GIVING = frozenset(["send", "give", "lend", "sell", "pay", "refund", "deliver", "drop off", "owe", "donate"])
+"""Actions whose subject gives and whose recipient or destination takes (``Sofia sent you $75``)."""
+TAKING = frozenset(["receive", "get", "borrow", "buy", "pick up", "accept"])
+"""Actions whose subject takes and whose ``from`` object gives (``You got $75 from Sofia``): the converse of
+``GIVING``; with an indirect object (``I got you a table``) the subject takes nothing."""
+CALLING = frozenset(["call", "ring", "phone", "email", "text", "message", "contact"])
+"""Actions whose object, when a party, takes what the subject gives (``the pharmacist called your doctor``), as
+does the object of a ``GIVING`` action but one that carries people (``send Jonas €120``, ``refund you``; but
+``drop you at the airport``)."""
+_CARRYING = frozenset(["deliver", "drop off"])
 
 _LIGHT_VERBS = frozenset(
     ["be", "have", "do", "like", "want", "need", "let", "help", "hope", "think", "seem", "sound", "look", "know",
@@ -267,12 +298,26 @@ def parse_many(texts: Iterable[str]) -> None:
 
 
 @dataclass(frozen=True)
+class Transfer:
+    """One giver and one taker of what an action (or a noun: ``a payment from you to Sofia``) moves."""
+
+    giver: Filler
+    taker: Filler
+    word: str
+
+    def side(self, taker: bool) -> Filler:
+        return self.taker if taker else self.giver
+
+
+@dataclass(frozen=True)
 class Reading:
     """What the parse of one text gives: its relations in reading order, and its content words (lemmas,
     synonyms folded, pronouns as ``speaker``/``user``)."""
 
     relations: tuple[Relation, ...]
     content: frozenset[str]
+    transfers: tuple[Transfer, ...] = ()
+    """Who or what gives and who or what takes, per action or noun (``GIVING``, ``TAKING``)."""
 
 
 _SURFACE_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -318,6 +363,16 @@ def worth_parsing(gold: str, predicted: str) -> bool:
         return False
     if ("?" in gold) != ("?" in predicted) and _asked_and_done(mine, theirs):
         return True
+    if (_REPLACING_FORMS & {*mine, *theirs}) and len(shared) >= NEGATION_OVERLAP * len(my_stems | their_stems):
+        return True  # "A replaces B" / "switched from A to B": a replacement may run the other way
+    giving, other_giving = _transferring(mine), _transferring(theirs)
+    if (
+        giving
+        and other_giving
+        and giving != other_giving
+        and len(shared) >= NEGATION_OVERLAP * len(my_stems | their_stems)
+    ):
+        return True  # "Sofia sent you $75" / "You got $75 from Sofia": who gives may have moved
     order = list(dict.fromkeys(w for w in my_folded if w in shared))
     other_order = list(dict.fromkeys(w for w in their_folded if w in shared))
     phrases, other_phrases = _after_markers(mine), _after_markers(theirs)
@@ -368,6 +423,26 @@ for _row in ACTIONS:
             for _form in _inflections(_first) | ({"picked"} if _first == "pick" else set()):
                 _PHRASAL_FORMS.setdefault(_form, []).append((_particle, _row[0]))
 """The written forms of the first word of each phrasal verb of ``ACTIONS``, with its particle and action."""
+
+_REPLACING_FORMS = frozenset(
+    form for verb in REPLACING | TRADING | SWITCHING if " " not in verb for form in _inflections(verb)
+)
+"""The written forms of the one-word replacing, trading and switching verbs."""
+
+
+def _transferring(words: tuple[str, ...]) -> frozenset[str]:
+    """How a text may say who gives and who takes: the forms of the verbs of ``GIVING``, ``TAKING`` and
+    ``CALLING`` it has, and ``from`` when ``to`` or ``into`` comes too (two texts that say it alike are compared by
+    their order and phrases instead)."""
+    paired = {"from"} if "from" in words and {"to", "into"} & set(words) else set()
+    return frozenset(_TRANSFER_FORMS.intersection(words) | paired)
+
+
+_TRANSFER_FORMS = frozenset(
+    form for verb in GIVING | TAKING | CALLING for form in _inflections(verb.split()[0])
+) | frozenset(["sent", "gave", "given", "lent", "sold", "paid", "owed", "received", "got", "gotten", "bought",
+               "picked", "dropped"])  # fmt: skip
+"""The written forms of the verbs that give or take (a phrasal verb by its first word)."""
 
 _PARTY_STEMS = frozenset(stem(w) for w in PERSONS)
 """Person nouns as ``worth_parsing`` compares them; names are too common in replies (places, films) to count."""
@@ -447,7 +522,35 @@ def _read(doc: Doc) -> Reading:
         for t in doc
         if (t.pos_ in _CONTENT_POS or t.dep_ == "prt") and t.lemma_.casefold() not in _LIGHT_VERBS
     ) | frozenset(("speaker" if t.lower_ in _SPEAKER else "user") for t in doc if t.lower_ in _SPEAKER | _USER)
-    return Reading(tuple(relations), content)
+    return Reading(tuple(relations), content, tuple(_transfers(relations, doc)))
+
+
+def _transfers(relations: list[Relation], doc: Doc) -> list[Transfer]:
+    """Giver and taker of each action that moves something between parties, places or means, read through the
+    converse verbs (``send``/``receive``, ``lend``/``borrow``, ``sell``/``buy``, ``drop off``/``pick up``, ``X
+    called Y``/``Y got a call from X``), any action's ``from`` and ``to`` objects, and a noun's (``a payment
+    from you to Sofia``)."""
+    found = []
+    for relation in relations:
+        said = [(r, f) for r, f in relation.roles if not f.denied]
+        sources = [f for r, f in said if r is Role.SOURCE]
+        takers = [f for r, f in said if r in (Role.RECIPIENT, Role.DESTINATION)]
+        givers = list(sources)
+        if relation.action in GIVING or relation.action in CALLING:
+            givers += [f for r, f in said if r is Role.AGENT]
+        if relation.action in CALLING or (relation.action in GIVING and relation.action not in _CARRYING):
+            takers += [f for r, f in said if r is Role.PATIENT and f.party]
+        if relation.action in TAKING and not any(r is Role.RECIPIENT for r, _ in said):
+            takers = [f for r, f in said if r is Role.AGENT]
+        found += [Transfer(giver, taker, relation.verb) for giver in givers for taker in takers]
+    for noun in doc:
+        if noun.pos_ not in ("NOUN", "PROPN"):
+            continue
+        preps = [c for c in noun.children if c.dep_ == "prep"]
+        givers = [f for p in preps if p.lower_ == "from" for _, f in _objects(p)]
+        takers = [f for p in preps if p.lower_ in ("to", "into") for _, f in _objects(p)]
+        found += [Transfer(giver, taker, noun.text) for giver in givers for taker in takers]
+    return found
 
 
 def _relation(verb: Token) -> Relation:
@@ -468,6 +571,8 @@ def _relation(verb: Token) -> Relation:
             found = [(Role.AGENT, f) for _, f in _objects(child)]
         elif dep == "dative" and child.pos_ != "ADP":
             found = _fill(Role.RECIPIENT, child)
+        elif dep == "advmod" and child.lower_ == "back":  # "switched back to the capsules"
+            found = [f for p in child.children if p.dep_ == "prep" for f in _prepositional(p)]
         elif dep in ("prep", "dative"):
             found = _prepositional(child)
             if action == "pay" and child.lower_ == "for":  # "pays for the wine" = "covers the wine"
@@ -499,7 +604,36 @@ def _relation(verb: Token) -> Relation:
         and verb.dep_ not in ("xcomp", "advcl", "acl", "relcl", "pcomp")
     )
     restricted = any(t.lower_ == "only" for t in verb.subtree)
-    return Relation(action, verb.text, tuple(roles), negated, question, done, restricted)
+    replaced = _replacements(phrasal, verb, roles, passive)
+    return Relation(action, verb.text, tuple(roles), negated, question, done, restricted, replacements=replaced)
+
+
+def _replacements(
+    phrasal: str, verb: Token, roles: list[tuple[Role, Filler]], passive: bool
+) -> tuple[tuple[Filler, Filler], ...]:
+    """The (old, new) pairs of a replacing, trading or switching verb (see ``REPLACING``, ``TRADING``,
+    ``SWITCHING``); none for any other verb, or when either side is unsaid or a pronoun."""
+
+    def said(*wanted: Role) -> list[Filler]:
+        return [f for r, f in roles if r in wanted and not f.denied]
+
+    lemma = verb.lemma_.casefold()
+    pairs: list[tuple[Filler, Filler]] = []
+    if lemma in REPLACING:
+        olds, news = said(Role.PATIENT), said(Role.INSTRUMENT)
+        if not news:
+            # "Maria replaces Tom", "A is replaced by B": the doer is the new one when it is the same kind of
+            # thing as the old one (a technician who replaces a battery is no new battery), and no "I"/"you"
+            news = [f for f in said(Role.AGENT) if not f.words <= _PARTIES and all(f.party == o.party for o in olds)]
+        pairs = [(old, new) for old in olds for new in news]
+    elif lemma in TRADING and not passive:
+        fors = [p for p in verb.children if p.dep_ == "prep" and p.lower_ == "for"]
+        news = [f for p in fors for _, f in _objects(p)]
+        pairs = [(old, new) for old in said(Role.PATIENT) for new in news]
+    if not pairs and (phrasal in SWITCHING or lemma in SWITCHING):
+        news = said(Role.AGENT) if phrasal == "take over" else said(Role.DESTINATION)
+        pairs = [(old, new) for old in said(Role.SOURCE) for new in news]
+    return tuple(pairs)
 
 
 def _values(verb: Token) -> frozenset[str]:
@@ -559,6 +693,8 @@ def _prepositional(preposition: Token) -> list[tuple[Role, Filler]]:
             # "from checking to savings": the second preposition hangs on the first one's object
             if nested.dep_ == "prep" and _PREPOSITIONS.get(nested.lower_) in _DIRECTIONS:
                 found += _prepositional(nested)
+            elif nested.dep_ == "advmod" and nested.lower_ == "back":  # "from A back to B"
+                found += [f for p in nested.children if p.dep_ == "prep" for f in _prepositional(p)]
         if child.dep_ == "conj" and _PREPOSITIONS.get(child.lower_) in _DIRECTIONS:
             found += _prepositional(child)  # "out of checking and into savings": the second joined to the first
     for _, filler in _objects(preposition):
@@ -598,8 +734,9 @@ def _filler(head: Token) -> Filler | None:
         return Filler(frozenset(["speaker"]), head.text, True)
     if word in _USER:
         return Filler(frozenset(["user"]), head.text, True)
-    if word in _UNRESOLVED or head.pos_ in ("PRON", "DET", "NUM", "SYM") or head.like_num:
-        return None
+    clock = head.pos_ == "NUM" and ":" in word and any(c.dep_ == "det" for c in head.children)
+    if not clock and (word in _UNRESOLVED or head.pos_ in ("PRON", "DET", "NUM", "SYM") or head.like_num):
+        return None  # a count is no filler, but a time named as a thing is ("moved you off the 16:30")
     words = {_word(head)}
     for child in head.children:
         if child.dep_ in _MODIFIERS and child.lower_ not in _SPEAKER | _USER and child.pos_ != "DET":
@@ -743,7 +880,57 @@ def role_findings(gold: str, predicted: str) -> list[RoleFinding]:
         other = theirs.get(action)
         if other is not None:
             findings += _findings_for(relation, other)
-    return findings + _values_moved(mine, theirs) + _crossed(every, every_other)
+    found = findings + _values_moved(mine, theirs) + _crossed(every, every_other) + _reversed(every, every_other)
+    return found + _given_otherwise(reading_of(gold).transfers, reading_of(predicted).transfers)
+
+
+def _given_otherwise(gold: tuple[Transfer, ...], predicted: tuple[Transfer, ...]) -> list[RoleFinding]:
+    """A party, place or means that gives in one reply and takes in the other, and does not do both in either
+    (``Sofia sent you $75`` / ``a $75 payment from you to Sofia``; ``You'll receive €120 from Jonas`` / ``You'll
+    send Jonas €120``)."""
+    found = []
+    for filler, taker in [(t.giver, False) for t in gold] + [(t.taker, True) for t in gold]:
+        if not (filler.party or filler.words & PLACES_AND_MEANS):
+            continue
+        if any(t.side(not taker).agrees(filler) for t in gold):
+            continue  # it gives and takes in gold
+        crossed = [t for t in predicted if t.side(not taker).agrees(filler)]
+        if crossed and not any(t.side(taker).agrees(filler) for t in predicted):
+            was, now = ("taker", "giver") if taker else ("giver", "taker")
+            verb = next(t.word for t in gold if t.side(taker) is filler)
+            other = crossed[0].side(not taker)
+            detail = (
+                f"'{filler.text}' is the {was} in gold ('{verb}'), '{other.text}' the {now} in the prediction "
+                f"('{crossed[0].word}')"
+            )
+            found.append(RoleFinding(f"{was}: {filler.text}", f"{now}: {other.text}", detail))
+    return list({f.detail: f for f in found}.values())
+
+
+def _reversed(gold: tuple[Relation, ...], predicted: tuple[Relation, ...]) -> list[RoleFinding]:
+    """A thing said to give way on one side and to take the other's place on the other, whatever the verbs
+    (``The tablets will replace your capsules`` / ``You'll be switched from the tablets to the capsules``;
+    ``A was replaced with B`` / ``moved you off B onto A``): the old thing of one reply agrees with the new
+    thing of the other and not with its old thing, or the other way round."""
+    mine = [(o, n, r.verb) for r in gold for o, n in r.replacements]
+    theirs = [(o, n, r.verb) for r in predicted for o, n in r.replacements]
+    found = []
+    for old, new, verb in mine:
+        for other_old, other_new, other_verb in theirs:
+            if other_old.agrees(new) and not other_old.agrees(old):
+                moved, was, now = other_old, "new", "old"
+            elif other_new.agrees(old) and not other_new.agrees(new):
+                moved, was, now = other_new, "old", "new"
+            else:
+                continue
+            said = new if was == "new" else old
+            detail = (
+                f"'{said.text}' is the {was} one in gold ('{verb}'), '{moved.text}' the {now} one in the "
+                f"prediction ('{other_verb}')"
+            )
+            found.append(RoleFinding(f"{was}: {said.text}", f"{now}: {moved.text}", detail))
+            break
+    return found
 
 
 def _crossed(gold: tuple[Relation, ...], predicted: tuple[Relation, ...]) -> list[RoleFinding]:
