@@ -164,3 +164,20 @@ def test_a_negation_bound_elsewhere_leaves_a_plain_state_unsure() -> None:
     assert not check_reply_facts(predicted, gold, ["states"]).findings
     # a plain pole with no negation beside it still faces a negated one
     assert check_reply_facts("Rooms are available tonight.", predicted, ["states"]).contradicted
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("No flat in the block allows pets.", "Every flat in the block is pet-free."),
+        ("All ferries are suspended tomorrow.", "No ferries are sailing tomorrow."),
+        ("Each guest may stay up to three nights.", "No guest may stay more than three nights."),
+    ],
+)
+def test_no_and_every_with_the_predicate_flipped_are_left_open(gold: str, predicted: str) -> None:
+    assert check_reply_facts(gold, predicted).findings == ()
+
+
+def test_no_and_every_with_one_predicate_still_oppose() -> None:
+    check = check_reply_facts("No flat in the block allows pets.", "Every flat in the block allows pets.")
+    assert check.findings[0].detail == "flat vs gold not flat"

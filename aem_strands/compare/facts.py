@@ -65,7 +65,7 @@ from aem_strands.compare.fact_match import ADDED_FAILS, match_facts
 from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.compare.roles import role_findings, worth_parsing
-from aem_strands.compare.scopes import scope_findings
+from aem_strands.compare.scopes import flipped_predicate, quantified_sentence, scope_findings
 from aem_strands.errors import ConfigError
 from aem_strands.types import FailureReason, SubMetric
 
@@ -314,12 +314,31 @@ def _polarity_check(gold: str, predicted: str) -> list[FactFinding]:
             continue  # both sides negate something: which word each governs is too fragile to oppose them
         other_negated = {f.key for f in other if f.group == "negation"}
         other_words = words_in(other_text)
+        flipped_words = _flipped_words(predicted if reverse else gold, other_text)
         for fact in negations:
             if fact.key not in other_negated and fact.key in other_words:
+                if fact.key in flipped_words:
+                    continue  # "No dish contains peanuts" / "Every dish is peanut-free": left open
                 plain = fact.text.removeprefix("not ")
                 gold_text, predicted_text = (plain, fact.text) if reverse else (fact.text, plain)
                 findings.append(_inconsistent(gold_text, predicted_text, f"{predicted_text} vs gold {gold_text}"))
     return findings
+
+
+def _flipped_words(negating: str, other: str) -> frozenset[str]:
+    """The word stems of the sentence of ``negating`` whose ``no`` subject reads as ``every`` in ``other`` with the
+    predicate flipped (``scopes.flipped_predicate``): what those words deny is left open, not opposed."""
+    quantified = quantified_sentence(negating)
+    return words_in(quantified) if quantified and flipped_predicate(negating, other) else frozenset()
+
+
+def _flipped_negation(gold: str, predicted: str, said: tuple[str, str]) -> bool:
+    """Whether ``said`` (gold's word, the prediction's) is a word negated on one side only, in a sentence whose
+    ``no`` subject the other side reads as ``every`` with the predicate flipped (``_flipped_words``)."""
+    for negating, other, (denied, plain) in ((gold, predicted, said), (predicted, gold, said[::-1])):
+        if denied == f"not {plain}" and stem(plain.rsplit(" ", 1)[-1]) in _flipped_words(negating, other):
+            return True
+    return False
 
 
 def _questions_check(gold: str, predicted: str) -> tuple[list[FactFinding], bool]:
@@ -380,7 +399,11 @@ def _parsed_findings(gold: str, predicted: str) -> tuple[FactFinding, ...]:
     moved = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in direction_findings(gold, predicted))
     if moved or not needs_parse(gold, predicted):
         return moved
-    return tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in role_findings(gold, predicted))
+    return tuple(
+        _inconsistent(f.gold, f.predicted, f.detail)
+        for f in role_findings(gold, predicted)
+        if not _flipped_negation(gold, predicted, (f.gold, f.predicted))
+    )
 
 
 @functools.lru_cache(maxsize=1 << 14)
