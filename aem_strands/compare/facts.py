@@ -17,7 +17,11 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
   has a pole the other lacks; a negation flips the word it governs (``not a good idea`` = ``a bad
   idea``).
 - ``polarity``: a word negated on one side and stated plainly on the other is inconsistent
-  (``could not book`` / ``booked``); the negation is scoped to the word it governs.
+  (``could not book`` / ``booked``); the negation is scoped to the word it governs. A ``no`` subject against
+  ``every`` with the predicate flipped (``No dish contains peanuts`` / ``Every dish is peanut-free``:
+  ``scopes.flipped_predicate``) is left open. A reply that says something can or will be done against one that
+  denies it in other words (``We can seat you on the terrace`` / ``The terrace isn't available``:
+  ``stances.opposed_stances``) is inconsistent.
 - ``questions``: gold asks for information the prediction does not ask for is *incomplete* (``asks
   for time where gold asks for date``); gold asks the user to confirm and the prediction asks
   nothing is *incomplete*; gold asks for information and the prediction only asks a yes/no question or
@@ -66,6 +70,7 @@ from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, w
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.compare.roles import role_findings, worth_parsing
 from aem_strands.compare.scopes import flipped_predicate, quantified_sentence, scope_findings
+from aem_strands.compare.stances import opposed_stances
 from aem_strands.errors import ConfigError
 from aem_strands.types import FailureReason, SubMetric
 
@@ -441,6 +446,9 @@ def _unparsed_check(gold: str, predicted: str, checks: frozenset[str]) -> FactCh
             findings.append(_inconsistent(*outcomes, f"reports {outcomes[1]} vs gold {outcomes[0]}"))
     if "polarity" in checks:
         findings += _polarity_check(gold, predicted)
+        stances = opposed_stances(gold, predicted)  # "We can seat you" / "isn't available": denied by meaning
+        if stances is not None and not any(f.reason is FailureReason.INCONSISTENT_RESPONSE for f in findings):
+            findings.append(_inconsistent(*stances, f"says it {stances[1]} be done vs gold {stances[0]}"))
     same_request = False
     if "questions" in checks:
         asked, same_request = _questions_check(gold, predicted)
