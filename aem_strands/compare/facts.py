@@ -64,6 +64,7 @@ from aem_strands.compare.acts import (
     same_topics,
 )
 from aem_strands.compare.aliases import same_entity
+from aem_strands.compare.asked_items import dropped_item
 from aem_strands.compare.directions import direction_findings
 from aem_strands.compare.fact_match import ADDED_FAILS, match_facts
 from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, words_in
@@ -368,6 +369,9 @@ def _questions_check(gold: str, predicted: str) -> tuple[list[FactFinding], bool
         ):
             theirs = ", ".join(sorted(predicted_act.requests))
             return [_incomplete(asked, f"asks for {theirs} where gold asks for {asked}")], False
+    dropped = dropped_item(gold, predicted)  # "policy number and postcode?" / "policy number?"
+    if dropped is not None:
+        return [_incomplete(dropped, f"one question asks for '{dropped}', the other does not")], False
     return _asked_about_other(gold_act, predicted_act), False
 
 
