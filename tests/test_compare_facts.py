@@ -36,6 +36,11 @@ def _facts(text: str) -> list[tuple[str, str]]:
         ("Your train leaves from Grand Central Station.", [("entity", "grand central station")]),
         ("John will join you.", [("entity", "john")]),  # a first word that is no common word is a name
         ("Sure, I can help.", []),
+        ("Half of the six parcels have shipped.", [("number", "3"), ("number", "6")]),  # half of 6 states 3
+        ("Half of the 3 rooms are ready.", [("number", "3")]),  # no whole half of an odd count
+        ("One parcel has shipped and the other is on hold.", [("number", "1"), ("number", "2")]),  # one of 2
+        ("One parcel has shipped; the others are on hold.", [("number", "1")]),  # no count of the others
+        ("One parcel shipped the other day.", [("number", "1")]),  # an idiom
     ],
 )
 def test_facts_in(text: str, facts: list[tuple[str, str]]) -> None:
@@ -164,3 +169,36 @@ def test_a_negation_bound_elsewhere_leaves_a_plain_state_unsure() -> None:
     assert not check_reply_facts(predicted, gold, ["states"]).findings
     # a plain pole with no negation beside it still faces a negated one
     assert check_reply_facts("Rooms are available tonight.", predicted, ["states"]).contradicted
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted"),
+    [
+        ("No flat in the block allows pets.", "Every flat in the block is pet-free."),
+        ("All ferries are suspended tomorrow.", "No ferries are sailing tomorrow."),
+        ("Each guest may stay up to three nights.", "No guest may stay more than three nights."),
+    ],
+)
+def test_no_and_every_with_the_predicate_flipped_are_left_open(gold: str, predicted: str) -> None:
+    assert check_reply_facts(gold, predicted).findings == ()
+
+
+def test_no_and_every_with_one_predicate_still_oppose() -> None:
+    check = check_reply_facts("No flat in the block allows pets.", "Every flat in the block allows pets.")
+    assert check.findings[0].detail == "flat vs gold not flat"
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "findings"),
+    [
+        ("Three of the six parcels have shipped.", "Half of the six parcels have shipped.", []),
+        ("One of the two parcels has shipped.", "One parcel has shipped and the other is on hold.", []),
+        (
+            "One of the three parcels has shipped.",
+            "One parcel has shipped and the other is on hold.",
+            ["the other vs gold 3"],
+        ),
+    ],
+)
+def test_counts_in_other_words(gold: str, predicted: str, findings: list[str]) -> None:
+    assert [f.detail for f in check_reply_facts(gold, predicted).findings] == findings

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aem_strands.compare.scopes import scope_findings, scopes_in
+from aem_strands.compare.scopes import flipped_predicate, quantified_sentence, scope_findings, scopes_in
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,46 @@ def test_only_and_all_except_with_another_predicate_are_left_open(gold: str, pre
 )
 def test_only_and_all_except_with_the_same_predicate_oppose(gold: str, predicted: str) -> None:
     assert [f.detail for f in scope_findings(gold, predicted)] == ["all, except vs gold only"]
+
+
+@pytest.mark.parametrize(
+    ("denying", "universal"),
+    [
+        ("No flat in the block allows pets.", "Every flat in the block is pet-free."),  # -free
+        ("No parcel arrived damaged.", "Every parcel arrived without damage."),  # without
+        ("No ferries are sailing tomorrow.", "All ferries are suspended tomorrow."),  # a denying state word
+        ("No guest may stay more than three nights.", "Each guest may stay up to three nights."),  # bounds
+        ("There's no seat that can't be reclined.", "Every seat can be reclined."),  # denied twice
+    ],
+)
+def test_no_and_every_with_the_predicate_flipped(denying: str, universal: str) -> None:
+    assert quantified_sentence(denying)
+    assert flipped_predicate(denying, universal)
+
+
+@pytest.mark.parametrize(
+    ("denying", "universal"),
+    [
+        ("No flat in the block allows pets.", "Every flat in the block allows pets."),  # nothing flipped
+        ("No ferries are suspended tomorrow.", "All ferries are suspended tomorrow."),  # the same state word
+        ("No guest may stay more than three nights.", "Each guest may stay more than three nights."),
+        ("No ferries are sailing tomorrow.", "Some ferries are suspended tomorrow."),  # no universal
+        ("No ferries are sailing tomorrow.", "All ferries aren't sailing tomorrow."),  # the universal side negates
+    ],
+)
+def test_no_and_every_without_a_flip_are_not_read_as_one(denying: str, universal: str) -> None:
+    assert not flipped_predicate(denying, universal)
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("The ferry is not sailing. No refund is due.", " no refund is due"),
+        ("Sorry, none of the ferries are sailing.", "sorry, none of the ferries are sailing"),
+        ("Sadly, no ferries are sailing.", "sadly, no ferries are sailing"),
+        ("The ferry is not sailing.", ""),  # a negated predicate is no quantifier
+        ("I have no idea.", ""),  # an object's "no" denies no subject
+    ],
+)
+def test_the_sentence_a_quantifier_no_denies(text: str, sentence: str) -> None:
+    assert quantified_sentence(text) == sentence

@@ -17,7 +17,11 @@ Each reply is read into typed facts (``reply_signals.facts_in``) and a dialog ac
   has a pole the other lacks; a negation flips the word it governs (``not a good idea`` = ``a bad
   idea``).
 - ``polarity``: a word negated on one side and stated plainly on the other is inconsistent
-  (``could not book`` / ``booked``); the negation is scoped to the word it governs.
+  (``could not book`` / ``booked``); the negation is scoped to the word it governs. A ``no`` subject against
+  ``every`` with the predicate flipped (``No dish contains peanuts`` / ``Every dish is peanut-free``:
+  ``scopes.flipped_predicate``) is left open. A reply that says something can or will be done against one that
+  denies it in other words (``We can seat you on the terrace`` / ``The terrace isn't available``:
+  ``stances.opposed_stances``) is inconsistent.
 - ``questions``: gold asks for information the prediction does not ask for is *incomplete* (``asks
   for time where gold asks for date``); gold asks the user to confirm and the prediction asks
   nothing is *incomplete*; gold asks for information and the prediction only asks a yes/no question or
@@ -60,12 +64,14 @@ from aem_strands.compare.acts import (
     same_topics,
 )
 from aem_strands.compare.aliases import same_entity
+from aem_strands.compare.asked_items import dropped_item
 from aem_strands.compare.directions import direction_findings
 from aem_strands.compare.fact_match import ADDED_FAILS, match_facts
 from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, words_in
 from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
 from aem_strands.compare.roles import role_findings, worth_parsing
-from aem_strands.compare.scopes import scope_findings
+from aem_strands.compare.scopes import flipped_predicate, quantified_sentence, scope_findings
+from aem_strands.compare.stances import opposed_stances
 from aem_strands.errors import ConfigError
 from aem_strands.types import FailureReason, SubMetric
 
@@ -314,12 +320,31 @@ def _polarity_check(gold: str, predicted: str) -> list[FactFinding]:
             continue  # both sides negate something: which word each governs is too fragile to oppose them
         other_negated = {f.key for f in other if f.group == "negation"}
         other_words = words_in(other_text)
+        flipped_words = _flipped_words(predicted if reverse else gold, other_text)
         for fact in negations:
             if fact.key not in other_negated and fact.key in other_words:
+                if fact.key in flipped_words:
+                    continue  # "No dish contains peanuts" / "Every dish is peanut-free": left open
                 plain = fact.text.removeprefix("not ")
                 gold_text, predicted_text = (plain, fact.text) if reverse else (fact.text, plain)
                 findings.append(_inconsistent(gold_text, predicted_text, f"{predicted_text} vs gold {gold_text}"))
     return findings
+
+
+def _flipped_words(negating: str, other: str) -> frozenset[str]:
+    """The word stems of the sentence of ``negating`` whose ``no`` subject reads as ``every`` in ``other`` with the
+    predicate flipped (``scopes.flipped_predicate``): what those words deny is left open, not opposed."""
+    quantified = quantified_sentence(negating)
+    return words_in(quantified) if quantified and flipped_predicate(negating, other) else frozenset()
+
+
+def _flipped_negation(gold: str, predicted: str, said: tuple[str, str]) -> bool:
+    """Whether ``said`` (gold's word, the prediction's) is a word negated on one side only, in a sentence whose
+    ``no`` subject the other side reads as ``every`` with the predicate flipped (``_flipped_words``)."""
+    for negating, other, (denied, plain) in ((gold, predicted, said), (predicted, gold, said[::-1])):
+        if denied == f"not {plain}" and stem(plain.rsplit(" ", 1)[-1]) in _flipped_words(negating, other):
+            return True
+    return False
 
 
 def _questions_check(gold: str, predicted: str) -> tuple[list[FactFinding], bool]:
@@ -344,6 +369,9 @@ def _questions_check(gold: str, predicted: str) -> tuple[list[FactFinding], bool
         ):
             theirs = ", ".join(sorted(predicted_act.requests))
             return [_incomplete(asked, f"asks for {theirs} where gold asks for {asked}")], False
+    dropped = dropped_item(gold, predicted)  # "policy number and postcode?" / "policy number?"
+    if dropped is not None:
+        return [_incomplete(dropped, f"one question asks for '{dropped}', the other does not")], False
     return _asked_about_other(gold_act, predicted_act), False
 
 
@@ -380,7 +408,11 @@ def _parsed_findings(gold: str, predicted: str) -> tuple[FactFinding, ...]:
     moved = tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in direction_findings(gold, predicted))
     if moved or not needs_parse(gold, predicted):
         return moved
-    return tuple(_inconsistent(f.gold, f.predicted, f.detail) for f in role_findings(gold, predicted))
+    return tuple(
+        _inconsistent(f.gold, f.predicted, f.detail)
+        for f in role_findings(gold, predicted)
+        if not _flipped_negation(gold, predicted, (f.gold, f.predicted))
+    )
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -418,6 +450,9 @@ def _unparsed_check(gold: str, predicted: str, checks: frozenset[str]) -> FactCh
             findings.append(_inconsistent(*outcomes, f"reports {outcomes[1]} vs gold {outcomes[0]}"))
     if "polarity" in checks:
         findings += _polarity_check(gold, predicted)
+        stances = opposed_stances(gold, predicted)  # "We can seat you" / "isn't available": denied by meaning
+        if stances is not None and not any(f.reason is FailureReason.INCONSISTENT_RESPONSE for f in findings):
+            findings.append(_inconsistent(*stances, f"says it {stances[1]} be done vs gold {stances[0]}"))
     same_request = False
     if "questions" in checks:
         asked, same_request = _questions_check(gold, predicted)

@@ -12,6 +12,7 @@
   (``up 8%``), durations (``two working days``), measures (``5 kg`` = ``5000 g``), plain numbers
   with their scale (``4.2 million``, ``1.1M``); number words are read as digits (``Two`` is 2). Amounts are
   keyed exactly, every digit written (``12345.67``, ``1234567890123456789``), as ``values`` compares numbers;
+- counts told in other words: ``half of the 4 tickets`` states 2, ``one ... and the other`` states 2;
 - street addresses (``1532 20th Street`` = ``1532 20th St``);
 - named entities: runs of capitalised words (``Pleasant Hill``, ``Grand Central Station``), a
   sentence's first word only when it is no common word (``John``);
@@ -658,11 +659,35 @@ def facts_in(text: str) -> tuple[Fact, ...]:
         elif word in MONTHS and len(word) > 3 and reader.free(position, position + len(word)):
             shown = reader.text[position : position + len(word)]
             reader.add(position, position + len(word), Fact("month", str(MONTHS[word]), shown))
+    if digit or "other" in reader.text:
+        _implied_counts(reader)
     if digit:
         reader.scan(_NUMBER, _number)
     _entities(reader)
     _states_and_negations(reader)
     return tuple(fact for _, fact in sorted(reader.facts, key=lambda item: item[0]))
+
+
+def _implied_counts(reader: _Reader) -> None:
+    """Counts told in other words: ``half of the 4 tickets`` states 2 (and 4, read after), ``one ... the other``
+    in one sentence states 2 (``One lift is working and the other is out of service`` = ``one of the 2 lifts``)."""
+    for match in _HALF_OF.finditer(reader.text):
+        whole = int(match["whole"])
+        if whole % 2 == 0 and reader.free(match.start("half"), match.end("half")):
+            reader.add(match.start("half"), match.end("half"), Fact("number", str(whole // 2), match["half"]))
+    for match in _ONE_THE_OTHER.finditer(reader.text):
+        if reader.free(match.start("other"), match.end("other")):
+            reader.add(match.start("other"), match.end("other"), Fact("number", "2", match["other"]))
+
+
+_HALF_OF = re.compile(
+    r"\b(?P<half>[Hh]alf) (?:of )?(?:the|your|our|my|these|those|its|their) (?P<whole>\d+)\b(?![.,:/]\d)"
+)
+_ONE_THE_OTHER = re.compile(
+    r"\b(?:[Oo]ne|1) [^.;!?]*?\b(?P<other>the other)\b(?! \d|s\b| ones?\b| (?:day|week|month|night|time|way)\b)"
+)
+"""``one ... the other``, but not ``the other 3``, ``the others``, ``the other ones`` or an idiom (``the other
+day``, ``the other way``)."""
 
 
 def content_words(text: str, skip: frozenset[str]) -> frozenset[str]:

@@ -138,6 +138,50 @@ _FRAME_WORDS = frozenset(
 """Articles, prepositions and auxiliaries: which of them a reply uses does not deny its predicate."""
 
 
+_NO_QUANTIFIER = re.compile(
+    r"(?:^\s*|, |\bthere(?:'s| is| are) |\bthat )no [a-z-]+|\bnone of (?:the|your|our|my|its|their|these|those)\b"
+)
+_FLIP_MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern))
+    for name, pattern in (
+        ("free", r"[a-z]-free\b"),  # "peanut-free": without peanuts
+        ("without", r"\bwithout\b"),
+        ("bound", r"\bat least\b|\bat most\b|\bup to\b|\bor more\b|\bor fewer\b|\bor less\b|\bminimum\b|\bmaximum\b"),
+        ("beyond", r"\bmore than\b|\bless than\b|\bfewer than\b|\bbelow\b|\babove\b|\bunder\b|\bover\b|\bexceed"),
+        (
+            "denying state",
+            r"\bcancell?ed\b|\bclosed\b|\bshut\b|\bunavailable\b|\bsuspended\b|\bfailed\b|\bbroken\b"
+            r"|\bforbidden\b|\bprohibited\b|\bbanned\b|\bexcluded\b|\bsold out\b|\bfully booked\b|\btaken\b"
+            r"|\bout of (?:service|order|stock)\b|\bmissing\b|\bempty\b",
+        ),
+    )
+)
+"""Words that flip a predicate without a negation cue (``peanut-free``, ``without``, ``cancelled``), and bounds that
+flip one under a negation (``up to two`` = ``no more than two``)."""
+_CUES = re.compile(r"\b(?:not|no|never|nothing|none|nobody|cannot)\b|n't\b")
+
+
+def quantified_sentence(text: str) -> str:
+    """The sentence of ``text`` (case-folded) whose subject a quantifier ``no`` denies (``No dish contains
+    peanuts``, ``none of the main courses``, ``there's no seat that``); empty when there is none. A negation
+    of the predicate (``The ferry is not sailing``) is no such quantifier."""
+    folded = text.casefold().replace("\u2019", "'")
+    return next((s for s in re.split(r"[.!?;]", folded) if _NO_QUANTIFIER.search(s)), "")
+
+
+def flipped_predicate(denying: str, universal: str) -> bool:
+    """Whether ``no X`` in ``denying`` and ``every X`` in ``universal`` may say one thing, the predicate flipped
+    on one side: ``universal`` is read as ``all`` and negates nothing, and a word that flips a predicate
+    (``_FLIP_MARKERS``: ``peanut-free``, ``cancelled``, ``up to`` / ``more than``) stands on one side only, or
+    ``denying`` denies twice (``no main course that can't be``). ``No room has a balcony`` / ``Every room has
+    a balcony`` flips nothing: they oppose."""
+    mine, theirs = (text.casefold().replace("\u2019", "'") for text in (denying, universal))
+    if "all" not in scopes_in(universal) or _CUES.search(theirs):
+        return False
+    markers = [{name for name, pattern in _FLIP_MARKERS if pattern.search(text)} for text in (mine, theirs)]
+    return markers[0] != markers[1] or len(_CUES.findall(mine)) >= 2
+
+
 def _compared(classes: frozenset[str], other: frozenset[str]) -> frozenset[str]:
     """``classes`` without those that count only against ``only`` when ``other`` has no ``only``."""
     return classes if "only" in other else classes - _OPPOSES_ONLY
