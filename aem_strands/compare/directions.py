@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from enum import Enum
 
 from aem_strands.compare.fact_match import agree
 from aem_strands.compare.reply_signals import facts_in
+from aem_strands.compare.roles import RoleFinding
 
 
 class Direction(str, Enum):
@@ -62,15 +62,6 @@ _AFTER = (
 _DETERMINERS = frozenset(["the", "a", "an", "your", "my", "our", "their", "this", "that", "its", "his", "her"])
 
 
-@dataclass(frozen=True)
-class DirectionFinding:
-    """One entity told as the source on one side and the target on the other."""
-
-    gold: str
-    predicted: str
-    detail: str
-
-
 @functools.lru_cache(maxsize=1 << 14)
 def directions_of(text: str, entity: str) -> frozenset[Direction]:
     """The directions the words around each mention of ``entity`` (as written in ``text``) give it."""
@@ -87,7 +78,7 @@ def directions_of(text: str, entity: str) -> frozenset[Direction]:
     return frozenset(found)
 
 
-def direction_findings(gold: str, predicted: str) -> list[DirectionFinding]:
+def direction_findings(gold: str, predicted: str) -> list[RoleFinding]:
     """The entities both replies state, and the compass points both name, that face one way in gold and the
     other in the prediction."""
     mine = [f for f in facts_in(gold) if f.group == "entity"]
@@ -102,7 +93,7 @@ def direction_findings(gold: str, predicted: str) -> list[DirectionFinding]:
         if _opposed(directions_of(gold, one), directions_of(predicted, other)):
             (way,), (other_way,) = directions_of(gold, one), directions_of(predicted, other)
             detail = f"'{one}' is the {way.value} in gold, the {other_way.value} in the prediction"
-            findings.append(DirectionFinding(f"{way.value}: {one}", f"{other_way.value}: {other}", detail))
+            findings.append(RoleFinding(f"{way.value}: {one}", f"{other_way.value}: {other}", detail))
     return findings
 
 
