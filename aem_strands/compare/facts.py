@@ -396,6 +396,12 @@ def _check(gold: str, predicted: str, checks: frozenset[str]) -> FactCheck:
     if check.findings:
         return check
     found = _parsed_findings(gold, predicted) if "roles" in checks else ()
+    if not found and "polarity" in checks:
+        # "We can seat you" / "isn't available": denied by meaning, where no word is negated on one side only
+        # (the parse's "not renew vs gold renew" names the action, so it goes first)
+        stances = opposed_stances(gold, predicted)
+        if stances is not None:
+            found = (_inconsistent(*stances, f"says it {stances[1]} be done vs gold {stances[0]}"),)
     if not found and "questions" in checks:
         # "Shall I sign you up?" / "I've put you down.": the acts differ where the parse names no shared action
         acts = asked_against_done(gold, predicted)
@@ -450,9 +456,6 @@ def _unparsed_check(gold: str, predicted: str, checks: frozenset[str]) -> FactCh
             findings.append(_inconsistent(*outcomes, f"reports {outcomes[1]} vs gold {outcomes[0]}"))
     if "polarity" in checks:
         findings += _polarity_check(gold, predicted)
-        stances = opposed_stances(gold, predicted)  # "We can seat you" / "isn't available": denied by meaning
-        if stances is not None and not any(f.reason is FailureReason.INCONSISTENT_RESPONSE for f in findings):
-            findings.append(_inconsistent(*stances, f"says it {stances[1]} be done vs gold {stances[0]}"))
     same_request = False
     if "questions" in checks:
         asked, same_request = _questions_check(gold, predicted)
