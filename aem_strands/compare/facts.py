@@ -68,7 +68,7 @@ from aem_strands.compare.asked_items import dropped_item
 from aem_strands.compare.directions import direction_findings
 from aem_strands.compare.fact_match import ADDED_FAILS, match_facts
 from aem_strands.compare.reply_signals import Fact, counted_numbers, facts_in, words_in
-from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES, stem
+from aem_strands.compare.reply_words import GOVERNED_SKIP, negation_pattern, stem
 from aem_strands.compare.roles import role_findings, worth_parsing
 from aem_strands.compare.scopes import flipped_predicate, quantified_sentence, scope_findings
 from aem_strands.compare.stances import opposed_stances
@@ -85,20 +85,7 @@ _FAMILIES = {
     "address": "entities",
 }  # fmt: skip
 _ASKING = frozenset([ActKind.CONFIRM, ActKind.OFFER, ActKind.OFFER_INTENT, ActKind.REQ_MORE])
-_NEGATIVE_WORDS = frozenset(["unable", "without", "nothing", "none", "neither", "failed", "lack", "lacks"])
-_DENYING_PHRASES = (
-    r"\btoo (?:early|late|soon|busy|full|far|close|small|big|short|long|young|old|\w+ly) (?:to|for)\b",
-    r"\bout of (?:stock|service|order|season|range|reach|date|time)\b|\b(?:sold|run|ran|runs|running) out\b",
-    r"\bno longer\b",
-)
-"""Phrases that deny without a negation cue: ``too early to refill`` (it cannot be refilled yet), ``out of stock``
-(the pharmacy does not have it), ``sold out``."""
-_NEGATION = re.compile(
-    r"\b(?:"
-    + "|".join(re.escape(c) for c in sorted(NEGATION_CUES | _NEGATIVE_WORDS))
-    + r")\b|n't\b|"
-    + "|".join(_DENYING_PHRASES)
-)
+_NEGATION = negation_pattern()
 
 
 @dataclass(frozen=True)

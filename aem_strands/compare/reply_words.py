@@ -7,6 +7,7 @@ Each is a plain table, so a reader can see (and a domain can extend) exactly wha
 from __future__ import annotations
 
 import functools
+import re
 
 _OPPOSED: dict[str, tuple[tuple[str, ...], ...]] = {
     # group: poles, each a tuple of words (any inflection: words are stemmed); a negation flips a
@@ -52,6 +53,23 @@ NEGATION_CUES = frozenset(
 )  # fmt: skip
 """Cues that negate the content word they govern (``non`` as in ``non-refundable``; ``nothing``/``none``/
 ``nobody`` do not: see ``reply_signals``)."""
+NEGATIVE_WORDS = frozenset(["unable", "without", "nothing", "none", "neither", "failed", "lack", "lacks"])
+"""Words that deny without governing one word (``unable to``, ``without a view``)."""
+DENYING_PHRASES = (
+    r"\btoo (?:early|late|soon|busy|full|far|close|small|big|short|long|young|old|\w+ly) (?:to|for)\b",
+    r"\bout of (?:stock|service|order|season|range|reach|date|time)\b|\b(?:sold|run|ran|runs|running) out\b",
+    r"\bno longer\b",
+)
+"""Phrases that deny without a negation cue: ``too early to refill`` (it cannot be refilled yet), ``out of stock``
+(the pharmacy does not have it), ``sold out``."""
+
+
+def negation_pattern(*more: str) -> re.Pattern[str]:
+    """A search for anything that denies in a folded text: a negation cue, a negative word, ``n't``, a denying
+    phrase, or one of ``more`` (words or patterns a caller adds)."""
+    words = "|".join([*(re.escape(c) for c in sorted(NEGATION_CUES | NEGATIVE_WORDS)), *more])
+    return re.compile(rf"\b(?:{words})\b|n't\b|" + "|".join(DENYING_PHRASES))
+
 
 GOVERNED_SKIP = frozenset(
     ["be", "is", "are", "was", "were", "been", "being", "a", "an", "the", "very", "really", "quite", "so", "too",

@@ -23,7 +23,7 @@ import re
 from typing import Literal
 
 from aem_strands.compare.reply_signals import words_in
-from aem_strands.compare.reply_words import GOVERNED_SKIP, NEGATION_CUES
+from aem_strands.compare.reply_words import GOVERNED_SKIP, negation_pattern
 
 Stance = Literal["can", "cannot"]
 
@@ -35,10 +35,8 @@ _DENIED = re.compile(
 """Denials of a possibility or a promise: a negated modal, or a negated word of availability or possibility."""
 _AFFIRMED = re.compile(r"\b(?:can|will|able to|available|possible)\b|'ll\b")
 """Words that say something can or will happen (``We can``, ``You'll get``, ``it's available``)."""
-_NEGATED = re.compile(
-    r"\b(?:" + "|".join(re.escape(c) for c in sorted(NEGATION_CUES)) + r"|nothing|none|nobody|without|unable"
-    r"|unavailable|impossible|failed|too early|too late|sold out|out of)\b|n't\b"
-)
+_NEGATED = negation_pattern("nobody", "unavailable", "impossible", "too early", "too late", "out of")
+"""Anything that denies (``reply_words.negation_pattern``), and a few words of lost possibility beside."""
 _RESTRICTED = re.compile(r"\b(?:only|just|until|till|unless|except|past|beyond|but|however|instead)\b")
 """Words that bound what can be done (``can only be held until 6 pm`` = ``can't hold it past 6 pm``): what is
 affirmed and what denied may then be one thing, so the reply has no clear stance."""
