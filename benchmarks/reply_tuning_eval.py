@@ -5,7 +5,9 @@
 Sets: ``tuning`` (``data/replies/hard_pairs_v2.tuning.jsonl``), ``tuning3`` (``hard_pairs_v3.tuning.jsonl``),
 ``sgd_cal`` (``sgd_pairs.calibration.jsonl``), ``stsb_cal`` (the STS-B rows of
 ``data/calibration/responses.calibration.jsonl``, equivalent when scored >= 4) and ``hard_v1``
-(``hard_pairs.jsonl``); all by default. Printed per set: balanced accuracy of the shipped chain (``Comparator``
+(``hard_pairs.jsonl``); ``sgd_dev_split``, the SGD paraphrases, value and slot changes of the development split of
+``build/pair_model_data/pairs.jsonl`` (SGD *train* dialogues kept aside; built by ``pair_model_data.py``), only
+when named. All but that one by default. Printed per set: balanced accuracy of the shipped chain (``Comparator``
 over the default embedding scorer), how many pairs the facts settled and how many of those wrongly, and for the
 hard pairs the share right per case; ``--misses`` adds every pair judged wrongly with its method and reason.
 The held-out files (``*.heldout.jsonl``) are never read here: ``reply_heldout_eval.py`` measures them.
@@ -39,14 +41,27 @@ def _stsb(path: Path) -> list[Row]:
     return [{**r, "label": r["score"] >= 4, "case": r["source"]} for r in kept]
 
 
+def _sgd_development() -> list[Row]:
+    path = Path(__file__).resolve().parents[1] / "build" / "pair_model_data" / "pairs.jsonl"
+    if not path.is_file():
+        raise SystemExit(f"{path} is missing: build it with benchmarks/pair_model_data.py (SGD and STS-B snapshots)")
+    cases = ("paraphrase", "value_change", "slot_change")
+    return [
+        {**r, "label": r["label"] == 1.0}
+        for r in _rows(path)
+        if r["split"] == "dev" and r["source"] == "sgd" and r["case"] in cases
+    ]
+
+
 SETS = {
     "tuning": lambda: _rows(DATA / "replies" / "hard_pairs_v2.tuning.jsonl"),
     "tuning3": lambda: _rows(DATA / "replies" / "hard_pairs_v3.tuning.jsonl"),
     "sgd_cal": lambda: _rows(DATA / "replies" / "sgd_pairs.calibration.jsonl"),
     "stsb_cal": lambda: _stsb(DATA / "calibration" / "responses.calibration.jsonl"),
     "hard_v1": lambda: _rows(DATA / "replies" / "hard_pairs.jsonl"),
+    "sgd_dev_split": _sgd_development,
 }
-BY_CASE = ("tuning", "tuning3")
+BY_CASE = ("tuning", "tuning3", "sgd_dev_split")
 
 
 def main() -> None:
@@ -58,7 +73,7 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown sets {unknown}; expected some of {list(SETS)}")
     comparator = Comparator(EmbeddingScorer())
-    for name in args.sets or list(SETS):
+    for name in args.sets or [n for n in SETS if n != "sgd_dev_split"]:
         rows = SETS[name]()
         results = comparator.compare_many(
             [ComparisonRequest(r["gold"], r["predicted"], ValueKind.RESPONSE) for r in rows]
