@@ -184,3 +184,20 @@ def tooltalk_traces(folder: Path = TOOLTALK_DIR, split: str | None = None) -> It
             if split is not None and split_of(conversation["name"]) != split:
                 continue
             yield _tooltalk_trace(conversation, tools)
+
+
+def sgd_refusals(folder: Path = SGD_DIR, split: str = "tuning") -> list[str]:
+    """Real user turns of SGD test that negate the system's confirmation just before (a USER turn with a
+    ``NEGATE`` act after a SYSTEM turn with a ``CONFIRM`` act), from the dialogues of ``split``, sorted."""
+    found: set[str] = set()
+    for name in sorted(glob.glob(str(folder / "test" / "dialogues_*.json*"))):
+        for dialogue in _open_json(Path(name)):
+            if split_of(dialogue["dialogue_id"]) != split:
+                continue
+            previous: set[str] = set()
+            for turn in dialogue["turns"]:
+                acts = {action["act"] for frame in turn["frames"] for action in frame["actions"]}
+                if turn["speaker"] == "USER" and "CONFIRM" in previous and "NEGATE" in acts:
+                    found.add(turn["utterance"])
+                previous = acts
+    return sorted(found)

@@ -1,0 +1,278 @@
+"""Trace verdicts on data nobody on this project wrote, with the part the rules were tuned on reported apart.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/trace_realdata.py [--limit N] [--sections false_alarms,faults,adversarial,fresh]
+                                                  [--sgd DIR] [--tooltalk DIR] [--samples 5]
+
+Sections (see ``aem_bench.trace_sets`` and ``aem_bench.trace_faults`` for how each set is built):
+
+- ``false_alarms``: SGD test dialogues (successful, human-written, every transaction confirmed by the user) and
+  ToolTalk's gold conversations, as traces with their tool catalogs, no other policy. Every finding is a false
+  alarm. Goal: >= 99 % of traces pass, no veto. Printed per set and per half (``tuning``: SHA-1 of the id even,
+  the only half rules may be tuned on; ``heldout``: odd), with the findings by rule and a few examples.
+- ``faults``: faults planted in those traces (a refusal in place of the user's yes, an argument nobody said, a
+  reply contradicting the observation, a precondition moved after the write, an instruction planted in an
+  outside-world observation and followed, a repeated lookup, an error hidden behind a success reply), each kind
+  counted as caught when a finding of an expected dimension names the planted step and the clean trace had no
+  finding of that rule at that step (a false alarm already there proves nothing). Goal: >= 95 % per kind.
+- ``adversarial``: ``aem_bench.adversarial``, the minimal traces of issue 28's list and their families,
+  each with the verdict it must get: wrong passes and wrong fails are listed.
+- ``fresh``: ``data/traces_fresh/{tuning,heldout}.jsonl``, hard traces written by a helper who never read the
+  rules or the code, with the verdict a reviewer gives (``label``); the two halves apart.
+
+``--limit N`` judges at most N traces of each half of each set (default: all; SGD test has 2,921 dialogues).
+Without ``../shared/external_data`` the sets that need it are skipped with a line saying what is missing.
+Figures depend on the rules at the time of the run; nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from aem_bench.adversarial import POLICY, cases
+from aem_bench.trace_faults import FAULTS, Planted, Pools
+from aem_bench.trace_sets import (
+    SGD_DIR,
+    TOOLTALK_DIR,
+    sgd_refusals,
+    sgd_traces,
+    tooltalk_traces,
+)
+
+from aem_strands.trace.evaluate import evaluate_trace
+from aem_strands.trace.load import parse_trace
+from aem_strands.trace.policy import environment_from_json, load_policy
+from aem_strands.trace.types import Environment, Finding, TraceResult
+
+REPO = Path(__file__).resolve().parent.parent
+FRESH = REPO / "data" / "traces_fresh"
+SECTIONS = ("false_alarms", "faults", "adversarial", "fresh")
+
+
+def _judge(raw: dict[str, Any], policy: Environment | None = None) -> TraceResult:
+    return evaluate_trace(parse_trace(raw), policy=policy)
+
+
+def _findings(result: TraceResult) -> list[Finding]:
+    return [f for verdict in result.dimensions.values() for f in verdict.findings]
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part}/{whole} = {100 * part / whole:.1f}%" if whole else "0/0"
+
+
+def _limited(traces: Iterable[dict[str, Any]], limit: int | None) -> Iterator[dict[str, Any]]:
+    for count, trace in enumerate(traces):
+        if limit is not None and count >= limit:
+            return
+        yield trace
+
+
+def false_alarms(name: str, traces: Iterable[dict[str, Any]], samples: int) -> None:
+    statuses: Counter[str] = Counter()
+    rules: Counter[str] = Counter()
+    vetoes = 0
+    examples: list[str] = []
+    started = time.process_time()
+    count = 0
+    for raw in traces:
+        result = _judge(raw)
+        count += 1
+        statuses[result.status.value] += 1
+        vetoes += result.veto
+        for finding in _findings(result):
+            rules[finding.rule] += 1
+            if len(examples) < samples:
+                examples.append(f"    {raw['trace_id']} {finding.rule}: {finding.message[:220]}")
+    cpu = (time.process_time() - started) / max(count, 1) * 1000
+    print(
+        f"  {name}: {count} traces, pass {_pct(statuses['pass'], count)}, vetoed {vetoes}, "
+        f"fail {statuses['fail']}, inconclusive {statuses['inconclusive']}; {cpu:.1f} ms CPU a trace"
+    )
+    if rules:
+        print("    findings (all false): " + ", ".join(f"{rule} {n}" for rule, n in rules.most_common()))
+    for line in examples:
+        print(line)
+
+
+def _pools(sgd: Path, split: str) -> Pools:
+    names: set[str] = set()
+    values: dict[str, set[str]] = {}
+    for raw in _limited(sgd_traces(sgd, split=split), 400):
+        for step in raw["steps"]:
+            for value in (step.get("arguments") or {}).values():
+                if isinstance(value, str) and not any(c.isdigit() for c in value) and len(value) > 3:
+                    names.add(value)
+            observation = step.get("observation")
+            for item in observation if isinstance(observation, list) else []:
+                if isinstance(item, dict):
+                    for key, value in item.items():
+                        if isinstance(value, str):
+                            values.setdefault(key, set()).add(value)
+    return Pools(
+        sgd_refusals(sgd, split),
+        sorted(names),
+        {key: sorted(found) for key, found in values.items()},
+    )
+
+
+def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: int) -> None:
+    caught: Counter[str] = Counter()
+    planted: Counter[str] = Counter()
+    clean_pass = 0
+    missed: dict[str, list[str]] = {}
+    for raw in traces:
+        before = {(f.rule, str(f.step_id)) for f in _findings(_judge(raw))}
+        for kind, plant in FAULTS.items():
+            faulty: Planted | None = plant(raw, pools)
+            if faulty is None:
+                continue
+            planted[kind] += 1
+            result = _judge(faulty.trace)
+            hit = any(
+                f.step_id is not None
+                and str(f.step_id) in faulty.steps
+                and f.dimension.value in faulty.dimensions
+                and (f.rule, str(f.step_id)) not in before
+                for f in _findings(result)
+            )
+            if hit:
+                caught[kind] += 1
+            elif len(missed.setdefault(kind, [])) < samples:
+                got = sorted({f"{f.rule}@{f.step_id}" for f in _findings(result)})
+                missed[kind].append(f"      {faulty.trace['trace_id']} at {faulty.steps}: got {got[:4]}")
+            if kind == "precondition_moved":
+                clean = dict(raw, environment=faulty.trace["environment"])
+                clean_pass += _judge(clean).status.value == "pass"
+    print(f"  {name}:")
+    for kind in FAULTS:
+        print(f"    {kind:22s} caught at its step {_pct(caught[kind], planted[kind])}")
+        for line in missed.get(kind, []):
+            print(line)
+    if planted["precondition_moved"]:
+        unmoved = _pct(clean_pass, planted["precondition_moved"])
+        print(f"    the same traces unmoved under that ordering rule pass: {unmoved}")
+
+
+def _labelled(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+def labelled_set(name: str, traces: Iterable[dict[str, Any]], policy_of: Callable[[str], Environment | None]) -> None:
+    right = 0
+    total = 0
+    right_step = 0
+    failing = 0
+    wrong: list[str] = []
+    by_family: Counter[str] = Counter()
+    family_right: Counter[str] = Counter()
+    for raw in traces:
+        raw = dict(raw)
+        label = raw.pop("label")
+        policy = policy_of(label["policy"]) if label.get("policy") else None
+        try:
+            result = _judge(raw, policy)
+        except Exception as error:  # a trace the loader refuses is a wrong verdict too, and says why
+            wrong.append(f"    {raw.get('trace_id')}: refused: {str(error)[:160]}")
+            total += 1
+            continue
+        total += 1
+        got = "pass" if result.status.value == "pass" else result.status.value
+        expected = label["expected"]
+        family = label.get("family", "?")
+        by_family[family] += 1
+        ok = got == expected
+        if ok:
+            right += 1
+            family_right[family] += 1
+        else:
+            rules = sorted({f"{f.rule}@{f.step_id}" for f in _findings(result)})
+            wrong.append(
+                f"    {raw['trace_id']} expected {expected}, got {got} {rules[:3]} ({label.get('why', '')[:90]})"
+            )
+        if expected == "fail":
+            failing += 1
+            right_step += result.diagnosis.first_critical_failure_step is not None and str(
+                result.diagnosis.first_critical_failure_step
+            ) == str(label.get("step_id"))
+    print(
+        f"  {name}: verdict right {_pct(right, total)}; of the failing ones, first critical step right "
+        f"{_pct(right_step, failing)}"
+    )
+    for line in wrong[:40]:
+        print(line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--limit", type=int, default=None, help="traces per half of each set (default: all)")
+    parser.add_argument("--sections", default=",".join(SECTIONS))
+    parser.add_argument("--sgd", type=Path, default=SGD_DIR)
+    parser.add_argument("--tooltalk", type=Path, default=TOOLTALK_DIR)
+    parser.add_argument("--samples", type=int, default=5, help="examples printed per set or kind")
+    args = parser.parse_args(argv)
+    sections = [s.strip() for s in args.sections.split(",") if s.strip()]
+    unknown = sorted(set(sections) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    have_sgd = (args.sgd / "test_schema.json").exists()
+    have_tooltalk = (args.tooltalk / "tooltalk").is_dir()
+    for what, present, where in (("SGD", have_sgd, args.sgd), ("ToolTalk", have_tooltalk, args.tooltalk)):
+        if not present:
+            print(f"{what} not found at {where}: its sets are skipped (pass --sgd / --tooltalk)")
+    halves = ("tuning", "heldout")
+    if "false_alarms" in sections:
+        print("False alarms (every finding is false; goal >= 99% pass, no veto):")
+        for split in halves:
+            if have_sgd:
+                false_alarms(
+                    f"SGD test, {split}", _limited(sgd_traces(args.sgd, split=split), args.limit), args.samples
+                )
+            if have_tooltalk:
+                false_alarms(
+                    f"ToolTalk, {split}",
+                    _limited(tooltalk_traces(args.tooltalk, split=split), args.limit),
+                    args.samples,
+                )
+    if "faults" in sections and have_sgd:
+        print("Planted faults (caught = a new finding of the expected dimension at the planted step; goal >= 95%):")
+        for split in halves:
+            pools = _pools(args.sgd, split)
+            faults(f"SGD test, {split}", _limited(sgd_traces(args.sgd, split=split), args.limit), pools, args.samples)
+            if have_tooltalk:
+                faults(
+                    f"ToolTalk, {split}",
+                    _limited(tooltalk_traces(args.tooltalk, split=split), args.limit),
+                    pools,
+                    args.samples,
+                )
+    if "adversarial" in sections:
+        print("Adversarial traces of issue 28 (each must get its verdict):")
+        adversarial = environment_from_json(POLICY, "aem_bench.adversarial.POLICY")
+        labelled_set("adversarial", cases(), lambda _name: adversarial)
+    if "fresh" in sections:
+        print("Fresh hard traces by a helper who never read the rules (tuning and held-out apart):")
+        for split in halves:
+            path = FRESH / f"{split}.jsonl"
+            if not path.exists():
+                print(f"  fresh, {split}: {path.relative_to(REPO)} is missing; skipped")
+                continue
+            labelled_set(f"fresh, {split}", _labelled(path), lambda name: load_policy(FRESH / name))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,96 @@
+"""The real-data trace benchmark runs from a fresh clone: its sets build, and it prints every section.
+
+The figures themselves are measured by ``benchmarks/trace_realdata.py`` and reported in docs/TRAJECTORY.md;
+nothing here asserts a rate. SGD and ToolTalk are read from ``../shared/external_data``: the parts that need
+them skip without it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from aem_bench.adversarial import POLICY, cases  # noqa: E402
+from aem_bench.trace_faults import FAULTS, Pools  # noqa: E402
+from aem_bench.trace_sets import SGD_DIR, TOOLTALK_DIR, sgd_traces, split_of, tooltalk_traces  # noqa: E402
+
+from aem_strands.trace.load import parse_trace  # noqa: E402
+from aem_strands.trace.policy import environment_from_json  # noqa: E402
+
+needs_sgd = pytest.mark.skipif(not (SGD_DIR / "test_schema.json").exists(), reason="needs ../shared SGD test")
+needs_tooltalk = pytest.mark.skipif(not (TOOLTALK_DIR / "tooltalk").is_dir(), reason="needs ../shared ToolTalk")
+
+
+def test_split_halves_ids_deterministically() -> None:
+    ids = [f"1_{n:05d}" for n in range(200)]
+    halves = [split_of(i) for i in ids]
+    assert halves == [split_of(i) for i in ids]
+    # Hand check: about half each way (a SHA-1 byte's parity); 200 ids give between 70 and 130 of each.
+    assert 70 <= halves.count("tuning") <= 130
+
+
+@needs_sgd
+def test_sgd_dialogues_load_as_traces_with_their_catalog() -> None:
+    raw = next(iter(sgd_traces(limit=1)))
+    trace = parse_trace(raw)
+    assert trace.trace_id == "sgd-1_00000"
+    tools = {t["name"]: t["annotations"] for t in raw["environment"]["tools"]}
+    assert tools["ReserveRestaurant"] == {"readOnlyHint": False, "destructiveHint": True}
+    assert tools["FindRestaurants"]["readOnlyHint"] is True
+    assert trace.initial_state == {"today": "2019-03-01"}
+
+
+@needs_tooltalk
+def test_tooltalk_conversations_load_as_traces() -> None:
+    traces = [parse_trace(raw) for raw in tooltalk_traces()]
+    assert len(traces) == 78  # 50 conversations of tooltalk/ and 28 of easy/
+    assert all(t.tool_calls() for t in traces)
+
+
+@needs_sgd
+def test_each_fault_kind_lands_at_its_step() -> None:
+    pools = Pools(["No, make it for 3 people."], ["Somewhere Else"], {"address": ["9 Other Road"]})
+    planted = {}
+    for raw in sgd_traces(limit=60):
+        for kind, plant in FAULTS.items():
+            got = plant(raw, pools)
+            if got is not None and kind not in planted:
+                planted[kind] = got
+                parse_trace(got.trace)  # still a valid trace
+                assert set(got.steps) <= {s["step_id"] for s in got.trace["steps"]}
+    assert {"refuse", "changed_argument", "repeated_call", "hidden_error"} <= set(planted)
+
+
+def test_adversarial_cases_load_under_their_policy() -> None:
+    environment_from_json(POLICY, "aem_bench.adversarial.POLICY")
+    labelled = cases()
+    for raw in labelled:
+        label = raw["label"]
+        trace = parse_trace({k: v for k, v in raw.items() if k != "label"})
+        assert label["expected"] in ("pass", "fail")
+        if label["expected"] == "fail":
+            assert label["step_id"] in {str(s.step_id) for s in trace.steps}
+    assert len({raw["trace_id"] for raw in labelled}) == len(labelled)
+
+
+def test_benchmark_script_prints_every_section() -> None:
+    script = ROOT / "benchmarks" / "trace_realdata.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--limit", "3", "--samples", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    for heading in ("False alarms", "Planted faults", "Adversarial traces", "Fresh hard traces"):
+        if heading in ("False alarms", "Planted faults") and not (SGD_DIR / "test_schema.json").exists():
+            continue
+        assert heading in done.stdout
