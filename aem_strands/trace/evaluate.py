@@ -22,6 +22,7 @@ from typing import Any
 
 from aem_strands.errors import InputError
 from aem_strands.options import EvalOptions
+from aem_strands.tools import ToolCatalog, ToolDefinition
 from aem_strands.trace.checks import CHECKS
 from aem_strands.trace.checks.context import TraceContext, TraceJudge, ValueJudge
 from aem_strands.trace.diagnose import diagnose
@@ -77,11 +78,19 @@ def asks_judge(options: EvalOptions) -> bool:
 
 
 def _with_budgets(policy: Environment | None, options: EvalOptions) -> Environment | None:
-    """The run's policy with ``options.budgets`` over its budgets (a trace's own budgets still win)."""
-    if not options.budgets:
+    """The run's policy with ``options.budgets`` over its budgets (a trace's own budgets still win), and with the
+    tool definitions of ``options.tools`` it does not define itself and ``options.read_only_tools`` marked
+    read-only (``--tools`` / ``--read-only-tool``, as ``score`` reads them)."""
+    if options.budgets:
+        base = policy or Environment()
+        policy = replace(base, budgets=Budgets(**{**asdict(base.budgets), **options.budgets}))
+    if not options.tools and not options.read_only_tools:
         return policy
     base = policy or Environment()
-    return replace(base, budgets=Budgets(**{**asdict(base.budgets), **options.budgets}))
+    tools = {d.name: d for d in options.tools.definitions} | {d.name: d for d in base.tools.definitions}
+    for name in sorted(options.read_only_tools):
+        tools[name] = replace(tools[name], read_only=True) if name in tools else ToolDefinition(name, read_only=True)
+    return replace(base, tools=ToolCatalog(tuple(tools.values())))
 
 
 def _gold_for(trace: Trace, gold: Gold) -> TraceGold | None:
@@ -94,11 +103,13 @@ def _gold_for(trace: Trace, gold: Gold) -> TraceGold | None:
     if given is None or trace.gold is None:
         return given or trace.gold
     own = trace.gold
+    tools_from = given if given.expected_tools is not None else own
     return TraceGold(
-        given.expected_tools if given.expected_tools is not None else own.expected_tools,
-        given.expected_arguments if given.expected_tools is not None else own.expected_arguments,
+        tools_from.expected_tools,
+        tools_from.expected_arguments,
         given.expected_final_state if given.expected_final_state is not None else own.expected_final_state,
         given.expected_final_response if given.expected_final_response is not None else own.expected_final_response,
+        tools_from.expected_calls,
     )
 
 
@@ -170,6 +181,9 @@ def evaluate_trace(
         dimensions=verdicts,
         diagnosis=diagnose(judged, verdicts),
         steps=len(trace.steps),
+        source=trace.source,
+        metadata=trace.metadata,
+        step_metadata={s.step_id: s.metadata for s in trace.steps if s.metadata},
     )
 
 
