@@ -12,7 +12,7 @@ Fields beyond what the checks read load as written (the method write-up's own tr
 ``state_change``, ``thought_summary``, ``timestamp``, ``evaluator_notes``, ``metadata``, ``error`` as a string or
 an object (``Step.error`` is then its message text, ``Step.error_detail`` the object), ``action_type:
 final_response`` (a ``response``; its text from ``content``, else the trace's ``final_response``); on a trace
-``metadata`` and ``evaluator_notes``. A field the schema does not know is kept (``Trace.extra``,
+``metadata``, ``timestamp`` and ``evaluator_notes``. A field the schema does not know is kept (``Trace.extra``,
 ``Step.extra``, ``unknown_fields``) and named once per load in a warning: the ``warn`` callback of
 ``iter_traces`` when given (the CLI writes it to stderr), else an ``UnknownFieldWarning`` through Python's
 ``warnings``; ``load_traces`` collects them in ``TraceSet.warnings``. With ``strict=True`` such a field is an
@@ -135,6 +135,7 @@ class _TraceModel(BaseModel):
     evaluation: _EvaluationModel | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
     evaluator_notes: Any = None
+    timestamp: str | int | float | None = None
 
 
 class _StrictTraceModel(_TraceModel):
@@ -291,6 +292,7 @@ def parse_trace(raw: object, where: Location | None = None, *, strict: bool = Fa
         gold=_gold(evaluation),
         metadata=model.metadata,
         evaluator_notes=model.evaluator_notes,
+        timestamp=model.timestamp,
         extra=_extra(model),
         source=TraceSource(where.file, where.line, where.index) if known else None,
     )

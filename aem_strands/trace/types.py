@@ -243,8 +243,8 @@ class TraceSource:
 @dataclass(frozen=True)
 class Trace:
     """One run of an agent on one case. ``environment`` is the trace's own (``None`` fields of a file become
-    defaults); ``gold`` is what it was expected to do, or ``None``. ``metadata``, ``evaluator_notes`` and
-    ``extra`` (fields the schema does not know) are kept as given; ``source`` is where it was read."""
+    defaults); ``gold`` is what it was expected to do, or ``None``. ``metadata``, ``evaluator_notes``,
+    ``timestamp`` and ``extra`` (fields the schema does not know) are kept as given; ``source`` is where it was read."""
 
     trace_id: str
     steps: tuple[Step, ...]
@@ -259,6 +259,7 @@ class Trace:
     gold: TraceGold | None = None
     metadata: Mapping[str, JsonValue] = field(default_factory=dict)
     evaluator_notes: JsonValue = None
+    timestamp: str | float | None = None
     extra: Mapping[str, JsonValue] = field(default_factory=dict)
     source: TraceSource | None = None
 

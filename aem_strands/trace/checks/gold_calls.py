@@ -16,8 +16,8 @@ actions --allow-extra read_only --tools FILE``: optimal alignment, typed equival
 failed calls (``call_failed``), side effects (an extra call is tolerated when read-only, failed, or an idempotent
 repeat). Read-only tolerance goes both ways: an expected call to a read-only tool that the run skipped is
 tolerated too (its gold turn is ``optional``, as ``score`` reads ``optional: true``). With no tool definition,
-nothing is known to be read-only and every call the gold does not expect is reported, as under ``score`` without
-``--allow-extra``.
+nothing is known to be read-only: every call the gold does not expect is reported unless it failed (it changed
+nothing) or repeats an identical call of an idempotent tool.
 
 Values are compared by the run's comparator (``ComparatorValues.comparator``: its semantic scorer decides what
 typed normalisation leaves open) when it has one; without one such a pair is undecided, never guessed, and
@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from aem_strands.align import AlignOptions
 from aem_strands.compare.chain import Comparator
+from aem_strands.tools import ToolCatalog, ToolDefinition
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.types import Dimension, Environment, ExpectedCall, Finding, Step, Trace
@@ -105,7 +106,7 @@ def gold_dialog(trace: Trace, env: Environment, calls: tuple[ExpectedCall, ...])
     (indexed as the alignment's ``predicted_index``). See the module docstring."""
     from aem_strands.unpaired import UnpairedDialog
 
-    options = _align_options(env)
+    options = _align_options(_catalog(trace, env))
     steps = trace.tool_calls()
     predicted = tuple(
         ActionCall(s.tool_name or "", s.tool_name or "", dict(s.arguments), engine_observation(s), None) for s in steps
@@ -119,10 +120,17 @@ def gold_dialog(trace: Trace, env: Environment, calls: tuple[ExpectedCall, ...])
     return UnpairedDialog(trace.trace_id, tuple(gold), predicted, metadata).align(options), steps
 
 
-def _align_options(env: Environment) -> AlignOptions:
+def _catalog(trace: Trace, env: Environment) -> ToolCatalog:
+    """The environment's tool definitions; with none, a definition without hints for each tool the trace calls:
+    nothing is known to be read-only, and side effects still decide (``score`` needs a catalog for that)."""
     if env.tools:
-        return AlignOptions("read_only", frozenset(), env.tools, "actions")
-    return AlignOptions("none", frozenset(), env.tools, "actions")
+        return env.tools
+    names = dict.fromkeys(s.tool_name for s in trace.tool_calls() if s.tool_name)
+    return ToolCatalog(tuple(ToolDefinition(name) for name in names))
+
+
+def _align_options(catalog: ToolCatalog) -> AlignOptions:
+    return AlignOptions("read_only" if catalog else "none", frozenset(), catalog, "actions")
 
 
 def judge_gold_calls(trace: Trace, env: Environment, ctx: TraceContext, calls: tuple[ExpectedCall, ...]) -> GoldCalls:
@@ -134,8 +142,9 @@ def judge_gold_calls(trace: Trace, env: Environment, ctx: TraceContext, calls: t
     comparator = getattr(ctx.values, "comparator", None)
     if not isinstance(comparator, Comparator):
         comparator = Comparator(_NoScorer())
+    catalog = _catalog(trace, env)
     options = EvalOptions(
-        scorer="exact", scope="actions", allow_extra="read_only" if env.tools else "none", tools=env.tools
+        scorer="exact", scope="actions", allow_extra=_align_options(catalog).allow_extra, tools=catalog
     )
     (result,) = evaluate_chunk([dialog], options, comparator, options.make_composer())
     pairs = {p["turn_no"]: p for p in _alignment(dialog)["pairs"]}
