@@ -213,6 +213,8 @@ def _error_record(error: InputError) -> dict[str, JsonValue]:
 
 def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
     """Run ``aem-strands trace`` (see the module docstring); returns the exit code."""
+    from aem_strands.trace.record import with_source
+
     options = options_from_args(args)
     gold_path = str(args.gold) if args.gold is not None else None
     if gold_path is not None:
@@ -260,7 +262,7 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
                 print(f"aem-strands: {printable(str(item))}", file=stderr)
                 record = _error_record(item)
             else:
-                record = redact(item) if redact is not None else item
+                record = with_source(item, redact) if redact is not None else item  # source: never redacted
                 judged += 1
                 status = record.get("status")
                 passed += status == TraceStatus.PASS.value
