@@ -121,8 +121,10 @@ def render(summary: Mapping[str, Any], differ: Sequence[Mapping[str, Any]]) -> s
             f"{fault:20s} {c['n']:5d} {c['success']:8d} {c['score']:6d} {c['trace_calls']:6d} {c['trace_status']:7d}"
         )
     lines.append(f"{len(differ)} run(s) where score and the trace's calls verdict differ:")
-    lines.extend(f"  {d['dialog_id']}: score {d['score']} ({d['score_reason']}); trace {d['trace']} ({d['trace_reason']})"
-                 for d in differ)  # fmt: skip
+    lines.extend(
+        f"  {d['dialog_id']}: score {d['score']} ({d['score_reason']}); trace {d['trace']} ({d['trace_reason']})"
+        for d in differ
+    )
     return "\n".join(lines)
 
 

@@ -77,7 +77,9 @@ def test_the_expected_arguments_are_compared() -> None:
                                  SHOP, CTX)  # fmt: skip
     assert rules(wrong) == [("s1", "tool_selection.wrong_arguments")]
     message = wrong.findings[0].message
-    assert "args.order_id" in message and '"ORDER_111"' in message and '"ORDER_789"' in message
+    assert "args.order_id" in message
+    assert '"ORDER_111"' in message
+    assert '"ORDER_789"' in message
     assert "score: inconsistent_parameter_values" in message
 
 
@@ -128,7 +130,8 @@ def test_read_only_calls_are_tolerated_both_ways_and_an_extra_write_is_not() -> 
                         call("issue_refund", {"ok": True}, order_id="ORDER_789"), gold=gold)  # fmt: skip
     verdict = check_tool_selection(extra_write, SHOP, CTX)
     assert rules(verdict) == [("s2", "tool_selection.unexpected_tool")]
-    assert "a write" in verdict.findings[0].message and "score: extra_turn" in verdict.findings[0].message
+    assert "a write" in verdict.findings[0].message
+    assert "score: extra_turn" in verdict.findings[0].message
 
 
 def test_a_failed_extra_call_changed_nothing_but_a_failed_required_call_did_not_happen() -> None:
@@ -173,7 +176,8 @@ ASKED = {"action_type": ActionType.USER, "content": "Please note on order ORDER_
 def test_a_pair_no_normalisation_settles_is_undecided_without_a_scorer() -> None:
     run = trace(ASKED, REASON_RUN, gold=REASON_GOLD)
     verdict = check_tool_selection(run, SHOP, CTX)
-    assert verdict.passed is True and verdict.undecided  # no finding, but a question left open
+    assert verdict.passed is True
+    assert verdict.undecided
     assert "args.note" in verdict.undecided[0]
     result = evaluate_trace(run, policy=SHOP)
     assert result.status is TraceStatus.INCONCLUSIVE  # never a pass
@@ -225,4 +229,5 @@ def test_the_cli_agrees_with_score_on_the_calls(tmp_path: Path) -> None:
     assert [r["trace_id"] for r in records] == [d["dialog_id"] for d in dialogs]
     verdicts = [r["dimensions"]["tool_selection"]["pass"] for r in records]
     assert verdicts == [r.test_pass for r in scored]
-    assert True in verdicts and False in verdicts
+    assert True in verdicts
+    assert False in verdicts

@@ -159,7 +159,8 @@ def test_unknown_fields_are_kept_and_each_named_once(tmp_path: Path) -> None:
     assert loaded[1].steps[1].extra == {"span_id": "0xab12", "cost.cache_tokens": 3}
     # three fields over two traces: three warnings, each naming its field and where it was first seen
     assert len(loaded.warnings) == 3
-    assert "'run_label'" in loaded.warnings[0] and "line 1" in loaded.warnings[0]
+    assert "'run_label'" in loaded.warnings[0]
+    assert "line 1" in loaded.warnings[0]
     assert "'steps[].span_id'" in loaded.warnings[1]
     assert "'steps[].cost.cache_tokens'" in loaded.warnings[2]
 

@@ -208,9 +208,9 @@ def _step(raw: object, index: int, where: Location, strict: bool, final_response
     extra = _extra(model)
     if isinstance(cost, _CostModel):
         extra.update(_extra(cost, "cost."))
-    error, detail = model.error, None
-    if isinstance(error, dict):
-        error, detail = error_text(error), error
+    given = model.error
+    detail = given if isinstance(given, dict) else None
+    text = error_text(given) if isinstance(given, dict) else given
     return Step(
         step_id=str(index + 1) if model.step_id is None else str(model.step_id),
         index=index,
@@ -221,7 +221,7 @@ def _step(raw: object, index: int, where: Location, strict: bool, final_response
         content=content,
         state_before=model.state_before,
         state_after=model.state_after,
-        error=error,
+        error=text,
         latency_ms=model.latency_ms,
         cost=None
         if cost is None

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from aem_strands.align import AlignOptions
 from aem_strands.compare.chain import Comparator
@@ -165,9 +166,10 @@ def judge_gold_calls(trace: Trace, env: Environment, ctx: TraceContext, calls: t
     return GoldCalls(tuple(findings), tuple(undecided), _checked(dialog, steps, calls), result.test_pass)
 
 
-def _alignment(dialog: Dialog) -> dict[str, list[dict[str, int | None]]]:
+def _alignment(dialog: Dialog) -> dict[str, Any]:
+    """The alignment record ``UnpairedDialog.align`` writes (``Alignment.to_dict``): pairs and tolerated turns."""
     record = dialog.metadata.get("alignment")
-    return record if isinstance(record, dict) else {"pairs": [], "tolerated": []}  # type: ignore[return-value]
+    return record if isinstance(record, dict) else {"pairs": [], "tolerated": []}
 
 
 def _number(gold_index: object) -> str:
