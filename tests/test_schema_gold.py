@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -231,3 +232,33 @@ def test_the_cli_agrees_with_score_on_the_calls(tmp_path: Path) -> None:
     assert verdicts == [r.test_pass for r in scored]
     assert True in verdicts
     assert False in verdicts
+
+
+def dated(reference_date: str | None, gold_day: str) -> Trace:
+    run = trace(call("book", {"ok": True}, day="tomorrow"), gold=(ExpectedCall("book", {"day": gold_day}),))
+    return replace(run, metadata={} if reference_date is None else {"reference_date": reference_date})
+
+
+def test_the_traces_reference_date_settles_relative_dates_as_a_dialogs_does() -> None:
+    # "tomorrow" on 2024-01-01 is 2024-01-02: the same, a day off: different, no known today: undecided
+    assert check_tool_selection(dated("2024-01-01", "2024-01-02"), Environment(), CTX).passed is True
+    wrong = check_tool_selection(dated("2024-01-01", "2024-01-05"), Environment(), CTX)
+    assert rules(wrong) == [("s1", "tool_selection.wrong_arguments")]
+    unknown = check_tool_selection(dated(None, "2024-01-02"), Environment(), CTX)
+    assert unknown.passed is True
+    assert unknown.undecided
+    result = evaluate_trace(dated(None, "2024-01-02"))
+    assert result.dimensions[Dimension.TOOL_SELECTION].reason.startswith("inconclusive: could not be decided")
+
+
+def test_a_bad_reference_date_in_the_traces_metadata_is_refused_naming_it() -> None:
+    from aem_strands.errors import InputError
+    from aem_strands.trace.load import parse_trace
+
+    raw = {"trace_id": "t", "metadata": {"reference_date": "someday"}, "steps": [{"action_type": "response",
+                                                                                  "content": "hi"}]}  # fmt: skip
+    with pytest.raises(InputError, match="ISO date") as caught:
+        parse_trace(raw)
+    assert caught.value.location.field == "metadata.reference_date"
+    raw["metadata"] = {"reference_date": "2024-01-01", "agent": "planner"}
+    assert parse_trace(raw).metadata["agent"] == "planner"

@@ -143,7 +143,10 @@ def _checked(trace: Trace, env: Environment, values: ValueJudge, judge: TraceJud
         if questions and verdict.passed is not False:
             undecided = True
             failures = f" ({'; '.join(dict.fromkeys(asked.errors))})" if asked is not None and asked.errors else ""
-            reason = f"inconclusive: the judge could not answer{failures}: {'; '.join(questions)}"
+            asked_judge = asked is not None and bool(asked.unanswered)
+            # a check's own open question (no judge involved: e.g. a value only a semantic scorer could settle)
+            who = "the judge could not answer" if asked_judge else "could not be decided"
+            reason = f"inconclusive: {who}{failures}: {'; '.join(questions)}"
             verdict = DimensionVerdict(dimension, None, (), verdict.checked, reason, questions)
         verdicts[dimension] = verdict
     return _Checked(verdicts, undecided)

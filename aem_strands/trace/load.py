@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from aem_strands.decode import find_flaw, format_of, read_records
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.load import read_lines
+from aem_strands.metadata import check_metadata
 from aem_strands.trace.documents import (
     STRICT,
     YAML_SUFFIXES,
@@ -264,6 +265,10 @@ def parse_trace(raw: object, where: Location | None = None, *, strict: bool = Fa
         model = (_StrictTraceModel if strict else _TraceModel).model_validate(raw)
     except ValidationError as error:
         raise first_error(error, "", where) from None
+    try:  # the keys score reads from a dialog's metadata (reference_date, locale, unordered_args), checked alike
+        check_metadata(model.metadata, Location(where.file))
+    except InputError as error:
+        raise InputError(error.message, replace(where, field=error.location.field)) from None
     steps = tuple(_step(s, i, where, strict, model.final_response) for i, s in enumerate(model.steps))
     seen: set[str] = set()
     for step in steps:

@@ -73,7 +73,7 @@ _SHOWN = 80
 class _NoScorer:
     """The semantic stage of a comparator when the run has none: every pair it is asked is undecided."""
 
-    name = "no semantic scorer"
+    name = "no semantic scorer in this run:"
     method = Method.NORMALISED
 
     def similarities(self, pairs: Sequence[tuple[str, str]], kind: ValueKind) -> list[float | None]:
