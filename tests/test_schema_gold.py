@@ -19,6 +19,7 @@ from aem_strands.cli import main
 from aem_strands.compare.chain import Comparator
 from aem_strands.compare.scorers import TableScorer
 from aem_strands.load import parse_dialog
+from aem_strands.options import EvalOptions
 from aem_strands.tools import load_tools, tools_from_json
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.tool_selection import check_tool_selection
@@ -180,7 +181,7 @@ def test_a_pair_no_normalisation_settles_is_undecided_without_a_scorer() -> None
     assert verdict.passed is True
     assert verdict.undecided
     assert "args.note" in verdict.undecided[0]
-    result = evaluate_trace(run, policy=SHOP)
+    result = evaluate_trace(run, policy=SHOP, values=ComparatorValues())  # values without a comparator
     assert result.status is TraceStatus.INCONCLUSIVE  # never a pass
     assert result.dimensions[Dimension.TOOL_SELECTION].passed is None
 
@@ -247,7 +248,7 @@ def test_the_traces_reference_date_settles_relative_dates_as_a_dialogs_does() ->
     unknown = check_tool_selection(dated(None, "2024-01-02"), Environment(), CTX)
     assert unknown.passed is True
     assert unknown.undecided
-    result = evaluate_trace(dated(None, "2024-01-02"))
+    result = evaluate_trace(dated(None, "2024-01-02"), values=ComparatorValues())  # no comparator: left open
     assert result.dimensions[Dimension.TOOL_SELECTION].reason.startswith("inconclusive: could not be decided")
 
 
@@ -262,3 +263,19 @@ def test_a_bad_reference_date_in_the_traces_metadata_is_refused_naming_it() -> N
     assert caught.value.location.field == "metadata.reference_date"
     raw["metadata"] = {"reference_date": "2024-01-01", "agent": "planner"}
     assert parse_trace(raw).metadata["agent"] == "planner"
+
+
+def test_without_values_the_gold_calls_get_the_comparator_score_would_use() -> None:
+    # The same call as a dialog: score with the exact scorer fails the note (no typed reading makes them equal).
+    run = trace(ASKED, REASON_RUN, gold=REASON_GOLD)
+    dialog = {"dialog_id": "d", "gold": [{"turn": "Tool", "tool_id": "add_note", "action": "add_note",
+                                          "args": dict(REASON_GOLD[0].arguments or {})}],
+              "predicted": [{"turn": "Tool", "tool_id": "add_note", "action": "add_note",
+                             "args": dict(REASON_RUN["arguments"]), "observation": {"ok": True}}]}  # fmt: skip
+    (scored,) = evaluate_dialogs([dialog], scope="actions", allow_extra="read_only", read_only_tools=["get_order"],
+                                 scorer="exact")  # fmt: skip
+    assert scored.test_pass is False
+    result = evaluate_trace(run, EvalOptions(scorer="exact"), policy=SHOP)
+    selection = result.dimensions[Dimension.TOOL_SELECTION]
+    assert rules(selection) == [("s2", "tool_selection.wrong_arguments")]
+    assert not selection.undecided

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from aem_strands.compare.chain import Comparator
 from aem_strands.errors import InputError
 from aem_strands.options import EvalOptions
 from aem_strands.tools import ToolCatalog, ToolDefinition
@@ -113,6 +114,31 @@ def _gold_for(trace: Trace, gold: Gold) -> TraceGold | None:
     )
 
 
+class RunValues:
+    """The ``ValueJudge`` of a run given no ``values``: the typed normalisation (``ComparatorValues()``) for every
+    check, and ``gold_comparator``, the comparator ``score`` would use for these options, for the gold calls
+    (``aem_strands.trace.checks.gold_calls``). Any other attribute is the typed normalisation's."""
+
+    def __init__(self, values: ComparatorValues, gold_comparator: Comparator) -> None:
+        self.values = values
+        self.gold_comparator = gold_comparator
+
+    def same(self, a: JsonValue, b: JsonValue, name: str = "") -> bool | None:
+        return self.values.same(a, b, name)
+
+    def __getattr__(self, name: str) -> Any:  # only for names not set here (never during unpickling's own lookups)
+        if name.startswith("__") or name in ("values", "gold_comparator"):
+            raise AttributeError(name)
+        return getattr(self.values, name)
+
+
+def run_values(options: EvalOptions) -> RunValues:
+    """``RunValues`` for ``options`` (see there); building it loads no model."""
+    from aem_strands.evaluate import make_comparator
+
+    return RunValues(ComparatorValues(), make_comparator(options))
+
+
 def _status(verdicts: Mapping[Dimension, DimensionVerdict], undecided: bool) -> tuple[TraceStatus, bool]:
     veto = any(v.passed is False and GATES[d] is Gate.VETO for d, v in verdicts.items())
     failed = veto or any(v.passed is False and GATES[d] is Gate.HARD for d, v in verdicts.items())
@@ -167,13 +193,15 @@ def evaluate_trace(
     replaces the trace's own gold field by field. ``judge`` answers what no rule decides (``None``: rules only).
     ``values`` decides typed equivalence (default: the product's typed normalisation, ``ComparatorValues``; give
     ``ComparatorValues(make_comparator(options))`` to let the semantic scorer decide what normalisation leaves
-    open).
+    open). Gold calls are compared as ``score`` compares them: by the comparator of ``values`` when it has one,
+    else, with ``values`` not given, by ``make_comparator(options)`` (the options' scorer: its model loads only if a
+    pair reaches it); with ``values`` given without a comparator, such a pair is undecided.
     """
     options = options or EvalOptions()
     run_policy = _with_budgets(as_environment(policy) if policy is not None else options.policy, options)
     env = merge_environment(run_policy, trace.environment)
     judged = replace(trace, gold=_gold_for(trace, gold))
-    checked = _checked(judged, env, values or ComparatorValues(), judge)
+    checked = _checked(judged, env, values or run_values(options), judge)
     verdicts = checked.verdicts
     status, veto = _status(verdicts, checked.undecided)
     return TraceResult(
@@ -203,7 +231,7 @@ def evaluate_traces(
     ``iter_traces`` yields them) passed through where it stands. The policy is read once."""
     options = options or EvalOptions()
     run_policy = _with_budgets(as_environment(policy) if policy is not None else options.policy, options)
-    judge_values = values or ComparatorValues()
+    judge_values = values or run_values(options)
     for item in traces:
         if isinstance(item, InputError):
             yield item

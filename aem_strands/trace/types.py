@@ -223,8 +223,9 @@ class TraceGold:
             return self.expected_calls
         if self.expected_tools is None:
             return None
-        arguments = self.expected_arguments or (None,) * len(self.expected_tools)
-        return tuple(ExpectedCall(tool, args) for tool, args in zip(self.expected_tools, arguments, strict=False))
+        arguments = tuple(self.expected_arguments or ())
+        arguments += (None,) * (len(self.expected_tools) - len(arguments))  # a tool without arguments: the tool only
+        return tuple(ExpectedCall(tool, arguments[i]) for i, tool in enumerate(self.expected_tools))
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,10 @@ tolerated too (its gold turn is ``optional``, as ``score`` reads ``optional: tru
 nothing is known to be read-only: every call the gold does not expect is reported unless it failed (it changed
 nothing) or repeats an identical call of an idempotent tool.
 
-Values are compared by the run's comparator (``ComparatorValues.comparator``: its semantic scorer decides what
-typed normalisation leaves open) when it has one; without one such a pair is undecided, never guessed, and
-``GoldCalls.undecided`` names it.
+Values are compared by the run's comparator (``RunValues.gold_comparator``: the one ``score`` would use for the
+run's options, which ``evaluate_trace`` gives when no ``values`` are passed; else ``ComparatorValues.comparator``):
+its semantic scorer decides what typed normalisation leaves open. With no comparator such a pair is undecided,
+never guessed, and ``GoldCalls.undecided`` names it.
 
 Each failing turn gives findings (``tool_selection.*``) at the step of the call, with ``score``'s reason:
 ``missing_tool`` (a gold call no call fulfils: no step), ``unexpected_tool`` (a call the gold does not expect, or
@@ -140,7 +141,7 @@ def judge_gold_calls(trace: Trace, env: Environment, ctx: TraceContext, calls: t
     from aem_strands.options import EvalOptions
 
     dialog, steps = gold_dialog(trace, env, calls)
-    comparator = getattr(ctx.values, "comparator", None)
+    comparator = getattr(ctx.values, "gold_comparator", None) or getattr(ctx.values, "comparator", None)
     if not isinstance(comparator, Comparator):
         comparator = Comparator(_NoScorer())
     catalog = _catalog(trace, env)
