@@ -114,29 +114,21 @@ def _gold_for(trace: Trace, gold: Gold) -> TraceGold | None:
     )
 
 
-class RunValues:
-    """The ``ValueJudge`` of a run given no ``values``: the typed normalisation (``ComparatorValues()``) for every
-    check, and ``gold_comparator``, the comparator ``score`` would use for these options, for the gold calls
-    (``aem_strands.trace.checks.gold_calls``). Any other attribute is the typed normalisation's."""
+class RunValues(ComparatorValues):
+    """The ``ValueJudge`` of a run given no ``values``: the typed normalisation (``ComparatorValues()``, no
+    comparator) for every check, and ``gold_comparator``, the comparator ``score`` would use for the run's options,
+    for the gold calls (``aem_strands.trace.checks.gold_calls``)."""
 
-    def __init__(self, values: ComparatorValues, gold_comparator: Comparator) -> None:
-        self.values = values
+    def __init__(self, gold_comparator: Comparator) -> None:
+        super().__init__()
         self.gold_comparator = gold_comparator
-
-    def same(self, a: JsonValue, b: JsonValue, name: str = "") -> bool | None:
-        return self.values.same(a, b, name)
-
-    def __getattr__(self, name: str) -> Any:  # only for names not set here (never during unpickling's own lookups)
-        if name.startswith("__") or name in ("values", "gold_comparator"):
-            raise AttributeError(name)
-        return getattr(self.values, name)
 
 
 def run_values(options: EvalOptions) -> RunValues:
     """``RunValues`` for ``options`` (see there); building it loads no model."""
     from aem_strands.evaluate import make_comparator
 
-    return RunValues(ComparatorValues(), make_comparator(options))
+    return RunValues(make_comparator(options))
 
 
 def _status(verdicts: Mapping[Dimension, DimensionVerdict], undecided: bool) -> tuple[TraceStatus, bool]:
