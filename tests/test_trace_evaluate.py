@@ -229,7 +229,8 @@ def test_evaluate_traces_streams_results_and_errors_in_input_order(tmp_path: Pat
 
 
 RECORD_KEYS = [
-    "trace_id", "case_id", "status", "test_pass", "veto", "steps", "dimensions", "first_critical_failure_step",
+    "source", "trace_id", "case_id", "status", "test_pass", "veto", "steps", "metadata", "step_metadata",
+    "dimensions", "first_critical_failure_step",
     "critical_rule", "downstream_failures", "root_cause_hypothesis", "affected_layers", "evidence",
     "suggested_fix", "regression_asset",
 ]  # fmt: skip

@@ -90,8 +90,9 @@ def test_a_yaml_list_of_traces_and_yaml_dates_read_as_text(tmp_path: Path) -> No
     ],
 )
 def test_a_bad_trace_names_its_field(change: dict[str, Any], message: str, field: str, step_id: str | None) -> None:
+    # strict: an unknown field ("colour") is refused; without strict it is kept (tests/test_schema_load.py)
     with pytest.raises(InputError) as caught:
-        parse_trace({**trace(), **change})
+        parse_trace({**trace(), **change}, strict=True)
     assert message in caught.value.message
     assert caught.value.location.field == field
 
@@ -142,8 +143,9 @@ def test_a_wrong_type_inside_a_step_is_named(tmp_path: Path) -> None:
     ],
 )
 def test_a_step_missing_what_its_kind_needs_is_an_error(step: dict[str, Any], field: str) -> None:
+    # strict: the unknown cost.tokens is refused; without strict it is kept (tests/test_schema_load.py)
     with pytest.raises(InputError) as caught:
-        parse_trace({"trace_id": "t", "steps": [step]})
+        parse_trace({"trace_id": "t", "steps": [step]}, strict=True)
     assert caught.value.location.field == field
 
 

@@ -15,6 +15,7 @@ Inputs (``--input``): ``trace`` files (JSON, JSONL, YAML; ``aem_strands.trace.lo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -48,6 +49,9 @@ def add_trace_parser(commands: Any) -> None:
     trace.add_argument("--out", type=Path, help="write records to this file instead of stdout")
     trace.add_argument("--keep-pii", action="store_true", help="write personal data as it is (default: redacted)")
     trace.add_argument(
+        "--strict", action="store_true", help="refuse trace fields the schema does not know (default: kept, warned)"
+    )
+    trace.add_argument(
         "--html", type=Path, help="also write the HTML report (step strips, vetoes, first critical steps)"
     )
     add_option_flags(trace, scoring=True, traces=True)
@@ -64,22 +68,36 @@ def _read_json_documents(path: Path, stdin: IO[Any] | None) -> Iterator[JsonValu
             yield record.value
 
 
-def read_inputs(paths: Sequence[Path], kind: str, stdin: IO[Any] | None = None) -> Iterator[Trace | InputError]:
-    """Every trace of ``paths`` read as ``kind`` (see the module docstring), or the error of one that cannot be."""
+def read_inputs(
+    paths: Sequence[Path],
+    kind: str,
+    stdin: IO[Any] | None = None,
+    *,
+    strict: bool = False,
+    warn: Callable[[str], None] | None = None,
+) -> Iterator[Trace | InputError]:
+    """Every trace of ``paths`` read as ``kind`` (see the module docstring), or the error of one that cannot be;
+    ``strict`` and ``warn``: unknown trace fields (``aem_strands.trace.load.iter_traces``)."""
     if kind == "trace":
         from aem_strands.trace.load import iter_traces
 
         if any(str(p) == "-" for p in paths):
             raise ConfigError("trace files are read from paths; use --input dialog or spans for stdin")
-        yield from iter_traces(paths)
+        yield from iter_traces(paths, strict=strict, warn=warn)
         return
     for path in paths:
         if kind == "dialog":
             from aem_strands.load import records_or_error
             from aem_strands.trace.convert import trace_from_dialog
+            from aem_strands.trace.types import TraceSource
 
             for record in records_or_error(path, stdin=stdin):
-                yield record.error if record.error is not None else trace_from_dialog(record.dialog)  # type: ignore[arg-type]
+                if record.error is not None:
+                    yield record.error
+                    continue
+                assert record.dialog is not None  # a record holds its dialog or its error
+                source = TraceSource(record.where.file, record.where.line, record.where.index)
+                yield dataclasses.replace(trace_from_dialog(record.dialog), source=source)
             continue
         from aem_strands.strands.trace_adapter import traces_from_spans
 
@@ -188,11 +206,15 @@ def _table_block(record: dict[str, JsonValue]) -> str:
 
 
 def _error_record(error: InputError) -> dict[str, JsonValue]:
-    return {"error": error.to_dict()}
+    from aem_strands.trace.record import error_record
+
+    return error_record(error)
 
 
 def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
     """Run ``aem-strands trace`` (see the module docstring); returns the exit code."""
+    from aem_strands.trace.record import with_source
+
     options = options_from_args(args)
     gold_path = str(args.gold) if args.gold is not None else None
     if gold_path is not None:
@@ -229,13 +251,18 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
             yield item
 
     try:
-        for item in _judged(noted(read_inputs(args.paths, args.input, stdin)), options, gold_path):
+
+        def warned(text: str) -> None:
+            print(f"aem-strands: warning: {text}", file=stderr)
+
+        inputs_read = read_inputs(args.paths, args.input, stdin, strict=getattr(args, "strict", False), warn=warned)
+        for item in _judged(noted(inputs_read), options, gold_path):
             if isinstance(item, InputError):
                 errors.append(item)
                 print(f"aem-strands: {printable(str(item))}", file=stderr)
                 record = _error_record(item)
             else:
-                record = redact(item) if redact is not None else item
+                record = with_source(item, redact) if redact is not None else item  # source: never redacted
                 judged += 1
                 status = record.get("status")
                 passed += status == TraceStatus.PASS.value

@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from aem_strands.trace.types import ActionType, Step, Trace, TraceGold
+from aem_strands.trace.types import ActionType, ExpectedCall, Step, Trace, TraceGold
 from aem_strands.types import ActionCall, Dialog, JsonValue, Reply
 
 # ---------------------------------------------------------------------------------------------------- dialogs
@@ -65,6 +65,10 @@ def trace_from_dialog(dialog: Dialog) -> Trace:
             expected_tools=tuple(c.action for c in gold_calls),
             expected_arguments=tuple(dict(c.args) for c in gold_calls),
             expected_final_response=gold_replies[-1] if gold_replies else None,
+            # whole, as score reads them: compare_args, and the gold's observation (a failed gold call)
+            expected_calls=tuple(
+                ExpectedCall(c.action, dict(c.args), c.compare_args, c.observation) for c in gold_calls
+            ),
         )
         if has_gold
         else None
@@ -74,4 +78,5 @@ def trace_from_dialog(dialog: Dialog) -> Trace:
         trace_id=dialog.dialog_id, steps=tuple(steps), case_id=dialog.dialog_id, goal=goal,
         final_response=replies[-1] if replies else None, gold=gold,
         metrics={k: v for k, v in meta.items() if k in ("latency_ms", "tokens", "cost_usd")},
+        metadata={k: v for k, v in meta.items() if k != "alignment"},
     )  # fmt: skip

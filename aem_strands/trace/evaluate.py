@@ -20,8 +20,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from aem_strands.compare.chain import Comparator
 from aem_strands.errors import InputError
 from aem_strands.options import EvalOptions
+from aem_strands.tools import ToolCatalog, ToolDefinition
 from aem_strands.trace.checks import CHECKS
 from aem_strands.trace.checks.context import TraceContext, TraceJudge, ValueJudge
 from aem_strands.trace.diagnose import diagnose
@@ -77,11 +79,19 @@ def asks_judge(options: EvalOptions) -> bool:
 
 
 def _with_budgets(policy: Environment | None, options: EvalOptions) -> Environment | None:
-    """The run's policy with ``options.budgets`` over its budgets (a trace's own budgets still win)."""
-    if not options.budgets:
+    """The run's policy with ``options.budgets`` over its budgets (a trace's own budgets still win), and with the
+    tool definitions of ``options.tools`` it does not define itself and ``options.read_only_tools`` marked
+    read-only (``--tools`` / ``--read-only-tool``, as ``score`` reads them)."""
+    if options.budgets:
+        base = policy or Environment()
+        policy = replace(base, budgets=Budgets(**{**asdict(base.budgets), **options.budgets}))
+    if not options.tools and not options.read_only_tools:
         return policy
     base = policy or Environment()
-    return replace(base, budgets=Budgets(**{**asdict(base.budgets), **options.budgets}))
+    tools = {d.name: d for d in options.tools.definitions} | {d.name: d for d in base.tools.definitions}
+    for name in sorted(options.read_only_tools):
+        tools[name] = replace(tools[name], read_only=True) if name in tools else ToolDefinition(name, read_only=True)
+    return replace(base, tools=ToolCatalog(tuple(tools.values())))
 
 
 def _gold_for(trace: Trace, gold: Gold) -> TraceGold | None:
@@ -94,12 +104,31 @@ def _gold_for(trace: Trace, gold: Gold) -> TraceGold | None:
     if given is None or trace.gold is None:
         return given or trace.gold
     own = trace.gold
+    tools_from = given if given.expected_tools is not None else own
     return TraceGold(
-        given.expected_tools if given.expected_tools is not None else own.expected_tools,
-        given.expected_arguments if given.expected_tools is not None else own.expected_arguments,
+        tools_from.expected_tools,
+        tools_from.expected_arguments,
         given.expected_final_state if given.expected_final_state is not None else own.expected_final_state,
         given.expected_final_response if given.expected_final_response is not None else own.expected_final_response,
+        tools_from.expected_calls,
     )
+
+
+class RunValues(ComparatorValues):
+    """The ``ValueJudge`` of a run given no ``values``: the typed normalisation (``ComparatorValues()``, no
+    comparator) for every check, and ``gold_comparator``, the comparator ``score`` would use for the run's options,
+    for the gold calls (``aem_strands.trace.checks.gold_calls``)."""
+
+    def __init__(self, gold_comparator: Comparator) -> None:
+        super().__init__()
+        self.gold_comparator = gold_comparator
+
+
+def run_values(options: EvalOptions) -> RunValues:
+    """``RunValues`` for ``options`` (see there); building it loads no model."""
+    from aem_strands.evaluate import make_comparator
+
+    return RunValues(make_comparator(options))
 
 
 def _status(verdicts: Mapping[Dimension, DimensionVerdict], undecided: bool) -> tuple[TraceStatus, bool]:
@@ -132,7 +161,10 @@ def _checked(trace: Trace, env: Environment, values: ValueJudge, judge: TraceJud
         if questions and verdict.passed is not False:
             undecided = True
             failures = f" ({'; '.join(dict.fromkeys(asked.errors))})" if asked is not None and asked.errors else ""
-            reason = f"inconclusive: the judge could not answer{failures}: {'; '.join(questions)}"
+            asked_judge = asked is not None and bool(asked.unanswered)
+            # a check's own open question (no judge involved: e.g. a value only a semantic scorer could settle)
+            who = "the judge could not answer" if asked_judge else "could not be decided"
+            reason = f"inconclusive: {who}{failures}: {'; '.join(questions)}"
             verdict = DimensionVerdict(dimension, None, (), verdict.checked, reason, questions)
         verdicts[dimension] = verdict
     return _Checked(verdicts, undecided)
@@ -153,13 +185,15 @@ def evaluate_trace(
     replaces the trace's own gold field by field. ``judge`` answers what no rule decides (``None``: rules only).
     ``values`` decides typed equivalence (default: the product's typed normalisation, ``ComparatorValues``; give
     ``ComparatorValues(make_comparator(options))`` to let the semantic scorer decide what normalisation leaves
-    open).
+    open). Gold calls are compared as ``score`` compares them: by the comparator of ``values`` when it has one,
+    else, with ``values`` not given, by ``make_comparator(options)`` (the options' scorer: its model loads only if a
+    pair reaches it); with ``values`` given without a comparator, such a pair is undecided.
     """
     options = options or EvalOptions()
     run_policy = _with_budgets(as_environment(policy) if policy is not None else options.policy, options)
     env = merge_environment(run_policy, trace.environment)
     judged = replace(trace, gold=_gold_for(trace, gold))
-    checked = _checked(judged, env, values or ComparatorValues(), judge)
+    checked = _checked(judged, env, values or run_values(options), judge)
     verdicts = checked.verdicts
     status, veto = _status(verdicts, checked.undecided)
     return TraceResult(
@@ -170,6 +204,9 @@ def evaluate_trace(
         dimensions=verdicts,
         diagnosis=diagnose(judged, verdicts),
         steps=len(trace.steps),
+        source=trace.source,
+        metadata=trace.metadata,
+        step_metadata={s.step_id: s.metadata for s in trace.steps if s.metadata},
     )
 
 
@@ -186,7 +223,7 @@ def evaluate_traces(
     ``iter_traces`` yields them) passed through where it stands. The policy is read once."""
     options = options or EvalOptions()
     run_policy = _with_budgets(as_environment(policy) if policy is not None else options.policy, options)
-    judge_values = values or ComparatorValues()
+    judge_values = values or run_values(options)
     for item in traces:
         if isinstance(item, InputError):
             yield item

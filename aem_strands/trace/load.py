@@ -7,13 +7,25 @@ pydantic schema below; a bad trace is an ``InputError`` naming the file, line, t
 skipped: the other traces still load. A file that cannot be read at all is one error record too, and the next
 file is read. Two traces with the same ``trace_id`` (in one call, across its files) make the later one an error;
 so do two steps with the same ``step_id`` in one trace.
+
+Fields beyond what the checks read load as written (the method write-up's own trace, SPEC §9): on a step
+``state_change``, ``thought_summary``, ``timestamp``, ``evaluator_notes``, ``metadata``, ``error`` as a string or
+an object (``Step.error`` is then its message text, ``Step.error_detail`` the object), ``action_type:
+final_response`` (a ``response``; its text from ``content``, else the trace's ``final_response``); on a trace
+``metadata``, ``timestamp`` and ``evaluator_notes``. A field the schema does not know is kept (``Trace.extra``,
+``Step.extra``, ``unknown_fields``) and named once per load in a warning: the ``warn`` callback of
+``iter_traces`` when given (the CLI writes it to stderr), else an ``UnknownFieldWarning`` through Python's
+``warnings``; ``load_traces`` collects them in ``TraceSet.warnings``. With ``strict=True`` such a field is an
+error of its trace, as every other schema error.
 The policy format and its reading are ``aem_strands.trace.policy``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+import json
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -23,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from aem_strands.decode import find_flaw, format_of, read_records
 from aem_strands.errors import AemError, ConfigError, InputError, Location, printable
 from aem_strands.load import read_lines
+from aem_strands.metadata import check_metadata
 from aem_strands.trace.documents import (
     STRICT,
     YAML_SUFFIXES,
@@ -36,43 +49,65 @@ from aem_strands.trace.documents import (
 from aem_strands.trace.policy import environment_from_json
 from aem_strands.trace.types import (
     ActionType,
+    ExpectedCall,
     Step,
     StepCost,
     Trace,
     TraceGold,
+    TraceSource,
 )
 from aem_strands.types import JsonValue
 
 # --- the file schema -------------------------------------------------------------------------------------------------
 
 
+_LENIENT = ConfigDict(extra="allow", strict=True)
+"""Unknown fields are kept (``model_extra``) and warned about; ``STRICT`` models refuse them."""
+
+
 class _CostModel(BaseModel):
-    model_config = STRICT
+    model_config = _LENIENT
     input_tokens: Count | None = None
     output_tokens: Count | None = None
     usd: Amount | None = None
 
 
-class _StepModel(BaseModel):
+class _StrictCostModel(_CostModel):
     model_config = STRICT
+
+
+class _StepModel(BaseModel):
+    model_config = _LENIENT
     step_id: Name | int | None = None
-    action_type: Literal["response", "tool_call", "state_update", "handoff", "user"]
+    action_type: Literal["response", "tool_call", "state_update", "handoff", "user", "final_response"]
     tool_name: Name | None = None
     arguments: dict[str, Any] = Field(default_factory=dict)
     observation: Any = None
     content: str | None = None
     state_before: dict[str, Any] | None = None
     state_after: dict[str, Any] | None = None
-    error: str | None = None
+    error: str | dict[str, Any] | None = None
     latency_ms: Amount | None = None
     cost: _CostModel | Amount | None = None
     """Tokens and money, or a bare number: money (USD)."""
+    state_change: Any = None
+    thought_summary: str | None = None
+    timestamp: str | int | float | None = None
+    evaluator_notes: Any = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class _StrictStepModel(_StepModel):
+    model_config = STRICT
+    cost: _StrictCostModel | Amount | None = None
 
 
 class _ExpectedToolModel(BaseModel):
     model_config = STRICT
     tool: Name
     arguments: dict[str, Any] | None = None
+    compare_args: list[str] | None = None
+    observation: Any = None
 
 
 class _GoldModel(BaseModel):
@@ -88,7 +123,7 @@ class _EvaluationModel(_GoldModel):
 
 
 class _TraceModel(BaseModel):
-    model_config = STRICT
+    model_config = _LENIENT
     trace_id: Name
     case_id: Name | None = None
     goal: str | None = None
@@ -99,35 +134,84 @@ class _TraceModel(BaseModel):
     final_state: dict[str, Any] | None = None
     metrics: dict[str, Any] = Field(default_factory=dict)
     evaluation: _EvaluationModel | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    evaluator_notes: Any = None
+    timestamp: str | int | float | None = None
+
+
+class _StrictTraceModel(_TraceModel):
+    model_config = STRICT
 
 
 def _gold(model: _GoldModel) -> TraceGold | None:
     if model.expected_tools is None and model.expected_final_state is None and model.expected_final_response is None:
         return None
-    tools = arguments = None
+    tools = arguments = calls = None
     if model.expected_tools is not None:
-        tools = tuple(t if isinstance(t, str) else t.tool for t in model.expected_tools)
-        if any(not isinstance(t, str) and t.arguments is not None for t in model.expected_tools):
-            arguments = tuple(None if isinstance(t, str) else t.arguments for t in model.expected_tools)
-    return TraceGold(tools, arguments, model.expected_final_state, model.expected_final_response)
+        entries = [_ExpectedToolModel(tool=t) if isinstance(t, str) else t for t in model.expected_tools]
+        tools = tuple(t.tool for t in entries)
+        if any(t.arguments is not None for t in entries):
+            arguments = tuple(t.arguments for t in entries)
+        if any(t.compare_args is not None or t.observation is not None for t in entries):
+            calls = tuple(
+                ExpectedCall(
+                    t.tool, t.arguments, None if t.compare_args is None else tuple(t.compare_args), t.observation
+                )
+                for t in entries
+            )  # else ``TraceGold.calls()`` gives them from the tools and arguments
+    return TraceGold(tools, arguments, model.expected_final_state, model.expected_final_response, calls)
 
 
-def _step(raw: object, index: int, where: Location) -> Step:
-    field = f"steps[{index}]"
+_MESSAGE_KEYS = ("message", "msg", "error", "detail", "details", "description", "reason", "title")
+
+
+def error_text(error: Mapping[str, Any]) -> str | None:
+    """The message text of an error given as an object: its first non-empty message member (``message``,
+    ``msg``, ``error``, ``detail``..., nested objects searched the same way), else the object as JSON;
+    ``None`` for an empty object (nothing says the step failed)."""
+    if not error:
+        return None
+    for key in _MESSAGE_KEYS:
+        value = error.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+        if isinstance(value, Mapping):
+            nested = error_text(value)
+            if nested is not None and not nested.startswith("{"):
+                return nested
+    return json.dumps(error, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def _extra(model: BaseModel, prefix: str = "") -> dict[str, Any]:
+    return {f"{prefix}{k}": v for k, v in (model.model_extra or {}).items()}
+
+
+def _step(raw: object, index: int, where: Location, strict: bool, final_response: str | None) -> Step:
+    field_name = f"steps[{index}]"
     if not isinstance(raw, dict):
-        raise InputError(f"a step must be an object, got {type(raw).__name__}", replace(where, field=field))
+        raise InputError(f"a step must be an object, got {type(raw).__name__}", replace(where, field=field_name))
     step_id = raw.get("step_id")
     here = replace(where, step_id=str(step_id) if isinstance(step_id, (str, int)) else None)
     try:
-        model = _StepModel.model_validate(raw)
+        model = (_StrictStepModel if strict else _StepModel).model_validate(raw)
     except ValidationError as error:
-        raise first_error(error, field, here) from None
-    kind = ActionType(model.action_type)
+        raise first_error(error, field_name, here) from None
+    final = model.action_type == "final_response"
+    kind = ActionType.RESPONSE if final else ActionType(model.action_type)
+    content = model.content if model.content is not None or not final else final_response
     if kind is ActionType.TOOL_CALL and model.tool_name is None:
-        raise InputError("a tool_call step needs a tool_name", replace(here, field=f"{field}.tool_name"))
-    if kind in (ActionType.RESPONSE, ActionType.USER) and model.content is None:
-        raise InputError(f"a {kind.value} step needs its text in content", replace(here, field=f"{field}.content"))
+        raise InputError("a tool_call step needs a tool_name", replace(here, field=f"{field_name}.tool_name"))
+    if kind in (ActionType.RESPONSE, ActionType.USER) and content is None:
+        raise InputError(
+            f"a {model.action_type} step needs its text in content", replace(here, field=f"{field_name}.content")
+        )
     cost = model.cost
+    extra = _extra(model)
+    if isinstance(cost, _CostModel):
+        extra.update(_extra(cost, "cost."))
+    given = model.error
+    detail = given if isinstance(given, dict) else None
+    text = error_text(given) if isinstance(given, dict) else given
     return Step(
         step_id=str(index + 1) if model.step_id is None else str(model.step_id),
         index=index,
@@ -135,19 +219,39 @@ def _step(raw: object, index: int, where: Location) -> Step:
         tool_name=model.tool_name,
         arguments=model.arguments,
         observation=model.observation,
-        content=model.content,
+        content=content,
         state_before=model.state_before,
         state_after=model.state_after,
-        error=model.error,
+        error=text,
         latency_ms=model.latency_ms,
-        cost=None if cost is None else StepCost(usd=cost) if isinstance(cost, float) else StepCost(**cost.model_dump()),
+        cost=None
+        if cost is None
+        else StepCost(usd=cost)
+        if isinstance(cost, float)
+        else StepCost(cost.input_tokens, cost.output_tokens, cost.usd),
+        error_detail=detail,
+        state_change=model.state_change,
+        thought_summary=model.thought_summary,
+        timestamp=model.timestamp,
+        evaluator_notes=model.evaluator_notes,
+        metadata=model.metadata,
+        extra=extra,
+        final=final,
     )
 
 
-def parse_trace(raw: object, where: Location | None = None) -> Trace:
-    """Validate one trace object; ``where`` names the file and line for error messages.
+def unknown_fields(trace: Trace) -> tuple[str, ...]:
+    """The fields of ``trace`` the schema does not know, each once, as paths: ``name`` on the trace,
+    ``steps[].name`` on a step (``steps[].cost.name`` inside its cost)."""
+    names = [*trace.extra, *(f"steps[].{name}" for step in trace.steps for name in step.extra)]
+    return tuple(dict.fromkeys(names))
 
-    Raises ``InputError`` naming the trace, step and field (see the module docstring).
+
+def parse_trace(raw: object, where: Location | None = None, *, strict: bool = False) -> Trace:
+    """Validate one trace object; ``where`` names the file and line for error messages and ``Trace.source``.
+
+    Raises ``InputError`` naming the trace, step and field (see the module docstring); with ``strict``, a field
+    the schema does not know is such an error too (else it is kept in ``extra``).
     """
     where = where or Location()
     if not isinstance(raw, dict):
@@ -158,10 +262,14 @@ def parse_trace(raw: object, where: Location | None = None) -> Trace:
     if flaw is not None:
         raise InputError(flaw.message, replace(where, field=flaw.path or None))
     try:
-        model = _TraceModel.model_validate(raw)
+        model = (_StrictTraceModel if strict else _TraceModel).model_validate(raw)
     except ValidationError as error:
         raise first_error(error, "", where) from None
-    steps = tuple(_step(s, i, where) for i, s in enumerate(model.steps))
+    try:  # the keys score reads from a dialog's metadata (reference_date, locale, unordered_args), checked alike
+        check_metadata(model.metadata, Location(where.file))
+    except InputError as error:
+        raise InputError(error.message, replace(where, field=error.location.field)) from None
+    steps = tuple(_step(s, i, where, strict, model.final_response) for i, s in enumerate(model.steps))
     seen: set[str] = set()
     for step in steps:
         if step.step_id in seen:
@@ -174,6 +282,7 @@ def parse_trace(raw: object, where: Location | None = None) -> Trace:
         except ConfigError as error:
             raise InputError(str(error), replace(where, field="environment")) from None
     evaluation = model.evaluation or _EvaluationModel()
+    known = where.file is not None or where.line is not None or where.index is not None
     return Trace(
         trace_id=model.trace_id,
         steps=steps,
@@ -186,7 +295,24 @@ def parse_trace(raw: object, where: Location | None = None) -> Trace:
         metrics=model.metrics,
         evaluation=evaluation.model_dump(exclude_unset=True),
         gold=_gold(evaluation),
+        metadata=model.metadata,
+        evaluator_notes=model.evaluator_notes,
+        timestamp=model.timestamp,
+        extra=_extra(model),
+        source=TraceSource(where.file, where.line, where.index) if known else None,
     )
+
+
+Warn = Callable[[str], None]
+"""Where a loading warning goes (one line of text)."""
+
+
+class UnknownFieldWarning(UserWarning):
+    """A trace field the schema does not know: kept, not read by any check (``--strict`` refuses it)."""
+
+
+def _python_warning(message: str) -> None:
+    warnings.warn(message, UnknownFieldWarning, stacklevel=4)
 
 
 @dataclass(frozen=True)
@@ -238,13 +364,18 @@ def _units(path: str) -> Iterator[_Unit]:
         yield _Unit(where, record.value, record.error)
 
 
-def iter_traces(paths: str | Path | Iterable[str | Path]) -> Iterator[Trace | InputError]:
+def iter_traces(
+    paths: str | Path | Iterable[str | Path], *, strict: bool = False, warn: Warn | None = None
+) -> Iterator[Trace | InputError]:
     """Every trace of ``paths`` in order, or the ``InputError`` that kept it from loading (see the module docstring).
 
     Never raises for bad input: an unreadable file is one error (after the traces read before the problem) and
-    the next file is read.
+    the next file is read. Each unknown field is named once per call, to ``warn`` (default: an
+    ``UnknownFieldWarning``); with ``strict`` it is its trace's error instead.
     """
     seen: set[str] = set()
+    named: set[str] = set()
+    tell = warn or _python_warning
     for path in [paths] if isinstance(paths, (str, Path)) else paths:
         file = str(path)
         try:
@@ -253,7 +384,7 @@ def iter_traces(paths: str | Path | Iterable[str | Path]) -> Iterator[Trace | In
                     yield InputError(unit.error, unit.where)
                     continue
                 try:
-                    trace = parse_trace(unit.value, unit.where)
+                    trace = parse_trace(unit.value, unit.where, strict=strict)
                 except InputError as error:
                     yield error
                     continue
@@ -267,6 +398,12 @@ def iter_traces(paths: str | Path | Iterable[str | Path]) -> Iterator[Trace | In
                     )
                     continue
                 seen.add(trace.trace_id)
+                for name in unknown_fields(trace):
+                    if name not in named:
+                        named.add(name)
+                        where = replace(unit.where, trace_id=trace.trace_id).describe()
+                        tell(printable(f"unknown trace field {name!r} kept, not read by any check (first at {where}; "
+                                       "--strict refuses it)"))  # fmt: skip
                 yield trace
         except InputError as error:
             yield error
@@ -274,10 +411,12 @@ def iter_traces(paths: str | Path | Iterable[str | Path]) -> Iterator[Trace | In
 
 @dataclass(frozen=True)
 class TraceSet(Sequence[Trace]):
-    """The valid traces of one or more files, and the errors of the invalid ones."""
+    """The valid traces of one or more files, the errors of the invalid ones, and the loading warnings (each
+    unknown field named once)."""
 
     traces: tuple[Trace, ...]
     errors: tuple[InputError, ...] = ()
+    warnings: tuple[str, ...] = field(default=())
 
     def __len__(self) -> int:
         return len(self.traces)
@@ -289,11 +428,15 @@ class TraceSet(Sequence[Trace]):
         return iter(self.traces)
 
 
-def load_traces(paths: str | Path | Iterable[str | Path]) -> TraceSet:
-    """All traces of ``paths`` at once: the valid ones and the errors of the rest (see ``iter_traces``)."""
-    loaded = list(iter_traces(paths))
+def load_traces(paths: str | Path | Iterable[str | Path], *, strict: bool = False) -> TraceSet:
+    """All traces of ``paths`` at once: the valid ones, the errors of the rest, and the warnings (see
+    ``iter_traces``; here the warnings are collected, not emitted)."""
+    told: list[str] = []
+    loaded = list(iter_traces(paths, strict=strict, warn=told.append))
     return TraceSet(
-        tuple(t for t in loaded if isinstance(t, Trace)), tuple(e for e in loaded if isinstance(e, InputError))
+        tuple(t for t in loaded if isinstance(t, Trace)),
+        tuple(e for e in loaded if isinstance(e, InputError)),
+        tuple(told),
     )
 
 
@@ -346,4 +489,8 @@ def step_json(step: Step) -> dict[str, JsonValue]:
         state = getattr(step, name)
         if state is not None:
             out[name] = dict(state)
+    if step.error_detail is not None:
+        out["error"] = dict(step.error_detail)  # as the trace wrote it
+    if step.state_change is not None:
+        out["state_change"] = step.state_change
     return out

@@ -100,6 +100,12 @@ class Step:
     trace). ``content`` is the text of a ``response`` or ``user`` step (``None`` for others); ``arguments``
     and ``observation`` belong to ``tool_call`` steps (a hand-off names its target in ``tool_name``);
     ``error`` is the tool's or runtime's error text (a timeout included), ``None`` when the step succeeded.
+
+    What the checks do not read is kept as the trace gave it, for the record and for readers: ``error_detail``
+    (an error given as an object: ``error`` is then its message text), ``state_change``, ``thought_summary``,
+    ``timestamp``, ``evaluator_notes``, ``metadata`` (the agent's name in a multi-agent run, a team's labels)
+    and ``extra`` (fields the schema does not know, by name). ``final`` marks a step written as
+    ``action_type: final_response`` (read as a ``response``).
     """
 
     step_id: str
@@ -114,6 +120,14 @@ class Step:
     error: str | None = None
     latency_ms: float | None = None
     cost: StepCost | None = None
+    error_detail: Mapping[str, JsonValue] | None = None
+    state_change: JsonValue = None
+    thought_summary: str | None = None
+    timestamp: str | float | None = None
+    evaluator_notes: JsonValue = None
+    metadata: Mapping[str, JsonValue] = field(default_factory=dict)
+    extra: Mapping[str, JsonValue] = field(default_factory=dict)
+    final: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,20 +191,61 @@ class Environment:
 
 
 @dataclass(frozen=True)
+class ExpectedCall:
+    """One call the gold expects: the tool, and optionally what ``score``'s gold call carries: the arguments
+    (``None``: the tool alone is expected, no argument is compared), ``compare_args`` (only these arguments
+    are compared; ``()``: none) and the gold call's own ``observation`` (a gold call that failed is fulfilled
+    by a call that failed too)."""
+
+    tool: str
+    arguments: Mapping[str, JsonValue] | None = None
+    compare_args: tuple[str, ...] | None = None
+    observation: JsonValue = None
+
+
+@dataclass(frozen=True)
 class TraceGold:
     """What a trace was expected to do, when known: the tools in order (each optionally with arguments),
-    the final state, the final reply. From ``--gold`` or the trace's ``evaluation`` block."""
+    the final state, the final reply. From ``--gold`` or the trace's ``evaluation`` block.
+
+    ``expected_calls`` carries each expected call whole (``ExpectedCall``); when it is ``None`` the calls are
+    ``expected_tools`` with ``expected_arguments`` (``calls()`` gives them either way)."""
 
     expected_tools: tuple[str, ...] | None = None
     expected_arguments: tuple[Mapping[str, JsonValue] | None, ...] | None = None
     expected_final_state: Mapping[str, JsonValue] | None = None
     expected_final_response: str | None = None
+    expected_calls: tuple[ExpectedCall, ...] | None = None
+
+    def calls(self) -> tuple[ExpectedCall, ...] | None:
+        """The expected calls in order (``None`` when the gold names no tools)."""
+        if self.expected_calls is not None:
+            return self.expected_calls
+        if self.expected_tools is None:
+            return None
+        arguments = tuple(self.expected_arguments or ())
+        arguments += (None,) * (len(self.expected_tools) - len(arguments))  # a tool without arguments: the tool only
+        return tuple(ExpectedCall(tool, arguments[i]) for i, tool in enumerate(self.expected_tools))
+
+
+@dataclass(frozen=True)
+class TraceSource:
+    """Where a trace was read: its file and the line (JSONL, YAML) or element index (a JSON array) it starts at,
+    so a record joins its input whatever redaction does to an id."""
+
+    file: str | None = None
+    line: int | None = None
+    index: int | None = None
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        return {"file": self.file, "line": self.line, "index": self.index}
 
 
 @dataclass(frozen=True)
 class Trace:
     """One run of an agent on one case. ``environment`` is the trace's own (``None`` fields of a file become
-    defaults); ``gold`` is what it was expected to do, or ``None``."""
+    defaults); ``gold`` is what it was expected to do, or ``None``. ``metadata``, ``evaluator_notes``,
+    ``timestamp`` and ``extra`` (fields the schema does not know) are kept as given; ``source`` is where it was read."""
 
     trace_id: str
     steps: tuple[Step, ...]
@@ -203,6 +258,11 @@ class Trace:
     metrics: Mapping[str, JsonValue] = field(default_factory=dict)
     evaluation: Mapping[str, JsonValue] = field(default_factory=dict)
     gold: TraceGold | None = None
+    metadata: Mapping[str, JsonValue] = field(default_factory=dict)
+    evaluator_notes: JsonValue = None
+    timestamp: str | float | None = None
+    extra: Mapping[str, JsonValue] = field(default_factory=dict)
+    source: TraceSource | None = None
 
     def tool_calls(self) -> tuple[Step, ...]:
         return tuple(s for s in self.steps if s.action_type is ActionType.TOOL_CALL)
@@ -331,6 +391,12 @@ class TraceResult:
     dimensions: Mapping[Dimension, DimensionVerdict]
     diagnosis: Diagnosis
     steps: int = 0
+    source: TraceSource | None = None
+    """Where the trace was read (``Trace.source``)."""
+    metadata: Mapping[str, JsonValue] = field(default_factory=dict)
+    """The trace's own ``metadata``, kept in the record."""
+    step_metadata: Mapping[str, Mapping[str, JsonValue]] = field(default_factory=dict)
+    """Each step's own ``metadata`` by ``step_id`` (steps without any left out), kept in the record."""
 
     @property
     def test_pass(self) -> bool:

@@ -1,9 +1,11 @@
 """Tool selection: the right tools for the goal.
 
-- With gold (``trace.gold.expected_tools``): each expected tool never called is ``tool_selection.missing_tool``
-  (a whole-trace finding: no step to name), each tool called but not expected is
-  ``tool_selection.unexpected_tool`` at its first call. A read-only tool (catalog ``readOnlyHint``) the gold
-  does not list is tolerated, and ``checked`` says so: looking something up is not a wrong choice.
+- With gold (``trace.gold.calls()``): the calls are judged against the expected calls by ``score``'s own engine
+  (``aem_strands.trace.checks.gold_calls``: alignment, typed equivalence of the expected arguments,
+  ``compare_args``, failed calls, side effects, read-only tolerance both ways): ``tool_selection.missing_tool``
+  (no step), ``tool_selection.unexpected_tool``, ``tool_selection.wrong_arguments`` and
+  ``tool_selection.call_failed`` at the call, each message with ``score``'s reason; ``checked`` names what was
+  tolerated. A value pair only a semantic scorer could settle, with none in the run, is undecided.
 - Without gold: the environment's selection rules whose ``goal_pattern`` matches ``trace.goal``
   (case-insensitive regular expression search): a call to a ``forbidden`` tool is
   ``tool_selection.forbidden_tool``, a call to a tool outside ``allowed`` (when the rule lists them) is
@@ -14,14 +16,17 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from aem_strands.errors import ConfigError
 from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.gold_calls import judge_gold_calls
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.types import (
     Dimension,
     DimensionVerdict,
     Environment,
+    ExpectedCall,
     Finding,
     SelectionRule,
     Step,
@@ -42,31 +47,12 @@ def _at(step: Step, rule: str, message: str) -> Finding:
     return Finding(Dimension.TOOL_SELECTION, rule, message, step.step_id, step.index, [step_fragment(step)])
 
 
-def _against_gold(trace: Trace, env: Environment, expected: tuple[str, ...]) -> DimensionVerdict:
-    first = _first_calls(trace)
-    read_only = env.tools.read_only_names()
-    findings = [
-        Finding(Dimension.TOOL_SELECTION, "tool_selection.missing_tool",
-                f"{name} was expected (gold: {', '.join(expected)}) but never called", None, None,
-                {"expected_tools": list(expected), "called_tools": list(first)})
-        for name in dict.fromkeys(expected) if name not in first
-    ]  # fmt: skip
-    tolerated = []
-    for name, step in first.items():
-        if name in expected:
-            continue
-        if name in read_only:
-            tolerated.append(name)
-            continue
-        message = (
-            f"step {step.step_id!r}: {name} was called but the gold expects only {', '.join(expected) or 'no tool'}"
-        )
-        findings.append(_at(step, "tool_selection.unexpected_tool", message))
-    findings.sort(key=lambda f: -1 if f.step_index is None else f.step_index)
-    checked = f"called {', '.join(first) or 'no tool'} against the gold's {', '.join(expected) or 'no tool'}"
-    if tolerated:
-        checked += f"; read-only tools tolerated though not expected: {', '.join(tolerated)}"
-    return verdict_from(Dimension.TOOL_SELECTION, findings, checked)
+def _against_gold(
+    trace: Trace, env: Environment, ctx: TraceContext, calls: tuple[ExpectedCall, ...]
+) -> DimensionVerdict:
+    judged = judge_gold_calls(trace, env, ctx, calls)
+    verdict = verdict_from(Dimension.TOOL_SELECTION, judged.findings, judged.checked)
+    return replace(verdict, undecided=judged.undecided) if judged.undecided else verdict
 
 
 def _matches(rule: SelectionRule, goal: str) -> bool:
@@ -100,8 +86,9 @@ def _against_rules(trace: Trace, rules: list[SelectionRule]) -> DimensionVerdict
 
 def check_tool_selection(trace: Trace, env: Environment, ctx: TraceContext) -> DimensionVerdict:
     """Expected tools with gold, selection rules without (see the module docstring)."""
-    if trace.gold is not None and trace.gold.expected_tools is not None:
-        return _against_gold(trace, env, trace.gold.expected_tools)
+    calls = trace.gold.calls() if trace.gold is not None else None
+    if calls is not None:
+        return _against_gold(trace, env, ctx, calls)
     goal = trace.goal or ""
     rules = [r for r in env.selection if goal and _matches(r, goal)]
     if rules:
