@@ -187,8 +187,22 @@ def _table_block(record: dict[str, JsonValue]) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def _error_record(error: InputError) -> dict[str, JsonValue]:
-    return {"error": error.to_dict()}
+def _error_record(
+    error: InputError, redact: Callable[[JsonValue], JsonValue] | None
+) -> tuple[dict[str, JsonValue], str]:
+    """The error's record and its stderr line, redacted as the records are unless ``--keep-pii`` (a message quotes
+    the value it refused: ``got '4111 1111 1111 1111'``); the file, line and index stay, they join it to its input."""
+    if redact is not None:
+        from dataclasses import replace
+
+        where = error.location
+        named = {
+            k: str(redact(getattr(where, k)))
+            for k in ("dialog_id", "field", "trace_id", "step_id")
+            if getattr(where, k)
+        }
+        error = InputError(str(redact(error.message)), replace(where, **named))
+    return {"error": error.to_dict()}, f"aem-strands: {printable(str(error))}"
 
 
 def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
@@ -232,8 +246,8 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
         for item in _judged(noted(read_inputs(args.paths, args.input, stdin)), options, gold_path):
             if isinstance(item, InputError):
                 errors.append(item)
-                print(f"aem-strands: {printable(str(item))}", file=stderr)
-                record = _error_record(item)
+                record, line = _error_record(item, redact)
+                print(line, file=stderr)
             else:
                 record = redact(item) if redact is not None else item
                 judged += 1
@@ -260,7 +274,7 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
         if html is not None:
             from aem_strands.trace.html import render_traces_html
 
-            html.write(render_traces_html(shown, strips))
+            html.write(render_traces_html(shown, strips, redact))
             html.commit()
         if target is not None:
             target.commit()

@@ -60,7 +60,10 @@ _NO_VALUE_INSIDE = re.compile(
 )
 _DIGITS = re.compile(r"\d(?:\D{0,3}\d){3}")
 _NEEDS = re.compile(
-    r"@|%40|-----BEGIN|://|pass|pwd|secret|key|contrase|[A-Za-z0-9+/_\-]{20}|" + _DIGITS.pattern + "|" + _ADDRESS.pattern,
+    r"@|%40|-----BEGIN|://|pass|pwd|secret|key|contrase|[A-Za-z0-9+/_\-]{20}|"
+    + _DIGITS.pattern
+    + "|"
+    + _ADDRESS.pattern,
     re.IGNORECASE,
 )
 """What some recognizer needs in a text: an at-sign (e-mail), a key block, a URL, a secret's keyword or a long

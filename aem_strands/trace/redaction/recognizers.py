@@ -142,10 +142,18 @@ def phone_spans(text: str) -> Iterator[SensitiveSpan]:
         if _NOT_A_PHONE.search(token):
             continue
         for found_start, found_end in _phone_run(candidate.group()):
-            yield SensitiveSpan(SensitiveKind.PHONE, start + found_start, start + found_end, text[start + found_start : start + found_end])
-        if not _phone_run(candidate.group()) and _possible_phone(candidate.group()):
-            if context_score(0.0, text, start, _phones().context) >= MIN_SCORE_WITH_CONTEXT:
-                yield SensitiveSpan(SensitiveKind.PHONE, start, end, candidate.group())
+            yield SensitiveSpan(
+                SensitiveKind.PHONE,
+                start + found_start,
+                start + found_end,
+                text[start + found_start : start + found_end],
+            )
+        if (
+            not _phone_run(candidate.group())
+            and _possible_phone(candidate.group())
+            and context_score(0.0, text, start, _phones().context) >= MIN_SCORE_WITH_CONTEXT
+        ):
+            yield SensitiveSpan(SensitiveKind.PHONE, start, end, candidate.group())
 
 
 @functools.lru_cache(maxsize=8192)

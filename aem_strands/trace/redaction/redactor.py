@@ -1,8 +1,8 @@
 """Stable redaction: each sensitive value becomes a per-run token (``<EMAIL_1>``), the same token for the same value.
 
 A text that already holds a token's shape (``<EMAIL_1>`` typed by a user, or a tool's own placeholder) keeps it
-visibly apart: its angle brackets become ``‹›`` (``‹EMAIL_1›``), so no token of the output is ever both a literal
-of the input and a redacted value, whichever comes first in a run.
+visibly apart: its angle brackets become single guillemets (U+2039, U+203A), so no token of the output is ever both a
+literal of the input and a redacted value, whichever comes first in a run.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ _MAX_PASSES = 4
 """Scans of one text by ``Redactor.redact``; tokens hold no digits nor at-signs, so each pass can only uncover
 values that a neighbour hid, and a second pass almost always finds nothing."""
 _LITERAL_TOKEN = re.compile(r"<(" + "|".join(kind.name for kind in SensitiveKind) + r")_(\d+)>")
-_TOKEN_OR_LITERAL = re.compile(r"[<‹](?:" + "|".join(kind.name for kind in SensitiveKind) + r")_\d+[>›]")
+_OPEN, _CLOSE = "\u2039", "\u203a"
+_TOKEN_OR_LITERAL = re.compile(f"[<{_OPEN}](?:" + "|".join(kind.name for kind in SensitiveKind) + rf")_\d+[>{_CLOSE}]")
 _LONG_NUMBER = 10**6
 """Numbers from here up are read as text (a card, an id or a phone number stored as a JSON number)."""
 
@@ -51,10 +52,12 @@ class Redactor:
         again until nothing is found: a value can hide another next to it (a phone number right before a card
         number reads as one long run of digits until the card is replaced)."""
         if "<" in text:
-            text = _LITERAL_TOKEN.sub(r"‹\1_\2›", text)
+            text = _LITERAL_TOKEN.sub(lambda m: f"{_OPEN}{m[1]}_{m[2]}{_CLOSE}", text)
         found: dict[str, str] = {}
         for _ in range(_MAX_PASSES):
-            spans = [s for s in find_sensitive(text) if s.kind in self.kinds and not _TOKEN_OR_LITERAL.fullmatch(s.value)]
+            spans = [
+                s for s in find_sensitive(text) if s.kind in self.kinds and not _TOKEN_OR_LITERAL.fullmatch(s.value)
+            ]
             if not spans:
                 break
             found.update((s.value, self.token(s.kind, s.value)) for s in spans)
