@@ -47,9 +47,10 @@ def fragment(text: str, span: SensitiveSpan, limit: int = EVIDENCE_CHARS) -> str
 def _text_of(value: JsonValue) -> str | None:
     if isinstance(value, str):
         return value
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**6:
-        return str(value)
-    return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) < 10**6:
+        return None
+    # A card or id stored as a JSON number: an integer, or a float with no fraction (``4111111111111111.0``).
+    return str(int(value)) if isinstance(value, int) or value.is_integer() else None
 
 
 def _step_evidence(step: Step) -> dict[str, JsonValue]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from aem_strands.trace.redaction.kinds import SensitiveKind, SensitiveSpan
 from aem_strands.trace.redaction.recognizers import clear_caches as _clear_phone_runs
-from aem_strands.trace.redaction.recognizers import phone_spans, presidio_spans
+from aem_strands.trace.redaction.recognizers import holds_number, phone_spans, presidio_spans
 from aem_strands.trace.redaction.secrets import secret_spans
 
 PRECEDENCE: tuple[SensitiveKind, ...] = (
@@ -40,7 +40,7 @@ _STREET_SUFFIX = (
 )
 _ADDRESS = re.compile(
     r"\b\d{1,6}[A-Za-z]?\s+(?:[A-Za-z][A-Za-z'\-]*\.?\s+){1,4}" + _STREET_SUFFIX + r"\b"
-    r"(?:,?\s+(?:apt|apartment|suite|ste|unit)\.?\s*#?\w+)?",
+    r"(?:\.?,?\s+(?:apt|apartment|suite|ste|unit)\.?\s*#?\w+)?",
     re.IGNORECASE,
 )
 _CODE_LABEL = re.compile(
@@ -93,9 +93,11 @@ def _addresses(text: str) -> Iterator[SensitiveSpan]:
 def _candidates(text: str) -> Iterator[SensitiveSpan]:
     digits = bool(_DIGITS.search(text))
     yield from secret_spans(text)
-    yield from presidio_spans(text, digits)
-    if digits:
+    number = digits and holds_number(text)
+    yield from presidio_spans(text, number)
+    if number:
         yield from phone_spans(text)
+    if digits:
         yield from _labelled_codes(text)
     yield from _addresses(text)
 

@@ -60,11 +60,33 @@ _PHONE_CANDIDATE = re.compile(r"\+?\(?\d(?:[\s().\-/]{0,3}\d){6,}\)?")
 """Seven digits or more with at most a few separators between each: the least a phone number is written with."""
 _NOT_A_PHONE = re.compile(r"\d{4}-\d\d-\d\d|\d\d?:\d\d|[0-9a-f]{8}-[0-9a-f]{4}", re.IGNORECASE)
 """A date, a time or a UUID: digits a phone pattern would otherwise read."""
+_QUANTITY = re.compile(r"\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?")
+"""A decimal number or a ratio (``0.0213``, ``11943/60000``): a quantity, never a phone number."""
+_MAX_PHONE_DIGITS = 15
+"""E.164: a phone number has at most fifteen digits with its country code."""
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_DATE_OR_TIME = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d[\d:.]*)?|\d\d?:\d\d(?::\d\d)?")
+_DIGIT_CLUSTER = re.compile(r"\d(?:[\s\-./()\u00a0]{0,3}\d)*")
+_LETTERS_AND_DIGITS = re.compile(r"[A-Za-z]\d{4}|\d{4}[A-Za-z]")
+NUMBER_DIGITS = 6
+"""The fewest digits of any value ``presidio_spans`` reads but an e-mail address: UK national insurance and Finnish
+identity numbers (6), the rest more (cards 12 or more, IBANs 10 or more); Indian PAN and Italian fiscal codes hold
+four digits next to letters. A text without such a cluster of digits (dates and times aside) is not read for them."""
+
+
+def holds_number(text: str) -> bool:
+    """Whether ``text`` has digits enough for a card, IBAN or national id (see ``NUMBER_DIGITS``)."""
+    plain = _DATE_OR_TIME.sub(" ", text)
+    if any(sum(ch.isdigit() for ch in m.group()) >= NUMBER_DIGITS for m in _DIGIT_CLUSTER.finditer(plain)):
+        return True
+    return bool(_LETTERS_AND_DIGITS.search(plain))
 
 
 @functools.lru_cache(maxsize=1)
-def _recognizers() -> tuple[tuple[SensitiveKind, Any], ...]:
+def _recognizers() -> tuple[tuple[SensitiveKind, Any, Any], ...]:
+    """Each recognizer with its kind and a probe: one expression of all its patterns, searched before the
+    recognizer runs (most texts match none, and a probe costs a tenth of Presidio's ``analyze``)."""
+    import regex
     import tldextract
 
     found = recognizer_classes(_OTHERS + _GOVERNMENT_IDS)
@@ -74,16 +96,28 @@ def _recognizers() -> tuple[tuple[SensitiveKind, Any], ...]:
 
     class OfflineEmailRecognizer(found["EmailRecognizer"]):  # type: ignore[misc]
         def validate_result(self, pattern_text: str) -> bool:
-            return bool(offline_domains(pattern_text).fqdn)
+            # The domain alone: a local part may hold what a URL parser reads as a path (``a?b=c@example.com``).
+            return bool(offline_domains(pattern_text.rsplit("@", 1)[-1]).fqdn)
 
     card = found["CreditCardRecognizer"]
     pattern = type(card.PATTERNS[0])
     cards = card(patterns=[*card.PATTERNS, pattern("Mastercard 2-series", _MASTERCARD_2_SERIES, 0.3)])
-    return (
+    chosen = (
         (SensitiveKind.CARD, cards),
         (SensitiveKind.IBAN, found["IbanRecognizer"]()),
         (SensitiveKind.EMAIL, OfflineEmailRecognizer()),
         *((SensitiveKind.GOVERNMENT_ID, found[name]()) for _, name in _GOVERNMENT_IDS),
+    )
+    return tuple(
+        (
+            kind,
+            recognizer,
+            regex.compile(
+                "|".join(f"(?:{p.regex})" for p in recognizer.patterns),
+                getattr(recognizer, "global_regex_flags", None) or 0,
+            ),
+        )
+        for kind, recognizer in chosen
     )
 
 
@@ -116,17 +150,26 @@ def presidio_spans(text: str, digits: bool) -> Iterator[SensitiveSpan]:
     """Cards, IBANs, national ids, e-mail addresses (see the module docstring); ``digits`` says the text holds
     enough digits for any but an e-mail address."""
     wide = _CARD_SEPARATORS.sub(" ", text)
-    for kind, recognizer in _recognizers():
+    for kind, recognizer, probe in _recognizers():
         if kind is not SensitiveKind.EMAIL and not digits:
             continue
         if kind is SensitiveKind.EMAIL and "@" not in text:
             continue
-        for start, end in _matches(recognizer, text, wide if kind is SensitiveKind.CARD else text):
+        read = wide if kind is SensitiveKind.CARD else text
+        if not probe.search(read):
+            continue
+        for start, end in _matches(recognizer, text, read):
             yield SensitiveSpan(kind, start, end, text[start:end])
     if "%40" in text:
         decoded, where = _percent_decoded(text)
-        email = next(r for k, r in _recognizers() if k is SensitiveKind.EMAIL)
+        email = next(r for k, r, _ in _recognizers() if k is SensitiveKind.EMAIL)
         for start, end in _matches(email, decoded, decoded):
+            # In a query string the address is a parameter's value: ``email=jane%40example.com``.
+            start += (
+                max(decoded.rfind(ch, start, end) for ch in "=&?/") + 1 - start
+                if any(ch in decoded[start:end] for ch in "=&?/")
+                else 0
+            )
             begin, finish = where[start], where[end - 1] + (3 if text[where[end - 1]] == "%" else 1)
             yield SensitiveSpan(SensitiveKind.EMAIL, begin, finish, text[begin:finish])
 
@@ -139,8 +182,12 @@ def phone_spans(text: str) -> Iterator[SensitiveSpan]:
         if (start and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
             continue
         token = text[text.rfind(" ", 0, start) + 1 : end]
-        if _NOT_A_PHONE.search(token):
+        digits = sum(ch.isdigit() for ch in candidate.group())
+        if digits > _MAX_PHONE_DIGITS or _NOT_A_PHONE.search(token):
             continue
+        if "." in candidate.group() or "/" in candidate.group():
+            if _QUANTITY.fullmatch(candidate.group()):
+                continue
         for found_start, found_end in _phone_run(candidate.group()):
             yield SensitiveSpan(
                 SensitiveKind.PHONE,

@@ -29,6 +29,14 @@ _INTEGRITY = re.compile(r"^sha(?:256|384|512)-")
 _NOT_ONE_TOKEN = re.compile(r"\s|['\"`]|://")
 _MASKED = re.compile(r"^[*•xX#.\-]+$|^[{<$%]")
 _CLOSING = re.compile(r"[\s'\"`,;.)\]}]+$")
+_KEYWORD_GATE = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
+"""A word every keyword expression of ``detect-secrets`` needs (its ``DENYLIST``): without one, none is run."""
+_FORMAT_GATE = re.compile(
+    r"://|key|pw|pass|token|secret|xox|(?=[A-Za-z_\-+/=.]*\d)(?=[0-9_\-+/=.]*[A-Za-z])[A-Za-z0-9_\-+/=.]{16,}",
+    re.IGNORECASE,
+)
+"""What every known key format needs: a long token of letters and digits (the key itself), or the URL or keyword
+its expression is anchored on. Without one, no format's expression is run."""
 _SKIPPED_DETECTORS = ("Base64 High Entropy String", "Hex High Entropy String", "Secret Keyword", "Public IP (ipv4)",
                       "Private Key")  # fmt: skip
 """Detectors read otherwise here (entropy, keywords, key blocks) or that find no secret (a public IP address)."""
@@ -92,11 +100,11 @@ def secret_spans(text: str) -> Iterator[SensitiveSpan]:
     for match in _BEARER.finditer(text):
         yield SensitiveSpan(SensitiveKind.SECRET, match.start(1), match.end(1), match.group(1))
     formats, keywords, entropy = _detectors()
-    for regex in formats:
+    for regex in formats if _FORMAT_GATE.search(text) else ():
         for match in regex.finditer(text):
             start, end = _group_span(match)
             yield SensitiveSpan(SensitiveKind.SECRET, start, end, text[start:end])
-    for regex, group in keywords:
+    for regex, group in keywords if _KEYWORD_GATE.search(text) else ():
         for match in regex.finditer(text):
             found = _keyword_value(text, *match.span(group))
             if found is not None:
