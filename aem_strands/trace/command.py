@@ -196,12 +196,18 @@ def _error_record(
         from dataclasses import replace
 
         where = error.location
-        named = {
-            k: str(redact(getattr(where, k)))
-            for k in ("dialog_id", "field", "trace_id", "step_id")
-            if getattr(where, k)
-        }
-        error = InputError(str(redact(error.message)), replace(where, **named))
+
+        def hidden(value: str | None) -> str | None:
+            return None if value is None else str(redact(value))
+
+        hidden_where = replace(
+            where,
+            dialog_id=hidden(where.dialog_id),
+            field=hidden(where.field),
+            trace_id=hidden(where.trace_id),
+            step_id=hidden(where.step_id),
+        )
+        error = InputError(str(redact(error.message)), hidden_where)
     return {"error": error.to_dict()}, f"aem-strands: {printable(str(error))}"
 
 

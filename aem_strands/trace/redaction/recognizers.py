@@ -86,7 +86,7 @@ def holds_number(text: str) -> bool:
 def _recognizers() -> tuple[tuple[SensitiveKind, Any, Any], ...]:
     """Each recognizer with its kind and a probe: one expression of all its patterns, searched before the
     recognizer runs (most texts match none, and a probe costs a tenth of Presidio's ``analyze``)."""
-    import regex
+    import regex  # type: ignore[import-untyped]  # Presidio's own expression engine (its patterns need it); no stubs
     import tldextract
 
     found = recognizer_classes(_OTHERS + _GOVERNMENT_IDS)
@@ -94,7 +94,9 @@ def _recognizers() -> tuple[tuple[SensitiveKind, Any, Any], ...]:
     # in the package is enough to tell a real domain from a dotted word.
     offline_domains = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
-    class OfflineEmailRecognizer(found["EmailRecognizer"]):  # type: ignore[misc]
+    email: Any = found["EmailRecognizer"]
+
+    class OfflineEmailRecognizer(email):  # type: ignore[misc]  # Presidio's class, loaded at run time
         def validate_result(self, pattern_text: str) -> bool:
             # The domain alone: a local part may hold what a URL parser reads as a path (``a?b=c@example.com``).
             return bool(offline_domains(pattern_text.rsplit("@", 1)[-1]).fqdn)
@@ -134,7 +136,9 @@ def _matches(recognizer: Any, text: str, read: str) -> Iterator[tuple[int, int]]
 
 def _percent_decoded(text: str) -> tuple[str, list[int]]:
     """``text`` with each ``%XX`` decoded, and for each decoded character where it starts in ``text``."""
-    out, where, at = [], [], 0
+    out: list[str] = []
+    where: list[int] = []
+    at = 0
     for match in _PERCENT.finditer(text):
         out.extend(text[at : match.start()])
         where.extend(range(at, match.start()))
@@ -185,9 +189,8 @@ def phone_spans(text: str) -> Iterator[SensitiveSpan]:
         digits = sum(ch.isdigit() for ch in candidate.group())
         if digits > _MAX_PHONE_DIGITS or _NOT_A_PHONE.search(token):
             continue
-        if "." in candidate.group() or "/" in candidate.group():
-            if _QUANTITY.fullmatch(candidate.group()):
-                continue
+        if _QUANTITY.fullmatch(candidate.group()) and not candidate.group().isdigit():
+            continue
         for found_start, found_end in _phone_run(candidate.group()):
             yield SensitiveSpan(
                 SensitiveKind.PHONE,

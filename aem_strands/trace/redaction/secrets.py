@@ -52,7 +52,7 @@ def _detectors() -> tuple[tuple[re.Pattern[str], ...], tuple[tuple[re.Pattern[st
         regex
         for name, plugin in get_mapping_from_secret_type_to_class().items()
         if name not in _SKIPPED_DETECTORS
-        for regex in plugin.denylist  # type: ignore[attr-defined]  # regex-based detectors all have one
+        for regex in getattr(plugin, "denylist", ())
     )
     keywords = ((keyword.FOLLOWED_BY_COLON_REGEX, 4), (keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX, 5))
     return formats, keywords, Base64HighEntropyString()
