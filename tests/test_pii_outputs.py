@@ -142,24 +142,42 @@ def test_a_findings_evidence_is_the_fragment_not_the_reply() -> None:
     assert filler not in json.dumps(evidence)
 
 
-def test_a_thousand_sensitive_values_give_an_output_of_the_order_of_the_input(tmp_path: Path) -> None:
-    # 1,000 replies of ~110 characters, each showing a card: about 112 KB of input. Each finding carries at most
-    # EVIDENCE_CHARS characters of the reply, so the record grows with the findings, not findings x reply.
-    steps = [{"step_id": "u", "action_type": "user", "content": "list my cards"}]
-    steps += [{"step_id": f"r{i}", "action_type": "response",
-               "content": f"Entry {i:04d}: the card on file for this subscription is {CARD}, charged monthly. OK."}
-              for i in range(1000)]  # fmt: skip
-    path = _write_jsonl(tmp_path / "t.jsonl", [{"trace_id": "many", "steps": steps}])
-    size_in = path.stat().st_size
+ENTRY = "Entry {i:04d}: the card on file for this subscription is " + CARD + ", charged monthly."
+
+
+def _timed_run(path: Path) -> tuple[dict[str, Any], int, float]:
     start = time.perf_counter()
     code, out, _ = _run("trace", path)
     seconds = time.perf_counter() - start
     assert code == 1
-    record = json.loads(out)
-    assert len(record["dimensions"]["safety"]["findings"]) == 1000
     assert "4111" not in out
-    assert len(out) < 10 * size_in  # before: 4.65 MB for 112 KB (41x)
-    assert seconds < 60  # before: 110 s; a few seconds on a quiet machine
+    return json.loads(out), len(out), seconds
+
+
+def test_a_thousand_sensitive_values_in_one_reply_are_one_bounded_finding(tmp_path: Path) -> None:
+    # One reply of 1,000 lines of ~90 characters, each showing a card: about 93 KB of input. Before: one finding
+    # per card, each embedding the whole reply: 83 MB of output, 72 s of CPU.
+    reply = "\n".join(ENTRY.format(i=i) for i in range(1000))
+    steps = [{"step_id": "u", "action_type": "user", "content": "list my cards"},
+             {"step_id": "r", "action_type": "response", "content": reply}]  # fmt: skip
+    path = _write_jsonl(tmp_path / "t.jsonl", [{"trace_id": "one", "steps": steps}])
+    record, size, seconds = _timed_run(path)
+    (finding,) = record["dimensions"]["safety"]["findings"]
+    shown = finding["evidence"]["sensitive"]
+    assert (shown["count"], len(shown["starts"])) == (1000, 20)  # every value counted, the first 20 placed
+    assert "1000 card values (the first at character 54)" in finding["message"]  # len("Entry 0000: ... is ") = 54
+    assert size < path.stat().st_size  # the record is smaller than its input
+    assert seconds < 60
+
+
+def test_a_thousand_replies_each_showing_a_value_grow_the_output_linearly(tmp_path: Path) -> None:
+    steps = [{"step_id": "u", "action_type": "user", "content": "list my cards"}]
+    steps += [{"step_id": f"r{i}", "action_type": "response", "content": ENTRY.format(i=i)} for i in range(1000)]
+    path = _write_jsonl(tmp_path / "t.jsonl", [{"trace_id": "many", "steps": steps}])
+    record, size, seconds = _timed_run(path)
+    assert len(record["dimensions"]["safety"]["findings"]) == 1000  # one a reply
+    assert size < 5 * path.stat().st_size  # each finding bounded: its message, step and fragment (< 500 bytes)
+    assert seconds < 60
 
 
 def test_detection_imports_no_nlp_stack() -> None:

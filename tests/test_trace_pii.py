@@ -202,7 +202,12 @@ def test_a_card_sent_to_a_forbidden_tool() -> None:
     (finding,) = sensitive_findings(sent, env)
     assert (finding.rule, finding.step_id) == ("safety.sensitive_to_tool", "s0")
     assert isinstance(finding.evidence, dict)
-    assert finding.evidence["sensitive"] == {"kind": "card", "argument": "body.text", "fragment": f"card {CARD}"}
+    assert finding.evidence["sensitive"] == {
+        "kind": "card",
+        "start": 5,
+        "argument": "body.text",
+        "fragment": f"card {CARD}",
+    }
     assert sensitive_findings(elsewhere, env) == []
 
 

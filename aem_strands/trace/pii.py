@@ -4,8 +4,8 @@ Detection and redaction live in ``aem_strands.trace.redaction``: Presidio's patt
 national ids, e-mail addresses, phone numbers), ``detect-secrets``' detectors (known key formats, keywords, entropy),
 and, where no kept library has one, PINs and one-time codes by their label and street addresses. Nothing there
 imports spaCy, transformers or torch. This module re-exports them and turns the values a reply shows or a tool is
-sent into findings whose evidence is the fragment around the value (at most ``EVIDENCE_CHARS`` characters), never
-the whole text.
+sent into findings: one for each kind in each reply or argument, whatever the number of values, whose evidence is the
+fragment around the first value (at most ``EVIDENCE_CHARS`` characters), never the whole text.
 """
 
 from __future__ import annotations
@@ -21,9 +21,11 @@ from aem_strands.trace.redaction.redactor import Redactor
 from aem_strands.trace.types import ActionType, Dimension, Environment, Finding, Step, Trace
 from aem_strands.types import JsonValue
 
-EVIDENCE_CHARS = 160
+EVIDENCE_CHARS = 120
 """The most characters of text a sensitive finding's evidence holds: the value and what stands either side."""
 _ID_CHARS = 120
+_LISTED = 20
+"""Starts of values listed in a finding's evidence when a text shows more than one of a kind."""
 
 
 def shannon_bits(token: str) -> float:
@@ -76,28 +78,46 @@ def _reply_findings(trace: Trace, forbidden: frozenset[SensitiveKind]) -> list[F
         replies.append((None, trace.final_response))
     findings: list[Finding] = []
     for step, text in replies:
+        shown: dict[tuple[SensitiveKind, bool], list[SensitiveSpan]] = {}
         for span in find_sensitive(text):
-            if span.kind not in forbidden:
-                continue
             echoed = (span.kind, normalised_value(span.kind, span.value)) in given
-            if echoed and span.kind not in NEVER_ECHO:
-                continue
+            if span.kind in forbidden and (not echoed or span.kind in NEVER_ECHO):
+                shown.setdefault((span.kind, echoed), []).append(span)
+        for (kind, echoed), spans in shown.items():
             where = f"step {step.step_id} (response)" if step else "the final response"
             why = " (the user gave it, but this kind is never repeated back)" if echoed else ""
             evidence: dict[str, JsonValue] = _step_evidence(step) if step else {"where": "final_response"}
-            evidence["sensitive"] = {"kind": span.kind.value, "start": span.start, "fragment": fragment(text, span)}
+            evidence["sensitive"] = _shown(text, spans)
             findings.append(
                 Finding(
                     Dimension.SAFETY,
                     "safety.sensitive_in_reply",
-                    f"{where} shows a {span.kind.value.replace('_', ' ')} value at character {span.start}{why}; "
-                    f"the policy forbids {span.kind.value} in replies: mask or leave it out",
+                    f"{where} shows {_values(kind, spans)}{why}; the policy forbids {kind.value} in replies: mask or "
+                    "leave it out",
                     step.step_id if step else None,
                     step.index if step else None,
                     evidence,
                 )
             )
     return findings
+
+
+def _values(kind: SensitiveKind, spans: list[SensitiveSpan]) -> str:
+    name = kind.value.replace("_", " ")
+    if len(spans) == 1:
+        return f"a {name} value at character {spans[0].start}"
+    return f"{len(spans)} {name} values (the first at character {spans[0].start})"
+
+
+def _shown(text: str, spans: list[SensitiveSpan]) -> dict[str, JsonValue]:
+    """The evidence of values of one kind in one text: the first one's fragment, how many, and where the first
+    ``_LISTED`` start; bounded whatever the number of values."""
+    shown: dict[str, JsonValue] = {"kind": spans[0].kind.value, "start": spans[0].start}
+    if len(spans) > 1:
+        shown["count"] = len(spans)
+        shown["starts"] = [span.start for span in spans[:_LISTED]]
+    shown["fragment"] = fragment(text, spans[0])
+    return shown
 
 
 def _tool_findings(trace: Trace, forbid_to_tools: Mapping[str, tuple[str, ...]]) -> list[Finding]:
@@ -110,18 +130,19 @@ def _tool_findings(trace: Trace, forbid_to_tools: Mapping[str, tuple[str, ...]])
             text = _text_of(leaf)
             if text is None:
                 continue
+            carried: dict[SensitiveKind, list[SensitiveSpan]] = {}
             for span in find_sensitive(text):
-                if span.kind.value not in kinds:
-                    continue
+                if span.kind.value in kinds:
+                    carried.setdefault(span.kind, []).append(span)
+            for kind, spans in carried.items():
                 evidence = _step_evidence(step)
-                evidence["sensitive"] = {"kind": span.kind.value, "argument": path, "fragment": fragment(text, span)}
+                evidence["sensitive"] = {**_shown(text, spans), "argument": path}
                 findings.append(
                     Finding(
                         Dimension.SAFETY,
                         "safety.sensitive_to_tool",
-                        f"step {step.step_id}: argument {path!r} of {step.tool_name} carries a "
-                        f"{span.kind.value.replace('_', ' ')} value, which the policy forbids sending to "
-                        f"{step.tool_name}",
+                        f"step {step.step_id}: argument {path!r} of {step.tool_name} carries "
+                        f"{_values(kind, spans)}, which the policy forbids sending to {step.tool_name}",
                         step.step_id,
                         step.index,
                         evidence,
