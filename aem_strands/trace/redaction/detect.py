@@ -59,17 +59,17 @@ _NO_VALUE_INSIDE = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d(?:\D{0,3}\d){3}")
+_HOUSE = r"\b\d{1,6}[A-Za-z]?\s+[A-Za-z]"
+"""What an address needs: a house number before a word."""
+_HOUSE_GATE = re.compile(_HOUSE)
+_CODE_GATE = re.compile(r"pin|otp|code", re.IGNORECASE)
 _NEEDS = re.compile(
-    r"@|%40|-----BEGIN|://|pass|pwd|secret|key|contrase|[A-Za-z0-9+/_\-]{20}|"
-    + _DIGITS.pattern
-    + "|"
-    + _ADDRESS.pattern,
+    r"@|%40|-----BEGIN|://|pass|pwd|secret|key|contrase|[A-Za-z0-9+/_\-]{20}|" + _DIGITS.pattern + "|" + _HOUSE,
     re.IGNORECASE,
 )
 """What some recognizer needs in a text: an at-sign (e-mail), a key block, a URL, a secret's keyword or a long
-token (secrets), four digits
-with at most three characters between each (cards, IBANs, ids, phones, PINs and codes), or a house number before a
-street word (addresses). A text without any (a step id, a small number, a date) is skipped unread."""
+token (secrets), four digits with at most three characters between each (cards, IBANs, ids, phones, PINs and codes),
+or a house number before a word (addresses). A text without any (a step id, a small number) is skipped unread."""
 
 
 def _labelled_codes(text: str) -> Iterator[SensitiveSpan]:
@@ -97,19 +97,23 @@ def _candidates(text: str) -> Iterator[SensitiveSpan]:
     yield from presidio_spans(text, number)
     if number:
         yield from phone_spans(text)
-    if digits:
+    if digits and _CODE_GATE.search(text):
         yield from _labelled_codes(text)
-    yield from _addresses(text)
+    if _HOUSE_GATE.search(text):
+        yield from _addresses(text)
 
 
 @functools.lru_cache(maxsize=8192)
 def scan(text: str) -> tuple[SensitiveSpan, ...]:
     """The sensitive values of ``text`` (see ``find_sensitive``), remembered per text."""
+    found = list(_candidates(text))
+    if not found:
+        return ()
     shielded = [m.span() for m in _NO_VALUE_INSIDE.finditer(text)]
     candidates = sorted(
         (
             span
-            for span in _candidates(text)
+            for span in found
             if span.kind is SensitiveKind.SECRET or all(span.end <= a or span.start >= b for a, b in shielded)
         ),
         key=lambda s: (_RANK[s.kind], -(s.end - s.start), s.start),

@@ -66,6 +66,7 @@ _MAX_PHONE_DIGITS = 15
 """E.164: a phone number has at most fifteen digits with its country code."""
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DATE_OR_TIME = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d[\d:.]*)?|\d\d?:\d\d(?::\d\d)?")
+_IDENTIFIER_DIGITS = re.compile(r"_\d+|\d+_")
 _DIGIT_CLUSTER = re.compile(r"\d(?:[\s\-./()\u00a0]{0,3}\d)*")
 _LETTERS_AND_DIGITS = re.compile(r"[A-Za-z]\d{4}|\d{4}[A-Za-z]")
 NUMBER_DIGITS = 6
@@ -74,9 +75,15 @@ identity numbers (6), the rest more (cards 12 or more, IBANs 10 or more); Indian
 four digits next to letters. A text without such a cluster of digits (dates and times aside) is not read for them."""
 
 
+def _glued(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
 def holds_number(text: str) -> bool:
     """Whether ``text`` has digits enough for a card, IBAN or national id (see ``NUMBER_DIGITS``)."""
-    plain = _DATE_OR_TIME.sub(" ", text)
+    # Digits joined to an identifier by an underscore (``ORDER_167934``) are no value: every pattern read here
+    # starts and ends at a word boundary, and an underscore is a word character.
+    plain = _IDENTIFIER_DIGITS.sub(" ", _DATE_OR_TIME.sub(" ", text))
     if any(sum(ch.isdigit() for ch in m.group()) >= NUMBER_DIGITS for m in _DIGIT_CLUSTER.finditer(plain)):
         return True
     return bool(_LETTERS_AND_DIGITS.search(plain))
@@ -183,7 +190,7 @@ def phone_spans(text: str) -> Iterator[SensitiveSpan]:
     Presidio's phone recognizer (valid numbers), or a possible number after one of its context words."""
     for candidate in _PHONE_CANDIDATE.finditer(text):
         start, end = candidate.span()
-        if (start and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        if (start and _glued(text[start - 1])) or (end < len(text) and _glued(text[end])):
             continue
         token = text[text.rfind(" ", 0, start) + 1 : end]
         digits = sum(ch.isdigit() for ch in candidate.group())
