@@ -191,3 +191,17 @@ def test_detection_imports_no_nlp_stack() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_presidio_imported_later_is_the_real_package() -> None:
+    # The recognizers are loaded under a stand-in for the package, which is then forgotten: a later import (the
+    # reply checks load spaCy, which registers Presidio's factories) gets the whole package.
+    code = (
+        "from aem_strands.trace.pii import find_sensitive\n"
+        "assert find_sensitive('card 4111 1111 1111 1111')\n"
+        "from presidio_analyzer import AnalyzerEngine\n"
+        "from presidio_analyzer.predefined_recognizers import CreditCardRecognizer\n"
+        "print(len(CreditCardRecognizer().analyze('4111 1111 1111 1111', ['CREDIT_CARD'], None)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    assert done.stdout.strip() == "1"
