@@ -205,3 +205,14 @@ def test_presidio_imported_later_is_the_real_package() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     assert done.stdout.strip() == "1"
+
+
+def test_a_fragment_never_cuts_a_neighbouring_value_in_half() -> None:
+    # The IBAN's window (49 characters either side: (120 - 22) // 2) would start at character 14, inside the card
+    # (characters 2-21); the card is left out of the fragment rather than shown in part ("1111 1111").
+    text = f"x {CARD} {'y' * 40} GB82WEST12345698765432 end"
+    env = Environment(sensitive=SensitiveDataRule(forbid_in_reply=("iban",)))
+    (finding,) = sensitive_findings(_reply(text), env)
+    fragment = finding.evidence["sensitive"]["fragment"]  # type: ignore[index]
+    assert fragment == f"…{' ' + 'y' * 40} GB82WEST12345698765432 end"
+    assert "1111" not in fragment

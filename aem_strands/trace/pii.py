@@ -38,11 +38,18 @@ def shannon_bits(token: str) -> float:
 
 def fragment(text: str, span: SensitiveSpan, limit: int = EVIDENCE_CHARS) -> str:
     """The part of ``text`` that shows ``span``: the value with up to ``limit`` characters in all (a longer value,
-    a key block, is cut to ``limit``), the rest split evenly before and after; ``…`` marks a cut."""
+    a key block, is cut to ``limit``), the rest split evenly before and after; ``…`` marks a cut. A cut never
+    falls inside another sensitive value of the text (that value is left out), so redacting the fragment hides
+    every value it shows."""
     if span.end - span.start >= limit:
         return text[span.start : span.start + limit] + "…"
     side = (limit - (span.end - span.start)) // 2
     start, end = max(0, span.start - side), min(len(text), span.end + side)
+    for other in find_sensitive(text):
+        if other.start < start < other.end:
+            start = other.end
+        if other.start < end < other.end:
+            end = other.start
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
 
 
