@@ -44,6 +44,7 @@ def test_a_key_block_cut_short_is_a_secret_up_to_the_end_of_its_text() -> None:
         ("pay to DE89 3704 0044 0532 0130 00 today", SensitiveKind.IBAN, "DE89 3704 0044 0532 0130 00"),
         ("IBAN GB82WEST12345698765432.", SensitiveKind.IBAN, "GB82WEST12345698765432"),
         ("/unsubscribe?email=jane.doe%40example.com&x=1", SensitiveKind.EMAIL, "jane.doe%40example.com"),
+        ("trace jane@example.com-run", SensitiveKind.EMAIL, "jane@example.com-run"),  # an id going on after it
         ("dsn postgres://app:s3cr3tPass@db.internal:5432/shop", SensitiveKind.SECRET, "s3cr3tPass"),
         ("password: hunter2", SensitiveKind.SECRET, "hunter2"),
         ("db_password = Tr0ub4dor&3", SensitiveKind.SECRET, "Tr0ub4dor&3"),

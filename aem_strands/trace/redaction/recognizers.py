@@ -105,8 +105,11 @@ def _recognizers() -> tuple[tuple[SensitiveKind, Any, Any], ...]:
 
     class OfflineEmailRecognizer(email):  # type: ignore[misc]  # Presidio's class, loaded at run time
         def validate_result(self, pattern_text: str) -> bool:
-            # The domain alone: a local part may hold what a URL parser reads as a path (``a?b=c@example.com``).
-            return bool(offline_domains(pattern_text.rsplit("@", 1)[-1]).fqdn)
+            # The domain alone: a local part may hold what a URL parser reads as a path (``a?b=c@example.com``). An
+            # id may go on after the address (``jane@example.com-run``): the address is then its part before a hyphen
+            # (the whole id is redacted: no part of the address shows).
+            domain = pattern_text.rsplit("@", 1)[-1]
+            return bool(offline_domains(domain).fqdn or offline_domains(domain.split("-", 1)[0]).fqdn)
 
     card = found["CreditCardRecognizer"]
     pattern = type(card.PATTERNS[0])
