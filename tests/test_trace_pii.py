@@ -122,12 +122,14 @@ _FILLER = ["please", "refund", "order", "ORDER_123", "in", "5 days", "thanks", "
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(_VALUES + _FILLER), min_size=1, max_size=8))
-def test_redaction_is_idempotent_and_leaves_no_detected_value(words: list[str]) -> None:
+def test_redaction_leaves_no_detected_value_even_when_run_twice(words: list[str]) -> None:
+    # Redacting twice sets the first run's tokens apart (<CARD_1> -> single guillemets: a token shape in an input is
+    # the input's text, never a token), and finds no value in them.
     text = " ".join(words)
     redactor = Redactor()
     detected = [s.value for s in find_sensitive(text)]
     once = redactor.redact(text)
-    assert redactor.redact(once) == once
+    assert redactor.redact(once) == once.replace("<", "\u2039").replace(">", "\u203a")
     assert find_sensitive(once) == []
     for value in detected:
         assert value not in once
@@ -200,26 +202,31 @@ def test_a_card_sent_to_a_forbidden_tool() -> None:
     (finding,) = sensitive_findings(sent, env)
     assert (finding.rule, finding.step_id) == ("safety.sensitive_to_tool", "s0")
     assert isinstance(finding.evidence, dict)
-    assert finding.evidence["sensitive"] == {"kind": "card", "argument": "body.text"}
+    assert finding.evidence["sensitive"] == {
+        "kind": "card",
+        "start": 5,
+        "argument": "body.text",
+        "fragment": f"card {CARD}",
+    }
     assert sensitive_findings(elsewhere, env) == []
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet="0123456789 -().+/@abcxyzMainStreet", min_size=1, max_size=40))
 def test_the_quick_filter_never_skips_a_text_presidio_would_flag(text: str) -> None:
-    from aem_strands.trace.pii import _MAY_HOLD_SENSITIVE, _scan
+    from aem_strands.trace.redaction.detect import may_hold_sensitive, scan
 
-    if _scan(text):
-        assert _MAY_HOLD_SENSITIVE.search(text)
+    if scan(text):
+        assert may_hold_sensitive(text)
 
 
 @pytest.mark.parametrize(
     "text",
     ["call (415) 555-2671", "+1 415 555 2671", "card 4111 1111 1111 1111", "ssn 536-80-4398", "+44 20 7946 0958",
-     "ana@example.com", "12 Baker Street", "key sk-proj-abcdefghijklmnopqrstuvwx", "5551234567"],
+     "ana@example.com", "12 Baker Street", "key sk-proj-4fQ9xTz2LmB7nR1kVw8cY3hJ", "5551234567"],
 )  # fmt: skip
 def test_the_quick_filter_lets_every_kind_through(text: str) -> None:
-    from aem_strands.trace.pii import _MAY_HOLD_SENSITIVE, find_sensitive
+    from aem_strands.trace.redaction.detect import may_hold_sensitive
 
-    assert _MAY_HOLD_SENSITIVE.search(text)
+    assert may_hold_sensitive(text)
     assert find_sensitive(text)

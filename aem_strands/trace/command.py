@@ -205,10 +205,30 @@ def _table_block(record: dict[str, JsonValue]) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def _error_record(error: InputError) -> dict[str, JsonValue]:
+def _error_record(
+    error: InputError, redact: Callable[[JsonValue], JsonValue] | None
+) -> tuple[dict[str, JsonValue], str]:
+    """The error's record and its stderr line, redacted as the records are unless ``--keep-pii`` (a message quotes
+    the value it refused: ``got '4111 1111 1111 1111'``); the file, line and index stay, they join it to its input."""
+    if redact is not None:
+        from dataclasses import replace
+
+        where = error.location
+
+        def hidden(value: str | None) -> str | None:
+            return None if value is None else str(redact(value))
+
+        hidden_where = replace(
+            where,
+            dialog_id=hidden(where.dialog_id),
+            field=hidden(where.field),
+            trace_id=hidden(where.trace_id),
+            step_id=hidden(where.step_id),
+        )
+        error = InputError(str(redact(error.message)), hidden_where)
     from aem_strands.trace.record import error_record
 
-    return error_record(error)
+    return error_record(error), f"aem-strands: {printable(str(error))}"
 
 
 def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
@@ -259,8 +279,8 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
         for item in _judged(noted(inputs_read), options, gold_path):
             if isinstance(item, InputError):
                 errors.append(item)
-                print(f"aem-strands: {printable(str(item))}", file=stderr)
-                record = _error_record(item)
+                record, line = _error_record(item, redact)
+                print(line, file=stderr)
             else:
                 record = with_source(item, redact) if redact is not None else item  # source: never redacted
                 judged += 1
@@ -287,7 +307,7 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
         if html is not None:
             from aem_strands.trace.html import render_traces_html
 
-            html.write(render_traces_html(shown, strips))
+            html.write(render_traces_html(shown, strips, redact))
             html.commit()
         if target is not None:
             target.commit()

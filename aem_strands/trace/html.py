@@ -10,7 +10,7 @@ says, redacted the same way; every value is HTML-escaped and nothing from a trac
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -101,11 +101,30 @@ def _card(record: Mapping[str, Any], trace_steps: Sequence[Mapping[str, Any]] | 
     )
 
 
+def _redacted_steps(
+    steps: Mapping[str, Sequence[Mapping[str, Any]]], redact: Callable[[JsonValue], JsonValue]
+) -> dict[str, list[dict[str, Any]]]:
+    """The strips with trace ids, step ids and tool names redacted, keyed as the redacted records name their
+    trace (the same redactor gives the same token), so a trace whose id held a value keeps its strip."""
+    return {
+        str(redact(trace_id)): [
+            {**step, **{k: redact(step[k]) for k in ("step_id", "tool_name") if isinstance(step.get(k), str)}}
+            for step in strip
+        ]
+        for trace_id, strip in steps.items()
+    }
+
+
 def render_traces_html(
-    records: Iterable[Mapping[str, Any]], steps: Mapping[str, Sequence[Mapping[str, Any]]] | None = None
+    records: Iterable[Mapping[str, Any]],
+    steps: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    redact: Callable[[JsonValue], JsonValue] | None = None,
 ) -> str:
     """The page for trace records (error records are listed apart); ``steps`` maps a trace id to its steps
-    (``{"step_id", "action_type"}``) for the strip."""
+    (``{"step_id", "action_type", "tool_name"}``) for the strip, as read from the traces: with ``redact`` (the
+    records' own redaction, records already redacted by it) their ids and tool names are redacted the same way."""
+    if steps and redact is not None:
+        steps = _redacted_steps(steps, redact)
     cards, errors = [], []
     counts = {"pass": 0, "fail": 0, "inconclusive": 0}
     vetoes = 0

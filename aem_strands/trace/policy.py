@@ -28,7 +28,7 @@ from aem_strands.trace.documents import STRICT, Amount, Count, Name, first_error
 from aem_strands.trace.types import Budgets, Environment, OrderingRule, SelectionRule, SensitiveDataRule
 from aem_strands.types import JsonValue
 
-SENSITIVE_KINDS = ("card", "government_id", "secret", "email", "phone", "address")
+SENSITIVE_KINDS = ("card", "iban", "government_id", "secret", "pin", "otp", "email", "phone", "address")
 """The kinds of sensitive value a policy may name (``aem_strands.trace.pii`` detects them)."""
 
 
@@ -45,7 +45,7 @@ class _SelectionModel(BaseModel):
     forbidden: list[Name] = Field(default_factory=list)
 
 
-_Kind = Literal["card", "government_id", "secret", "email", "phone", "address"]
+_Kind = Literal["card", "iban", "government_id", "secret", "pin", "otp", "email", "phone", "address"]
 
 
 class _SensitiveModel(BaseModel):
