@@ -17,7 +17,7 @@ Two names are the same tool (``same_tool``) when their canonical names agree wit
 (``cancelorder`` for ``cancel_order`` and ``cancelOrder``), and their namespaces agree or one of them has none
 (a policy's ``create_issue`` applies to ``jira.create_issue``; ``jira.create_issue`` and ``github.create_issue``
 are two tools). ``lookalike`` tells an unknown name one edit away from a restricted tool (``delete_acount``,
-``delete_accounts``): the checks flag such a call rather than let it pass as some other tool.
+``delete_accounts``, ``de1ete_account``): the checks flag such a call rather than let it pass as some other tool.
 
 ``ToolNameMap`` is a mapping keyed by tool names that answers for every spelling of a key.
 """
@@ -121,14 +121,21 @@ def same_tool(a: str, b: str) -> bool:
     return not first or not second or first == second
 
 
+_LOOK_ALIKE_ASCII = frozenset(frozenset(p) for p in ("0o", "1l", "1i", "il", "5s", "2z", "8b", "vu", "6g"))
+"""Pairs of ASCII characters that pass for each other: a substitution between other letters makes another word
+(``get`` / ``set``), not a look-alike."""
+
+
 def _one_edit(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` differ by exactly one insertion, deletion, substitution or swap of neighbours."""
+    """Whether ``a`` and ``b`` differ by exactly one insertion, deletion, swap of neighbours, or substitution of
+    look-alike characters (``_LOOK_ALIKE_ASCII``)."""
     if a == b or abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
-                                  and a[diff[1]] == b[diff[0]])  # fmt: skip
+        if len(diff) == 1:
+            return frozenset((a[diff[0]], b[diff[0]])) in _LOOK_ALIKE_ASCII
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
     short, long = (a, b) if len(a) < len(b) else (b, a)
     i = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
     return short[i:] == long[i + 1 :]
