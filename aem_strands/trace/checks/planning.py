@@ -80,13 +80,17 @@ _PREFIX = 5
 # --- reading a precondition's answer --------------------------------------------------------------------------------
 
 
-def _dicts(value: JsonValue) -> Iterator[Mapping[str, JsonValue]]:
-    """The observation's objects, outside lists (an item of a list answers for itself, not the call)."""
+def _dicts(value: JsonValue, in_lists: bool = False) -> Iterator[Mapping[str, JsonValue]]:
+    """The observation's objects; those inside lists only when ``in_lists`` (an item of a list answers for
+    itself, not for the call)."""
     if isinstance(value, Mapping):
         yield value
         for member in value.values():
-            if isinstance(member, Mapping):
-                yield from _dicts(member)
+            if isinstance(member, Mapping) or (in_lists and isinstance(member, list)):
+                yield from _dicts(member, in_lists)
+    elif in_lists and isinstance(value, list):
+        for item in value:
+            yield from _dicts(item, in_lists)
 
 
 def _key_words(key: str) -> list[str]:
@@ -253,7 +257,7 @@ def _observed(earlier: list[Step], key: str, target: tuple[str, JsonValue] | Non
             continue
         about = target is not None and _argument(step, target[0]) is not None
         about = about and target is not None and _same_value(_argument(step, target[0]), target[1])
-        for obj in _dicts(step.observation):
+        for obj in _dicts(step.observation, in_lists=True):
             value = next((v for k, v in obj.items() if canonical_tool_name(k) == wanted), None)
             if value is None:
                 continue
