@@ -146,10 +146,25 @@ def _key_values(call: Step) -> list[tuple[str, JsonValue]]:
     return out
 
 
+ASKING_WORDS = {
+    "send": ("reply", "respond", "forward", "write", "tell", "notify"),
+    "create": ("add", "make", "open", "file", "schedule", "set"),
+    "delete": ("remove", "erase", "cancel", "clear"),
+    "transfer": ("move", "send", "pay", "wire"),
+    "pay": ("transfer", "settle"),
+    "update": ("change", "modify", "edit", "set"),
+    "modify": ("change", "update", "edit", "move", "shift"),
+}
+"""Other verbs a user asks for a tool's action with ("reply to Sally" asks for ``send_email``)."""
+
+
 def _verbs(tool: str) -> frozenset[str]:
-    """The words of a tool's name that a user asking for it would use: its first word when it is a verb."""
+    """The words a user asking for the tool's action would use: its first word when it is a verb (with
+    ``ASKING_WORDS``), else its action words."""
     first = canonical_tool_name(tool).split("_")[0]
-    return frozenset([first]) if len(first) >= 3 and first not in GENERIC_TOOL_WORDS else action_words(tool)
+    if len(first) >= 3 and first not in GENERIC_TOOL_WORDS:
+        return frozenset([first, *ASKING_WORDS.get(first, ())])
+    return action_words(tool)
 
 
 def _user_asked(texts: list[str], tool: str) -> bool:
@@ -169,12 +184,17 @@ def _asks(sentence: str) -> bool:
     return bool(tokens and tokens[0] in IMPERATIVE_VERBS) or any(f" {cue} " in joined for cue in DIRECTIVE_CUES)
 
 
-def _instruction(output: str, call: Step, value: JsonValue) -> str | None:
-    """The sentence of ``output`` that asks for ``call`` (see the module docstring), or ``None``."""
+def _instruction(output: JsonValue, call: Step, value: JsonValue) -> str | None:
+    """The sentence of one text of ``output`` (a string leaf: an e-mail's body, a page) that asks for ``call``
+    (see the module docstring), or ``None``. Texts are read one by one: a sender's address is no part of the
+    body's sentences."""
     wanted = compact(str(value))
-    for sentence in sentences(output):
-        if _asks(sentence) and (names_action(sentence, call.tool_name or "") or wanted in compact(sentence)):
-            return sentence
+    for _, text in json_leaves(output):
+        if not isinstance(text, str):
+            continue
+        for sentence in sentences(text):
+            if _asks(sentence) and (names_action(sentence, call.tool_name or "") or wanted in compact(sentence)):
+                return sentence
     return None
 
 
@@ -199,7 +219,7 @@ def _injected(trace: Trace, env: Environment, untrusted: ToolNameMap[bool]) -> l
             for source in sources:
                 read = GroundingIndex(lambda a, b, name: a == b)
                 read.add_json(source.observation, source.step_id)
-                asked = _instruction(_text(source.observation), call, value) if read.find(value, name) else None
+                asked = _instruction(source.observation, call, value) if read.find(value, name) else None
                 if asked is None:
                     continue
                 message = (
