@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import action_words, call_failed, sentences, step_fragment, words
-from aem_strands.trace.names import canonical_tool_name, same_tool
+from aem_strands.trace.names import canonical_tool_name, same_tool, tool_key
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -51,7 +51,7 @@ from aem_strands.trace.types import (
     not_applicable,
     verdict_from,
 )
-from aem_strands.trace.values import GroundingIndex
+from aem_strands.trace.values import GroundingIndex, compact
 from aem_strands.types import JsonValue
 
 ANSWER_WORDS = frozenset(
@@ -201,6 +201,10 @@ def _read_off(trace: Trace, step: Step, ctx: TraceContext) -> str | None:
     values = [(k, v) for k, v in values if str(v).strip()]
     if not values:
         return None
+    said = [s.content for s in trace.steps[: step.index] if s.action_type is ActionType.USER and s.content]
+    told = compact(" ".join([trace.goal or "", *said]))
+    if any(len(compact(str(v))) >= 2 and compact(str(v)) in told for _, v in values):
+        return None  # the user said one of them as written: no index needed
     sources = _sources(trace, ctx, step.index)
     if any(sources.user.find(v, k) is not None for k, v in values):
         return None
@@ -325,6 +329,8 @@ def _rule_findings(
             message = (f"step {call.step_id!r}: {tool} needs {key} in ({values}), but step {seen[0].step_id!r} "
                        f"observed {key}: {seen[1]!r}")  # fmt: skip
             found.append(_finding(call, "planning.required_value", message, [seen[0]]))
+    if rule.at_most is None and not rule.not_after:
+        return found
     done = [s for s in earlier if not call_failed(s) and _same_object(s, call, rule.per)]
     if rule.at_most is not None:
         repeats = [s for s in done if same_tool(s.tool_name or "", tool or "")]
@@ -387,9 +393,9 @@ def _names(rule: OrderingRule) -> tuple[str, ...]:
 def check_planning(trace: Trace, env: Environment, ctx: TraceContext) -> DimensionVerdict:
     """The findings of the module docstring, in step order."""
     calls = trace.tool_calls()
-    called = [s.tool_name or "" for s in calls]
-    rules = [r for r in env.ordering if any(same_tool(c, n) for c in called for n in _names(r))]
-    handoffs = [h for h in env.handoff if any(same_tool(c, h.after) for c in called)]
+    called = {tool_key(s.tool_name or "") for s in calls}  # a rule naming none of these cannot apply
+    rules = [r for r in env.ordering if any(tool_key(n) in called for n in _names(r))]
+    handoffs = [h for h in env.handoff if tool_key(h.after) in called]
     if not rules and not handoffs:
         reason = "no ordering rules" if not env.ordering and not env.handoff else "no ordering rule names a called tool"
         return not_applicable(Dimension.PLANNING, reason)
