@@ -64,6 +64,17 @@ def test_a_refund_after_a_precondition_that_said_no_fails(verify: Any, eligible:
     assert found(t, REFUND) == [("s4", rule)]
 
 
+def test_the_main_answer_decides_and_a_detail_beside_it_does_not() -> None:
+    detail = {"verified": True, "email_verified": False}  # verified; only the e-mail is not
+    t = trace(ASK, call("verify_identity", detail, name="Ana Diaz", zip="94110"),
+              call("check_refund_eligibility", {"eligible": True}, order_id="O-1"), REFUND_CALL)  # fmt: skip
+    assert found(t, REFUND) == []
+    named = {"refund_eligible": False, "order_id": "O-1"}  # no main answer: the member named like the action
+    t = trace(ASK, call("verify_identity", {"verified": True}, name="Ana Diaz", zip="94110"),
+              call("check_refund_eligibility", named, order_id="O-1"), REFUND_CALL)  # fmt: skip
+    assert found(t, REFUND) == [("s4", "planning.precondition_said_no")]
+
+
 def test_eligibility_checked_for_another_order_does_not_count() -> None:
     t = trace(ASK, call("verify_identity", {"verified": True}, name="Ana Diaz", zip="94110"),
               call("check_refund_eligibility", {"eligible": True}, order_id="O-2"), REFUND_CALL)  # fmt: skip

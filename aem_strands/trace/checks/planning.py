@@ -116,16 +116,29 @@ def _text_says_no(text: str, tool: str) -> bool:
     return False
 
 
+def _main_answer(key: str) -> bool:
+    """Whether a member is the check's answer itself (``verified``, ``is_eligible``), not a detail of it
+    (``email_verified``)."""
+    words = _key_words(key)
+    if words[:1] == ["is"]:
+        words = words[1:]
+    return len(words) == 1 and words[0] in ANSWER_WORDS
+
+
 def _says_no(observation: JsonValue, tool: str) -> str | None:
-    """How the observation answers the check with no (``verified: false``), or ``None`` when it does not."""
+    """How the observation answers the check with no (``verified: false``), or ``None`` when it does not. Where
+    an object has a main answer (``_main_answer``), that decides, not the details beside it."""
     if observation is False:
         return "it returned false"
     if isinstance(observation, str):
         return "its answer negates it" if _text_says_no(observation, tool) else None
     for obj in _dicts(observation):
+        answers = {k: v for k, v in obj.items() if isinstance(v, bool) and _answers(k, tool)}
+        main = {k: v for k, v in answers.items() if _main_answer(k)}
+        no = next((k for k, v in (main or answers).items() if v is False), None)
+        if no is not None:
+            return f"{no}: false"
         for key, value in obj.items():
-            if value is False and _answers(key, tool):
-                return f"{key}: false"
             said = value.strip().casefold().replace(" ", "_") if isinstance(value, str) else None
             if key.casefold() in _ANSWER_MEMBERS and said in NO_STATUSES:
                 return f"{key}: {value}"
