@@ -196,8 +196,9 @@ class Budgets:
 @dataclass(frozen=True)
 class Environment:
     """What a trace is judged against: tool definitions (with their hints), the tools this role may not call,
-    the rules, and the budgets. A ``--policy`` file has this shape; a trace's own environment wins key by
-    key (``merge_environment``)."""
+    the rules, and the budgets. A ``--policy`` file has this shape; a trace's own environment is merged with
+    it so that restrictions only add up (``merge_environment``). Tool names in it are compared as the policy
+    engine sees them (``aem_strands.trace.names``)."""
 
     tools: ToolCatalog = field(default_factory=ToolCatalog)
     denied_tools: frozenset[str] = frozenset()
