@@ -84,8 +84,9 @@ def test_the_complete_policy_block_equals_the_example_file() -> None:
     assert documented == shipped
     assert block == yaml.safe_load(FULL_POLICY.read_text(encoding="utf-8"))  # the same text, comments aside
     # "complete": every key of the format is set, and every hint of the tools appears
-    assert set(block) == {"tools", "permissions", "destructive_tools", "rules", "budgets", "expected_final_state"}
-    assert set(block["rules"]) == {"ordering", "tool_selection", "sensitive_data"}
+    assert set(block) == {"tools", "permissions", "destructive_tools", "untrusted_tools", "rules", "budgets",
+                          "expected_final_state"}  # fmt: skip
+    assert set(block["rules"]) == {"ordering", "handoff", "tool_selection", "sensitive_data"}
     assert set(block["budgets"]) == {"max_steps", "max_tool_calls", "max_identical_calls", "max_retries",
                                      "max_latency_ms", "max_tokens", "max_cost_usd"}  # fmt: skip
     hints = {h for d in shipped.tools.definitions for h in ("read_only", "destructive", "idempotent") if getattr(d, h)}
@@ -134,6 +135,7 @@ def test_the_dimension_table_lists_every_dimension_its_gate_and_the_rules_the_ch
         source = (ROOT / "aem_strands" / "trace" / "checks" / f"{dimension.value}.py").read_text(encoding="utf-8")
         if dimension is Dimension.SAFETY:
             source += (ROOT / "aem_strands" / "trace" / "pii.py").read_text(encoding="utf-8")
+            source += (ROOT / "aem_strands" / "trace" / "checks" / "untrusted.py").read_text(encoding="utf-8")
         if dimension is Dimension.TOOL_SELECTION:  # with gold, score's engine names the findings
             source += (ROOT / "aem_strands" / "trace" / "checks" / "gold_calls.py").read_text(encoding="utf-8")
         named = set(re.findall(rf'"({dimension.value}\.[a-z_]+)"', source))

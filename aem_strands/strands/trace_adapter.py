@@ -5,7 +5,9 @@ The turns are read by ``session_to_turns`` (its contract: top-level invocations 
 tool calls belong to their invocation, sub-agents per ``sub_agents``); each user turn becomes the user's
 message (``AgentInvocationSpan.user_prompt``), its tool calls (a failed call's ``{"error": ...}`` observation
 is the step's ``error``), then the agent's reply. The agent's tool registry, as recorded in the spans, is the
-trace's tool catalog.
+trace's tool catalog: its own ``environment``, which the run's policy is merged with (``merge_environment``), so
+the registry adds the tools the policy does not define and never lifts a policy's hint for one it does (a
+registry spec carries no annotations: ``transfer_funds`` stays destructive when the policy says so).
 
 Span exports (``traces_from_spans``) are read by the host's own mappers (``strands_evals.mappers``: the GenAI
 semantic conventions, legacy events included, OpenInference, LangChain, ADK, OpenAI Agents), so no attribute

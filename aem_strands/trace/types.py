@@ -130,12 +130,46 @@ class Step:
     final: bool = False
 
 
+Scalar = str | int | float | bool
+"""A value a rule compares an observation with."""
+
+
 @dataclass(frozen=True)
 class OrderingRule:
-    """``tool`` may be called only after each tool of ``after`` has been called (successfully) earlier."""
+    """What must hold before a call to ``tool`` (the planning check reads it; ``docs/TRAJECTORY.md`` has an
+    example of each):
+
+    - ``after``: each of these succeeded and said yes earlier (not ``verified: false``), for the same object;
+    - ``after_any``: at least one of these did;
+    - ``require``: the last observation of the object shows each key with one of the values given
+      (``{"status": ("pending",)}``);
+    - ``at_most``: at most this many successful calls to ``tool`` per object;
+    - ``not_after``: no successful call to one of these for the same object earlier.
+
+    The object is the value of argument ``per`` (``order_id``); without ``per``, a precondition is for the same
+    object when the identifying arguments both calls have agree, and ``at_most`` / ``not_after`` count over the
+    whole trace."""
 
     tool: str
-    after: tuple[str, ...]
+    after: tuple[str, ...] = ()
+    after_any: tuple[str, ...] = ()
+    require: tuple[tuple[str, tuple[Scalar, ...]], ...] = ()
+    at_most: int | None = None
+    not_after: tuple[str, ...] = ()
+    per: str | None = None
+
+
+@dataclass(frozen=True)
+class HandoffRule:
+    """When a hand-off is due: once a call to ``after`` has failed (``failed``) or observed one of the
+    ``observed`` values (``{"verified": (False,)}``) ``times`` times, the agent's next tool action is a hand-off:
+    a ``handoff`` step or a call to one of ``to``."""
+
+    after: str
+    to: tuple[str, ...] = ()
+    observed: tuple[tuple[str, tuple[Scalar, ...]], ...] = ()
+    failed: bool = False
+    times: int = 1
 
 
 @dataclass(frozen=True)
@@ -176,8 +210,9 @@ class Budgets:
 @dataclass(frozen=True)
 class Environment:
     """What a trace is judged against: tool definitions (with their hints), the tools this role may not call,
-    the rules, and the budgets. A ``--policy`` file has this shape; a trace's own environment wins key by
-    key (``merge_environment``)."""
+    the rules, and the budgets. A ``--policy`` file has this shape; a trace's own environment is merged with
+    it so that restrictions only add up (``merge_environment``). Tool names in it are compared as the policy
+    engine sees them (``aem_strands.trace.names``)."""
 
     tools: ToolCatalog = field(default_factory=ToolCatalog)
     denied_tools: frozenset[str] = frozenset()
@@ -188,6 +223,10 @@ class Environment:
     sensitive: SensitiveDataRule = field(default_factory=SensitiveDataRule)
     budgets: Budgets = field(default_factory=Budgets)
     expected_final_state: Mapping[str, JsonValue] | None = None
+    untrusted_tools: frozenset[str] = frozenset()
+    """Tools that read the outside world (e-mail, web, files) besides those whose definition says
+    ``openWorldHint``: what they return may carry instructions nobody trusted gave."""
+    handoff: tuple[HandoffRule, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,57 +1,429 @@
-"""Planning: the ordering rules of the environment (``issue_refund`` only after ``verify_identity`` and
-``check_refund_eligibility``). A call to a rule's tool before each of its preconditions has *succeeded*
-earlier fails with ``planning.order``; a precondition call that failed (``steps.call_failed``) does not
-count. Not applicable when no rule names a called tool (as the ruled tool or as a precondition)."""
+"""Planning: the ordering and hand-off rules of the environment (``types.OrderingRule``, ``types.HandoffRule``).
+
+Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``IssueRefund`` and
+``functions.issue_refund`` are ``issue_refund``). A precondition call *counts* for a later call when it
+
+1. succeeded (``steps.call_failed`` says no),
+2. said yes: no answer of its observation is no (``_says_no``: a false ``verified`` / ``eligible`` / ``valid``
+   ... or a member named like the tool's action, a ``status`` such as ``denied``, a text that negates the action),
+3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
+   both calls have, agree), and
+4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took at least one
+   of its values from the user (a user step or the goal) when the others came from what a tool returned: an
+   identity "verified" with values read off the order proves nothing.
+
+Findings, each at the call that breaks the rule:
+
+- ``planning.order``: a precondition of ``after`` (or every one of ``after_any``) was never called, or failed;
+- ``planning.precondition_said_no``, ``planning.precondition_other_object``, ``planning.identity_not_from_user``:
+  it was called, but for the reason named (the latest such call decides which);
+- ``planning.required_value``: the object's last observed value of a ``require`` key is none of the allowed
+  ones, or the object was never observed with that key;
+- ``planning.at_most``: ``tool`` already succeeded ``at_most`` times for the object;
+- ``planning.not_after``: a tool of ``not_after`` succeeded earlier for the object;
+- ``planning.handoff_due``: a hand-off rule's condition held, and the next tool action was no hand-off (a
+  ``handoff`` step or a call to one of ``to``), or the run ended without one.
+
+Not applicable when no rule names a called tool.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from aem_strands.compare.identifiers import identifier_key
 from aem_strands.trace.checks.context import TraceContext
-from aem_strands.trace.checks.steps import call_failed, step_fragment
+from aem_strands.trace.checks.steps import action_words, call_failed, sentences, step_fragment, words
+from aem_strands.trace.names import canonical_tool_name, same_tool, tool_key
 from aem_strands.trace.types import (
+    ActionType,
     Dimension,
     DimensionVerdict,
     Environment,
     Finding,
+    HandoffRule,
+    OrderingRule,
+    Scalar,
     Step,
     Trace,
     not_applicable,
     verdict_from,
 )
+from aem_strands.trace.values import GroundingIndex, compact
+from aem_strands.types import JsonValue
+
+ANSWER_WORDS = frozenset(
+    ["verified", "valid", "eligible", "approved", "authorized", "authorised", "authenticated", "allowed", "permitted",
+     "success", "successful", "ok", "passed", "match", "matched", "matches", "confirmed", "found", "exists"]
+)  # fmt: skip
+"""Words of an observation member whose ``false`` answers a check with no (``is_eligible: false``)."""
+
+NO_STATUSES = frozenset(
+    ["denied", "rejected", "declined", "refused", "ineligible", "not_eligible", "unverified", "not_verified",
+     "invalid", "mismatch", "failed", "unauthorized", "unauthorised", "not_found"]
+)  # fmt: skip
+"""``status`` / ``result`` / ``decision`` values that answer a check with no."""
+
+IDENTITY_WORDS = ("verif", "authent", "identi", "login", "logon", "auth")
+"""Beginnings of a tool name's words that make it an identity check."""
+
+_ANSWER_MEMBERS = ("status", "result", "decision", "outcome", "verification", "eligibility")
+_NEGATIONS = frozenset(["not", "no", "never", "cannot", "unable", "failed", "without"])
+_NEGATED_WORD = re.compile(r"^(?:in|un|non)(?:eligib|verif|valid|authori|authent)")
+_IDENTIFYING_NAME = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$")
+_WINDOW = 3
+_PREFIX = 5
 
 
-def _finding(step: Step, missing: list[str], after: tuple[str, ...], failed: dict[str, Step]) -> Finding:
-    tried = [f"{name} failed at step {failed[name].step_id!r}" for name in missing if name in failed]
-    message = (
-        f"step {step.step_id!r}: {step.tool_name} was called before {', '.join(missing)} succeeded"
-        f"{' (' + '; '.join(tried) + ')' if tried else ''}; the policy allows {step.tool_name} only after "
-        f"{', '.join(after)}: verify those first"
+# --- reading a precondition's answer --------------------------------------------------------------------------------
+
+
+def _dicts(value: JsonValue, in_lists: bool = False) -> Iterator[Mapping[str, JsonValue]]:
+    """The observation's objects; those inside lists only when ``in_lists`` (an item of a list answers for
+    itself, not for the call)."""
+    if isinstance(value, Mapping):
+        yield value
+        for member in value.values():
+            if isinstance(member, Mapping) or (in_lists and isinstance(member, list)):
+                yield from _dicts(member, in_lists)
+    elif in_lists and isinstance(value, list):
+        for item in value:
+            yield from _dicts(item, in_lists)
+
+
+def _key_words(key: str) -> list[str]:
+    return canonical_tool_name(key).split("_")
+
+
+def _answers(key: str, tool: str) -> bool:
+    wanted = action_words(tool)
+    return any(w in ANSWER_WORDS or any(w[:_PREFIX] == a[:_PREFIX] for a in wanted) for w in _key_words(key))
+
+
+def _text_says_no(text: str, tool: str) -> bool:
+    wanted = action_words(tool)
+    for sentence in sentences(text):
+        tokens = list(words(sentence))
+        for i, token in enumerate(tokens):
+            if _NEGATED_WORD.match(token):
+                return True
+            if token in ANSWER_WORDS or any(token[:_PREFIX] == a[:_PREFIX] for a in wanted):
+                before = tokens[max(0, i - _WINDOW) : i]
+                if any(t in _NEGATIONS or t.endswith("n't") for t in before):
+                    return True
+    return False
+
+
+def _main_answer(key: str) -> bool:
+    """Whether a member is the check's answer itself (``verified``, ``is_eligible``), not a detail of it
+    (``email_verified``)."""
+    words = _key_words(key)
+    if words[:1] == ["is"]:
+        words = words[1:]
+    return len(words) == 1 and words[0] in ANSWER_WORDS
+
+
+def _says_no(observation: JsonValue, tool: str) -> str | None:
+    """How the observation answers the check with no (``verified: false``), or ``None`` when it does not. Where
+    an object has a main answer (``_main_answer``), that decides, not the details beside it."""
+    if observation is False:
+        return "it returned false"
+    if isinstance(observation, str):
+        return "its answer negates it" if _text_says_no(observation, tool) else None
+    for obj in _dicts(observation):
+        answers = {k: v for k, v in obj.items() if isinstance(v, bool) and _answers(k, tool)}
+        main = {k: v for k, v in answers.items() if _main_answer(k)}
+        no = next((k for k, v in (main or answers).items() if v is False), None)
+        if no is not None:
+            return f"{no}: false"
+        for key, value in obj.items():
+            said = value.strip().casefold().replace(" ", "_") if isinstance(value, str) else None
+            if key.casefold() in _ANSWER_MEMBERS and said in NO_STATUSES:
+                return f"{key}: {value}"
+    return None
+
+
+# --- objects ----------------------------------------------------------------------------------------------------------
+
+
+def _argument(step: Step, name: str) -> JsonValue:
+    wanted = canonical_tool_name(name)
+    return next((v for k, v in step.arguments.items() if canonical_tool_name(k) == wanted), None)
+
+
+def _same_value(a: JsonValue, b: JsonValue) -> bool:
+    return identifier_key(str(a)) == identifier_key(str(b))
+
+
+def _identifying(step: Step) -> dict[str, JsonValue]:
+    return {
+        canonical_tool_name(k): v
+        for k, v in step.arguments.items()
+        if _IDENTIFYING_NAME.search(canonical_tool_name(k)) and isinstance(v, (str, int)) and not isinstance(v, bool)
+    }
+
+
+def _same_object(earlier: Step, call: Step, per: str | None) -> bool:
+    """Whether ``earlier`` was about the object ``call`` acts on; what cannot be told counts as the same."""
+    if per is not None:
+        a, b = _argument(earlier, per), _argument(call, per)
+        return a is None or b is None or _same_value(a, b)
+    mine, theirs = _identifying(call), _identifying(earlier)
+    return all(_same_value(mine[k], theirs[k]) for k in mine.keys() & theirs.keys())
+
+
+def _object(call: Step, per: str | None) -> tuple[str, JsonValue] | None:
+    if per is not None:
+        value = _argument(call, per)
+        return None if value is None else (canonical_tool_name(per), value)
+    return next(iter(_identifying(call).items()), None)
+
+
+# --- identity values --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Sources:
+    """What the user said (user steps, the goal) and what tools returned, indexed once per trace."""
+
+    user: GroundingIndex
+    tools: GroundingIndex
+
+
+def _sources(trace: Trace, ctx: TraceContext, before: int) -> _Sources:
+    user, tools = GroundingIndex(ctx.values.same), GroundingIndex(ctx.values.same)
+    if trace.goal:
+        user.add_text(trace.goal, "goal")
+    for step in trace.steps[:before]:
+        if step.action_type is ActionType.USER and step.content:
+            user.add_text(step.content, step.step_id)
+        elif step.action_type is ActionType.TOOL_CALL and step.observation is not None:
+            tools.add_json(step.observation, step.step_id)
+    return _Sources(user, tools)
+
+
+def _is_identity_check(tool: str) -> bool:
+    return any(w.startswith(IDENTITY_WORDS) for w in canonical_tool_name(tool).split("_"))
+
+
+def _read_off(trace: Trace, step: Step, ctx: TraceContext) -> str | None:
+    """The step an identity check's values were read from when none came from the user; ``None`` otherwise."""
+    values = [(k, v) for k, v in step.arguments.items() if isinstance(v, (str, int)) and not isinstance(v, bool)]
+    values = [(k, v) for k, v in values if str(v).strip()]
+    if not values:
+        return None
+    said = [s.content for s in trace.steps[: step.index] if s.action_type is ActionType.USER and s.content]
+    told = compact(" ".join([trace.goal or "", *said]))
+    if any(len(compact(str(v))) >= 2 and compact(str(v)) in told for _, v in values):
+        return None  # the user said one of them as written: no index needed
+    sources = _sources(trace, ctx, step.index)
+    if any(sources.user.find(v, k) is not None for k, v in values):
+        return None
+    found = next((g for k, v in values if (g := sources.tools.find(v, k)) is not None), None)
+    return None if found is None else found.source
+
+
+# --- ordering rules ---------------------------------------------------------------------------------------------------
+
+
+def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: TraceContext) -> tuple[str, str] | None:
+    """(rule name, reason) why a precondition call does not count for ``call``; ``None`` when it counts."""
+    if call_failed(pre):
+        return "planning.order", f"{pre.tool_name} failed at step {pre.step_id!r}"
+    no = _says_no(pre.observation, pre.tool_name or "")
+    if no is not None:
+        return "planning.precondition_said_no", f"{pre.tool_name} said no at step {pre.step_id!r} ({no})"
+    if not _same_object(pre, call, rule.per):
+        return "planning.precondition_other_object", f"{pre.tool_name} at step {pre.step_id!r} was for another object"
+    if _is_identity_check(pre.tool_name or ""):
+        source = _read_off(trace, pre, ctx)
+        if source is not None:
+            return "planning.identity_not_from_user", (
+                f"{pre.tool_name} at step {pre.step_id!r} used values read off step {source!r}, none from the user"
+            )
+    return None
+
+
+def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingRule, names: tuple[str, ...],
+                  ctx: TraceContext) -> tuple[str, list[str], list[Step]] | None:  # fmt: skip
+    """``None`` when one of ``names`` counts for ``call``; else the rule name, the reasons and the calls."""
+    reasons: list[str] = []
+    shown: list[Step] = []
+    rule_name = "planning.order"
+    for name in names:
+        tried = [s for s in earlier if same_tool(s.tool_name or "", name)]
+        verdicts = [_why_not(trace, s, call, rule, ctx) for s in tried]
+        if any(v is None for v in verdicts):
+            return None
+        if not tried:
+            reasons.append(f"{name} was never called")
+            continue
+        rule_name = verdicts[-1][0] if verdicts[-1] is not None else rule_name
+        reasons.extend(v[1] for v in verdicts if v is not None)
+        shown.extend(tried)
+    return rule_name, reasons, shown
+
+
+def _observed(earlier: list[Step], key: str, target: tuple[str, JsonValue] | None) -> tuple[Step, JsonValue] | None:
+    """The last successful observation of the object showing ``key``, and its value there."""
+    wanted = canonical_tool_name(key)
+    for step in reversed(earlier):
+        if call_failed(step):
+            continue
+        about = target is not None and _argument(step, target[0]) is not None
+        about = about and target is not None and _same_value(_argument(step, target[0]), target[1])
+        for obj in _dicts(step.observation, in_lists=True):
+            value = next((v for k, v in obj.items() if canonical_tool_name(k) == wanted), None)
+            if value is None:
+                continue
+            names_it = target is not None and any(
+                isinstance(v, (str, int)) and _same_value(v, target[1]) for v in obj.values()
+            )
+            if about or names_it or target is None:
+                return step, value
+    return None
+
+
+def _allowed(value: JsonValue, allowed: tuple[Scalar, ...]) -> bool:
+    if isinstance(value, str):
+        return any(isinstance(a, str) and a.strip().casefold() == value.strip().casefold() for a in allowed)
+    return any(value == a and type(value) is type(a) for a in allowed)
+
+
+def _finding(call: Step, rule: str, message: str, shown: list[Step]) -> Finding:
+    evidence: JsonValue = [step_fragment(call), *(step_fragment(s) for s in shown)]
+    return Finding(Dimension.PLANNING, rule, message, call.step_id, call.index, evidence)
+
+
+def _rule_findings(
+    trace: Trace, rule: OrderingRule, call: Step, earlier: list[Step], ctx: TraceContext
+) -> list[Finding]:
+    tool = call.tool_name
+    found: list[Finding] = []
+    missing: list[str] = []
+    tried: list[str] = []
+    shown: list[Step] = []
+    for name in rule.after:
+        unmet = _precondition(trace, earlier, call, rule, (name,), ctx)
+        if unmet is None:
+            continue
+        if unmet[0] == "planning.order":
+            missing.append(name)
+            tried.extend(r for r in unmet[1] if not r.endswith("never called"))
+            shown.extend(unmet[2])
+        else:
+            message = (f"step {call.step_id!r}: {tool} was called before {name} said yes for it: "
+                       f"{'; '.join(unmet[1])}; the policy allows {tool} only after "
+                       f"{', '.join(rule.after)}")  # fmt: skip
+            found.append(_finding(call, unmet[0], message, unmet[2]))
+    if missing:
+        message = (
+            f"step {call.step_id!r}: {tool} was called before {', '.join(missing)} succeeded"
+            f"{' (' + '; '.join(tried) + ')' if tried else ''}; the policy allows {tool} only after "
+            f"{', '.join(rule.after)}: verify those first"
+        )
+        found.insert(0, _finding(call, "planning.order", message, shown))
+    if rule.after_any:
+        unmet_any = _precondition(trace, earlier, call, rule, rule.after_any, ctx)
+        if unmet_any is not None:
+            message = (f"step {call.step_id!r}: {tool} was called before any of {', '.join(rule.after_any)} "
+                       f"succeeded and said yes for it: {'; '.join(unmet_any[1])}")  # fmt: skip
+            found.append(_finding(call, unmet_any[0], message, unmet_any[2]))
+    target = _object(call, rule.per)
+    for key, allowed in rule.require:
+        seen = _observed(earlier, key, target)
+        values = ", ".join(map(str, allowed))
+        if seen is None:
+            message = f"step {call.step_id!r}: {tool} needs {key} in ({values}), but no earlier observation showed it"
+            found.append(_finding(call, "planning.required_value", message, []))
+        elif not _allowed(seen[1], allowed):
+            message = (f"step {call.step_id!r}: {tool} needs {key} in ({values}), but step {seen[0].step_id!r} "
+                       f"observed {key}: {seen[1]!r}")  # fmt: skip
+            found.append(_finding(call, "planning.required_value", message, [seen[0]]))
+    if rule.at_most is None and not rule.not_after:
+        return found
+    done = [s for s in earlier if not call_failed(s) and _same_object(s, call, rule.per)]
+    if rule.at_most is not None:
+        repeats = [s for s in done if same_tool(s.tool_name or "", tool or "")]
+        if len(repeats) >= rule.at_most:
+            message = (f"step {call.step_id!r}: {tool} already succeeded {len(repeats)} time(s) for this object; the "
+                       f"policy allows at most {rule.at_most}")  # fmt: skip
+            found.append(_finding(call, "planning.at_most", message, repeats))
+    blocking = [s for s in done if any(same_tool(s.tool_name or "", n) for n in rule.not_after)]
+    if blocking:
+        message = (f"step {call.step_id!r}: {tool} may not follow {blocking[0].tool_name} for the same object "
+                   f"(step {blocking[0].step_id!r})")  # fmt: skip
+        found.append(_finding(call, "planning.not_after", message, blocking[:1]))
+    return found
+
+
+# --- hand-off rules ---------------------------------------------------------------------------------------------------
+
+
+def _holds(rule: HandoffRule, step: Step) -> bool:
+    if step.action_type is not ActionType.TOOL_CALL or not same_tool(step.tool_name or "", rule.after):
+        return False
+    if rule.failed and call_failed(step):
+        return True
+    return any(
+        canonical_tool_name(k) == canonical_tool_name(key) and _allowed(v, allowed)
+        for key, allowed in rule.observed
+        for obj in _dicts(step.observation)
+        for k, v in obj.items()
     )
-    evidence = [step_fragment(step), *(step_fragment(failed[name]) for name in missing if name in failed)]
-    return Finding(Dimension.PLANNING, "planning.order", message, step.step_id, step.index, evidence)
+
+
+def _handoff_findings(trace: Trace, rule: HandoffRule) -> list[Finding]:
+    count, due = 0, None
+    for step in trace.steps:
+        if due is not None:
+            if step.action_type is ActionType.HANDOFF or (
+                step.action_type is ActionType.TOOL_CALL and any(same_tool(step.tool_name or "", t) for t in rule.to)
+            ):
+                count, due = 0, None
+                continue
+            if step.action_type is ActionType.TOOL_CALL:
+                message = (f"step {step.step_id!r}: a hand-off ({', '.join(rule.to) or 'a handoff step'}) was due "
+                           f"after step {due.step_id!r} ({rule.after}), but {step.tool_name} was called")  # fmt: skip
+                return [_finding(step, "planning.handoff_due", message, [due])]
+        if _holds(rule, step):
+            count += 1
+            if count >= rule.times:
+                due = step
+    if due is None:
+        return []
+    message = (f"step {due.step_id!r}: a hand-off ({', '.join(rule.to) or 'a handoff step'}) was due after "
+               f"{rule.after} here, and the run ended without one")  # fmt: skip
+    return [_finding(due, "planning.handoff_due", message, [])]
+
+
+def _names(rule: OrderingRule) -> tuple[str, ...]:
+    return (rule.tool, *rule.after, *rule.after_any, *rule.not_after)
 
 
 def check_planning(trace: Trace, env: Environment, ctx: TraceContext) -> DimensionVerdict:
-    """One ``planning.order`` finding per call made before its preconditions succeeded (see the module
-    docstring)."""
+    """The findings of the module docstring, in step order."""
     calls = trace.tool_calls()
-    called = {s.tool_name for s in calls}
-    rules = [r for r in env.ordering if r.tool in called or called.intersection(r.after)]
-    if not rules:
-        reason = "no ordering rules" if not env.ordering else "no ordering rule names a called tool"
+    called = {tool_key(s.tool_name or "") for s in calls}  # a rule naming none of these cannot apply
+    rules = [r for r in env.ordering if any(tool_key(n) in called for n in _names(r))]
+    handoffs = [h for h in env.handoff if tool_key(h.after) in called]
+    if not rules and not handoffs:
+        reason = "no ordering rules" if not env.ordering and not env.handoff else "no ordering rule names a called tool"
         return not_applicable(Dimension.PLANNING, reason)
-    succeeded: set[str] = set()
-    failed: dict[str, Step] = {}
     findings: list[Finding] = []
-    for step in calls:
-        name = step.tool_name or ""
+    for position, call in enumerate(calls):
         for rule in rules:
-            if rule.tool == name:
-                missing = [a for a in rule.after if a not in succeeded]
-                if missing:
-                    findings.append(_finding(step, missing, rule.after, failed))
-        if call_failed(step):
-            failed.setdefault(name, step)
-        else:
-            succeeded.add(name)
-    described = "; ".join(f"{r.tool} after {', '.join(r.after)}" for r in rules)
-    return verdict_from(Dimension.PLANNING, findings, f"{len(rules)} ordering rule(s): {described}")
+            if same_tool(call.tool_name or "", rule.tool):
+                findings.extend(_rule_findings(trace, rule, call, list(calls[:position]), ctx))
+    for handoff in handoffs:
+        findings.extend(_handoff_findings(trace, handoff))
+    findings.sort(key=lambda f: f.step_index or 0)
+    checked = []
+    if rules:
+        described = "; ".join(f"{r.tool} after {', '.join(r.after or r.after_any) or 'nothing'}" for r in rules)
+        checked.append(f"{len(rules)} ordering rule(s): {described}")
+    if handoffs:
+        checked.append(f"{len(handoffs)} hand-off rule(s): after {', '.join(h.after for h in handoffs)}")
+    return verdict_from(Dimension.PLANNING, findings, "; ".join(checked))
