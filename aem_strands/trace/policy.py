@@ -7,7 +7,8 @@ replies add up, so a trace cannot lift a policy's restriction). The format is th
     permissions: {denied_tools: [...]}
     destructive_tools: [...]
     rules: {ordering: [{tool, after}], tool_selection: [{goal_pattern, allowed, forbidden}],
-            sensitive_data: {forbid_in_reply: [...], forbid_to_tools: {kind: [tools]}}}
+            sensitive_data: {forbid_in_reply: [...], forbid_to_tools: {kind: [tools]}},
+            consent: {tool: required | not_required}}
     budgets: {max_steps, max_tool_calls, max_identical_calls, max_retries, max_latency_ms, max_tokens, max_cost_usd}
     expected_final_state: {...}
 """
@@ -59,6 +60,7 @@ class _RulesModel(BaseModel):
     ordering: list[_OrderingModel] = Field(default_factory=list)
     tool_selection: list[_SelectionModel] = Field(default_factory=list)
     sensitive_data: _SensitiveModel | None = None
+    consent: dict[Name, Literal["required", "not_required"]] = Field(default_factory=dict)
 
 
 class _PermissionsModel(BaseModel):
@@ -120,6 +122,7 @@ def _environment(model: _EnvironmentModel, source: str) -> Environment:
         sensitive=sensitive,
         budgets=budgets,
         expected_final_state=model.expected_final_state,
+        consent=dict(rules.consent),
     )
 
 
@@ -173,6 +176,7 @@ def environment_to_json(env: Environment) -> dict[str, JsonValue]:
                 "forbid_in_reply": list(env.sensitive.forbid_in_reply),
                 "forbid_to_tools": {k: list(v) for k, v in env.sensitive.forbid_to_tools.items()},
             },
+            "consent": dict(env.consent),
         },
         "budgets": budgets,
         "expected_final_state": None if env.expected_final_state is None else dict(env.expected_final_state),
@@ -188,8 +192,8 @@ def merge_environment(policy: Environment | None, own: Environment | None) -> En
 
     Tool definitions, ordering rules (by tool), selection rules (by goal pattern), ``forbid_to_tools`` (by
     kind), budgets (each one the trace sets to other than the default) and the expected final state: the
-    trace's own wins. Denied tools, destructive tools and the kinds forbidden in replies are restrictions: a
-    trace adds to the policy's, never lifts them.
+    trace's own wins. Denied tools, destructive tools, the kinds forbidden in replies and ``consent: required``
+    are restrictions: a trace adds to the policy's, never lifts them (its own ``not_required`` is dropped).
     """
     if policy is None or own is None:
         return own or policy or Environment()
@@ -214,6 +218,7 @@ def merge_environment(policy: Environment | None, own: Environment | None) -> En
         expected_final_state=own.expected_final_state
         if own.expected_final_state is not None
         else policy.expected_final_state,
+        consent={**policy.consent, **{t: n for t, n in own.consent.items() if n == "required"}},
     )
 
 

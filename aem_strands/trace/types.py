@@ -174,6 +174,10 @@ class Environment:
     sensitive: SensitiveDataRule = field(default_factory=SensitiveDataRule)
     budgets: Budgets = field(default_factory=Budgets)
     expected_final_state: Mapping[str, JsonValue] | None = None
+    consent: Mapping[str, str] = field(default_factory=dict)
+    """Tool name → ``required`` (a call needs the user's consent, as a destructive one does) or ``not_required``
+    (a write a business rule lets the agent make unasked; a trace's own is dropped when a run's policy is given,
+    see ``merge_environment``)."""
 
 
 @dataclass(frozen=True)
