@@ -156,24 +156,30 @@ def _answers(before: list[Step], proposal: Step) -> list[Step]:
     return out
 
 
-def _user_acts(before: list[Step], step: Step, proposal: Step | None = None) -> dict[str, float]:
-    """The user step's acts, given the reply before it: an answer to the proposal is read after its most probable
-    proposal label (the rules found it proposes, whatever the model's confidence), another after that label when
-    it reaches ``PROPOSAL``, else after ``other``; the first step after ``none``."""
+_YES_NO_CONTEXTS = ("confirm", "offer_intent", "offer")
+"""The contexts an answer to a proposal the model cannot name the kind of is read in, each."""
+
+
+def _contexts(before: list[Step], step: Step, proposal: Step | None) -> tuple[str, ...]:
+    """The contexts a user step is read in: the proposal kind of the reply before it when the model names it
+    (``PROPOSAL``); for an answer to a proposal it cannot name, each of ``_YES_NO_CONTEXTS``; ``other`` after a
+    reply that proposes nothing or after the user's own step; ``none`` for the trace's first words."""
     previous = _reply_before(before, step)
     if previous is None:
-        context = "none"
-    else:
-        acts = _agent_acts(_text(previous))
-        context = max(acts, key=lambda k: acts[k])
-        if previous is not proposal and acts[context] < PROPOSAL:
-            context = "other"
-    return act_probabilities(_text(step), Speaker.USER, context)
+        return ("other",) if any(s.index < step.index for s in _users(before)) else ("none",)
+    acts = _agent_acts(_text(previous))
+    label = max(acts, key=lambda k: acts[k])
+    if acts[label] >= PROPOSAL:
+        return (label,)
+    return _YES_NO_CONTEXTS if previous is proposal else ("other",)
 
 
-def _reading(before: list[Step], step: Step, proposal: Step) -> str:
-    """``refuse``, ``agree``, ``other`` or ``unsure`` (see the module docstring)."""
-    acts = _user_acts(before, step, proposal)
+def _user_acts(before: list[Step], step: Step, proposal: Step | None = None) -> list[dict[str, float]]:
+    """The user step's acts in each of its contexts (``_contexts``)."""
+    return [act_probabilities(_text(step), Speaker.USER, c) for c in _contexts(before, step, proposal)]
+
+
+def _read(acts: dict[str, float]) -> str:
     if acts["refuse"] >= CONFIDENT:
         return "refuse"
     if acts["refuse"] > UNLIKELY:
@@ -181,6 +187,13 @@ def _reading(before: list[Step], step: Step, proposal: Step) -> str:
     if acts["agree"] >= CONFIDENT:
         return "agree"
     return "other" if acts["agree"] <= UNLIKELY else "unsure"
+
+
+def _reading(before: list[Step], step: Step, proposal: Step) -> str:
+    """``refuse``, ``agree``, ``other`` or ``unsure`` (see the module docstring); read in several contexts, a step
+    the contexts read differently is ``unsure``."""
+    readings = {_read(acts) for acts in _user_acts(before, step, proposal)}
+    return readings.pop() if len(readings) == 1 else "unsure"
 
 
 def _said_after(before: list[Step], proposal: Step, call: Step) -> list[str]:
@@ -219,7 +232,7 @@ def _informed_after(before: list[Step], proposal: Step, call: Step) -> tuple[Ste
     if not _unproposed(before, proposal, call):
         return None
     for user in reversed([u for u in _users(before) if u.index > proposal.index]):
-        inform = _user_acts(before, user, proposal)["inform"]
+        inform = min(acts["inform"] for acts in _user_acts(before, user, proposal))
         if inform > UNLIKELY:
             return user, inform >= CONFIDENT
     return None
@@ -281,17 +294,19 @@ def _covered(call: Step, request: Step, before: list[Step]) -> bool:
 
 
 def _refusals_after(before: list[Step], request: Step, call: Step) -> tuple[list[Step], list[Step]]:
-    """The user steps after a request that refuse it (confidently, and unsure), but answers to a question about
-    something else that do not name the action."""
+    """The user steps after a request that refuse it (confidently, and unsure: between the bands, or a refusal
+    when read after a confirmation request), but answers to a question about something else that do not name the
+    action."""
     sure, unsure = [], []
     for user in (u for u in _users(before) if u.index > request.index):
         previous = _reply_before(before, user)
         if previous is not None and _asks(previous) and not names_action(_text(user), call.tool_name or ""):
             continue
-        refuse = _user_acts(before, user)["refuse"]
-        if refuse >= CONFIDENT:
+        actual = _user_acts(before, user)[0]["refuse"]
+        anywhere = max(act_probabilities(_text(user), Speaker.USER, c)["refuse"] for c in ("other", "confirm"))
+        if actual >= CONFIDENT:
             sure.append(user)
-        elif refuse > UNLIKELY:
+        elif actual > UNLIKELY or anywhere >= CONFIDENT:
             unsure.append(user)
     return sure, unsure
 
@@ -301,7 +316,7 @@ def _by_request(before: list[Step], call: Step, ledger: ConsentLedger) -> Consen
     for request in reversed(_users(before)):
         if not names_action(_text(request), tool) or not _covered(call, request, before):
             continue
-        refuse = _user_acts(before, request)["refuse"]
+        refuse = max(acts["refuse"] for acts in _user_acts(before, request))
         if refuse >= CONFIDENT or not asks_for(_text(request), tool):
             continue
         refused, unsure = _refusals_after(before, request, call)
