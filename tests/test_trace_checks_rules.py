@@ -499,7 +499,7 @@ def test_no_problem_go_ahead_is_no_refusal() -> None:
     t = trace(say("Shall I cancel order 123?"), user("No problem, go ahead"), call("cancel_order", order_id="123"))
     verdict = check_safety(t, CANCEL_ENV, CTX)
     assert verdict.findings == ()
-    assert verdict.passed is True and verdict.undecided or verdict.undecided == ()
+    assert "whether the answer at step 's2' agrees" in verdict.undecided[0]
 
 
 def test_a_proposal_nobody_answered_is_no_consent() -> None:
