@@ -10,7 +10,8 @@ registry recorded in it lifts one of the policy's). The format is that of ``docs
     rules: {ordering: [{tool, after, after_any, require, at_most, not_after, per}],
             handoff: [{after, observed | failed, times, to}],
             tool_selection: [{goal_pattern, allowed, forbidden}],
-            sensitive_data: {forbid_in_reply: [...], forbid_to_tools: {kind: [tools]}}}
+            sensitive_data: {forbid_in_reply: [...], forbid_to_tools: {kind: [tools]}},
+            consent: {tool: required | not_required}}
     budgets: {max_steps, max_tool_calls, max_identical_calls, max_retries, max_latency_ms, max_tokens, max_cost_usd}
     expected_final_state: {...}
 """
@@ -103,6 +104,7 @@ class _RulesModel(BaseModel):
     handoff: list[_HandoffModel] = Field(default_factory=list)
     tool_selection: list[_SelectionModel] = Field(default_factory=list)
     sensitive_data: _SensitiveModel | None = None
+    consent: dict[Name, Literal["required", "not_required"]] = Field(default_factory=dict)
 
 
 class _PermissionsModel(BaseModel):
@@ -199,6 +201,7 @@ def _environment(model: _EnvironmentModel, source: str) -> Environment:
         expected_final_state=model.expected_final_state,
         untrusted_tools=frozenset(model.untrusted_tools) | _open_world(model.tools, source),
         handoff=tuple(HandoffRule(h.after, tuple(h.to), _values(h.observed), h.failed, h.times) for h in rules.handoff),
+        consent=dict(rules.consent),
     )
 
 
@@ -281,6 +284,7 @@ def environment_to_json(env: Environment) -> dict[str, JsonValue]:
                 "forbid_in_reply": list(env.sensitive.forbid_in_reply),
                 "forbid_to_tools": {k: list(v) for k, v in env.sensitive.forbid_to_tools.items()},
             },
+            "consent": dict(env.consent),
         },
         "budgets": budgets,
         "expected_final_state": None if env.expected_final_state is None else dict(env.expected_final_state),
@@ -330,6 +334,7 @@ def merge_environment(policy: Environment | None, own: Environment | None) -> En
     both define keeps the policy's hints and argument schemas, with a ``destructiveHint`` true from either side
     (``_definition``); tool names compare as the policy engine sees them (``aem_strands.trace.names``). Budgets
     (each one the trace sets to other than the default) and the expected final state: the trace's own wins.
+    ``consent: required`` adds up too; a trace's own ``not_required`` is dropped when a run's policy is given.
     """
     if policy is None or own is None:
         return own or policy or Environment()
@@ -357,6 +362,7 @@ def merge_environment(policy: Environment | None, own: Environment | None) -> En
         else policy.expected_final_state,
         untrusted_tools=_names(policy.untrusted_tools, own.untrusted_tools),
         handoff=tuple(dict.fromkeys([*policy.handoff, *own.handoff])),
+        consent={**policy.consent, **{t: n for t, n in own.consent.items() if n == "required"}},
     )
 
 

@@ -227,6 +227,10 @@ class Environment:
     """Tools that read the outside world (e-mail, web, files) besides those whose definition says
     ``openWorldHint``: what they return may carry instructions nobody trusted gave."""
     handoff: tuple[HandoffRule, ...] = ()
+    consent: Mapping[str, str] = field(default_factory=dict)
+    """Tool name → ``required`` (a call needs the user's consent, as a destructive one does) or ``not_required``
+    (a write a business rule lets the agent make unasked; a trace's own is dropped when a run's policy is given,
+    see ``merge_environment``)."""
 
 
 @dataclass(frozen=True)

@@ -48,9 +48,10 @@ def _detectors() -> tuple[tuple[re.Pattern[str], ...], tuple[tuple[re.Pattern[st
     from detect_secrets.plugins import keyword
     from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
 
+    plugins: dict[str, Any] = dict(get_mapping_from_secret_type_to_class())
     formats = tuple(
         regex
-        for name, plugin in get_mapping_from_secret_type_to_class().items()
+        for name, plugin in plugins.items()
         if name not in _SKIPPED_DETECTORS
         for regex in getattr(plugin, "denylist", ())
     )

@@ -1,0 +1,129 @@
+"""The details a text states, against a call's argument values: which action a proposal or a request is about.
+
+A *detail* is a value with a digit (an identifier, an amount, a count, a clock time, a date), read from the text
+as a span and typed: ``clock`` (``11:30``, ``4:30 pm``, ``7 pm``: minutes after midnight), ``date``
+(``2019-03-07``), ``number`` (``250``, ``$1,250.00``, ``2``), ``identifier`` (letters and digits: ``ORDER_789``,
+``CHK-1001``, ``UA100``). A call's argument values are typed the same way (a JSON number is a ``number``).
+
+- A call value is *stated* in a text when a span of the text has its type and the same value, or, for an
+  identifier or a digit string, when its separator-free form (``identifier_key``) is a whole run of the text's
+  separator-free letters and digits, bounded by non-digits: ``4111111111111111`` is stated by
+  ``4111 1111 1111 1111``, ``ORDER_111`` is not stated by ``ORDER_1112``.
+- A text states *other details* than the call's when a call value is not stated and the text has a span of the
+  same type that equals no value of that type of the call: ``cancel ORDER_111?`` for ``cancel_order(ORDER_789)``,
+  ``transfer 250 EUR`` for ``amount: 300``. A value the text does not state at all (the date of "today") is no
+  conflict: a proposal need not spell every argument.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from aem_strands.compare.identifiers import identifier_key
+from aem_strands.types import JsonValue
+
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
+_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_NUMBER = re.compile(r"(?<![\w.])[$€£]?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w])")
+_IDENTIFIER = re.compile(r"\b(?=[\w#/-]*[A-Za-z])(?=[\w#/-]*\d)[A-Za-z0-9][\w#/-]*[A-Za-z0-9]\b")
+_ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$", re.IGNORECASE)
+_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+@dataclass(frozen=True)
+class Detail:
+    """One typed value: its type (``clock``, ``date``, ``number``, ``identifier``) and its normal form."""
+
+    kind: str
+    value: str
+
+
+def _clock(match: re.Match[str]) -> Detail | None:
+    if match.group(4) is not None:
+        hour, minute = int(match.group(4)), int(match.group(5))
+    else:
+        hour, minute = int(match.group(1)), int(match.group(2) or 0)
+        if hour > 12:
+            return None
+        hour = hour % 12 + (12 if match.group(3).casefold() == "p" else 0)
+    return Detail("clock", f"{hour:02d}:{minute:02d}") if hour < 24 and minute < 60 else None
+
+
+def _number(whole: str, decimals: str | None) -> Detail:
+    value = Fraction(whole.replace(",", "")) + (Fraction(f"0.{decimals}") if decimals else 0)
+    return Detail("number", str(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def text_details(text: str) -> frozenset[Detail]:
+    """The typed details a text states (see the module docstring); spans are read clock, date, then number and
+    identifier on what is left."""
+    found: set[Detail] = set()
+    rest = text
+    for pattern, read in ((_CLOCK, _clock), (_DATE, _date)):
+        for match in pattern.finditer(rest):
+            detail = read(match)
+            if detail is not None:
+                found.add(detail)
+        rest = pattern.sub(" ", rest)
+    for match in _IDENTIFIER.finditer(rest):
+        if not _ORDINAL.match(match.group(0)):
+            found.add(Detail("identifier", identifier_key(match.group(0))))
+    for match in _NUMBER.finditer(_IDENTIFIER.sub(" ", rest)):
+        found.add(_number(match.group(1), match.group(2)))
+    return frozenset(found)
+
+
+def _date(match: re.Match[str]) -> Detail:
+    return Detail("date", f"{int(match.group(1)):04d}-{int(match.group(2)):02d}-{int(match.group(3)):02d}")
+
+
+def value_detail(value: JsonValue) -> Detail | None:
+    """The typed detail of one argument value, or ``None`` when it has no digit (names, free text)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return Detail("number", str(Fraction(str(value))))
+    if not isinstance(value, str) or not any(c.isdigit() for c in value):
+        return None
+    details = text_details(value)
+    if len(details) == 1:
+        return next(iter(details))
+    return Detail("identifier", identifier_key(value))
+
+
+def call_details(arguments: Mapping[str, JsonValue]) -> dict[str, Detail]:
+    """Argument name → the typed detail of its value, for the values with a digit (nested values left out)."""
+    return {name: d for name, value in arguments.items() if (d := value_detail(value)) is not None}
+
+
+def stated(detail: Detail, text: str, details: frozenset[Detail] | None = None) -> bool:
+    """Whether ``text`` states ``detail`` (see the module docstring)."""
+    if detail in (details if details is not None else text_details(text)):
+        return True
+    if detail.kind not in ("identifier", "number") or "." in detail.value or "/" in detail.value:
+        return False
+    key = _ALNUM.sub("", detail.value.casefold())
+    squashed = _ALNUM.sub("", text.casefold())
+    start = squashed.find(key)
+    while start >= 0 and key:
+        before = squashed[start - 1] if start else ""
+        after = squashed[start + len(key) : start + len(key) + 1]
+        if not (before.isdigit() and key[0].isdigit()) and not (after.isdigit() and key[-1].isdigit()):
+            return True
+        start = squashed.find(key, start + 1)
+    return False
+
+
+def other_details(arguments: Mapping[str, JsonValue], text: str) -> list[str]:
+    """The details of ``text`` that are another value than the call's of the same type, when the call's is not
+    stated (see the module docstring): empty when the text agrees with the call or says nothing of its values."""
+    details = text_details(text)
+    call = call_details(arguments)
+    kinds = {d.kind for d in call.values() if not stated(d, text, details)}
+    own = set(call.values())
+    return sorted(d.value for d in details if d.kind in kinds and d not in own)
