@@ -148,7 +148,8 @@ def findings(trace: Trace, env: Environment, ctx: TraceContext) -> tuple[list[Fi
 
 _TIME = re.compile(r"\b(\d{1,2})(:\d{2})?\s?(am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 _PRICE = re.compile(r"\$\s?(\d+(?:,\d{3})*)(?:\.\d+)?")
-_MONTHS = ("January February March April May June July August September October November December").split()
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"]  # fmt: skip
 _DATE = re.compile(rf"\b({'|'.join(_MONTHS)}) (\d{{1,2}})(st|nd|rd|th)?\b")
 
 

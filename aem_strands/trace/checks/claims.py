@@ -12,8 +12,9 @@ act reading's ``notify_failure``). Such a sentence claims success when:
 - **weak**: it states an outcome in the passive (``Your order is cancelled.``, ``The address was updated.``):
   a claim only about the action it names (``is located``, ``is rated`` are passives too).
 
-A strong claim by its grammar alone (the perfect, *went through*) is ``done``. Each claim carries the words it stands on (``cancelled``, ``issued``, ``went through``), so a caller can ask
-which action it is about (``steps.names_action``) or compare it with an observed status.
+A strong claim by its grammar alone (the perfect, *went through*) is ``done``. Each claim carries the words it
+stands on (``cancelled``, ``issued``, ``went through``), so a caller can ask which action it is about
+(``steps.names_action``) or compare it with an observed status.
 """
 
 from __future__ import annotations

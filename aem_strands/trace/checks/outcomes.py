@@ -12,12 +12,13 @@ not a word list). A claim is unsupported when:
   one it is recorded as undecided;
 - **no call**: no call that could have done it was made before the reply: no write call at all (a tool the
   catalog does not mark read-only, or, outside the catalog, one whose name does not start with a read verb:
-  ``READ_VERBS``), and no call whose action the claim names (``verify_identity`` for ``I've verified you``).
-  Only claims that report the action done by their grammar count (``claims.Claim.done``: ``I've booked it``,
-  ``It has been sent``, ``the money went through``): a dialog act of success or a passive (``is scheduled to
-  leave``, ``is located``) also describes things; with a catalog, the claim's verb must name the action of one
-  of its write tools (``has been booked`` and ``BookAppointment``; ``it has been rated 4.4`` names none). A failed call that could have done it is
-  recovery's to judge (``recovery.reported_success_after_error``), not this rule's.
+  ``READ_VERBS``), and no call whose action the claim's verb names (``verify_identity`` for ``I've verified you``;
+  ``find_ride`` for ``your ride has been booked`` names the object, not the action). Only claims that report the
+  action done by their grammar count (``claims.Claim.done``: ``I've booked it``, ``It has been sent``, ``the money
+  went through``): a dialog act of success or a passive (``is scheduled to leave``, ``is located``) also describes
+  things; with a catalog, the claim's verb must name the action of one of its write tools (``has been booked`` and
+  ``BookAppointment``; ``it has been rated 4.4`` names none). A failed call that could have done it is recovery's to
+  judge (``recovery.reported_success_after_error``), not this rule's.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def unsupported(
         if reading is not None:
             found.append(reading)
             continue
-        if writes or any(names_action(claim.sentence, c.tool_name or "") for c in calls):
+        verbs = " ".join(claim.verbs)
+        if writes or any(names_action(verbs, c.tool_name or "") for c in calls):
             continue
         if claim.done and _names_a_write(claim, env):
             found.append(Outcome(claim, "no call"))

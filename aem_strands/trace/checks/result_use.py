@@ -15,13 +15,13 @@ A contradiction is about the same object: the same record (the object an observa
   reply fact reading, ``compare.reply_signals.facts_in``) against the record the sentence is about: a record it
   names (by an identifier or a name such as ``Benissimo``), else the only record of the latest observation that
   holds a value of that kind, when the user has not spoken since (then the reply may be about another task).
-  Questions in a reply that reports a failure propose other values (``Do you prefer 5:15 pm?``): not read. A fact contradicts it when that record holds values of its kind, and the fact
-  agrees (``fact_match.agree``: ``5 days`` vs ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs
-  ``2019-03-03`` agree) with nothing the trace stated before: no observation (an item further down a list, an
-  earlier search), no user message, no call argument, no earlier reply, and no product or sum of the record's
-  amounts (``3 nights at $150``: ``$450``). A fact about no known record, or of a kind the record does not hold,
-  is another quantity: no finding. A later observation of a record's field (the same identifiers) replaces
-  what earlier ones said of it.
+  Questions in a reply that reports a failure propose other values (``Do you prefer 5:15 pm?``): not read. A fact
+  contradicts it when that record holds values of its kind, and the fact agrees (``fact_match.agree``: ``5 days`` vs
+  ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs ``2019-03-03`` agree) with nothing the trace stated
+  before: no observation (an item further down a list, an earlier search), no user message, no call argument, no
+  earlier reply, and no product or sum of the record's amounts (``3 nights at $150``: ``$450``). A fact about no
+  known record, or of a kind the record does not hold, is another quantity: no finding. A later observation of a
+  record's field (the same identifiers) replaces what earlier ones said of it.
 - **arguments**: a later call passing, under an identifier argument (``order_id``), a value the value judge
   finds different from the one a single record (not an item of a list) reported under the same key, where the
   value comes from nowhere the trace shows (the user, any observation, an earlier call): ``order_id ORDER_9``
@@ -273,7 +273,7 @@ class _Reader:
 
     def observe(self, step: Step) -> None:
         self.calls.append(step)
-        for name, value in json_leaves(dict(step.arguments)):
+        for _, value in json_leaves(dict(step.arguments)):
             if isinstance(value, str):
                 self._state(value)
             if isinstance(value, (str, int, float)) and not isinstance(value, bool):

@@ -15,11 +15,11 @@ the text names an action word when they share a prefix of five letters, or all o
 from __future__ import annotations
 
 import re
+
 from aem_strands.compare.walk import json_key
 from aem_strands.trace.checks.failures import FAILED_STATUSES, failure
 from aem_strands.trace.types import Step
 from aem_strands.types import JsonValue
-
 
 GENERIC_TOOL_WORDS = frozenset(
     ["get", "set", "do", "make", "run", "issue", "perform", "execute", "call", "check", "lookup", "look", "search",
