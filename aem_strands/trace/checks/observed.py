@@ -103,6 +103,17 @@ class Record:
     values: dict[str, tuple[str, JsonValue]] = field(default_factory=dict)
     """Key → (leaf path, value) of the record's scalars."""
 
+    _index: KnownFacts | None = None
+
+    def holds(self, fact: Fact) -> bool:
+        """Whether one of the record's fields agrees with ``fact`` (an index, built on first use)."""
+        if self._index is None:
+            self._index = KnownFacts()
+            for held in self.fields.values():
+                for _, _, known in held:
+                    self._index.add(known)
+        return self._index.agrees(fact)
+
     def slot(self, key: str) -> tuple[frozenset[str], str] | None:
         """What a later record's same field replaces: (identity, key), for a record that has an identity."""
         return (self.identity, key) if self.identity else None

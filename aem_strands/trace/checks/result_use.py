@@ -46,7 +46,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from aem_strands.compare.acts import ActKind, dialog_act
-from aem_strands.compare.fact_match import agree, amount
+from aem_strands.compare.fact_match import amount
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.reply_words import NEGATION_CUES
@@ -144,6 +144,8 @@ _CLIP = 300
 """Longest text a finding quotes (a reply sentence, an observed value): evidence shows, it does not copy."""
 _MAX_FACTOR = 31
 """Largest count a record's amount is multiplied by in a derived amount (nights, tickets, people)."""
+_DESCRIBED = 2
+"""Values and names a reply must share with a record before it is taken as describing it."""
 _IDENTIFIER_ARGUMENT = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|^id$")
 
 
@@ -216,8 +218,14 @@ def _cite(step: Step, path: str = "") -> dict[str, JsonValue]:
     return cited
 
 
+def _ngrams(words: tuple[str, ...]) -> Iterator[str]:
+    for start in range(len(words)):
+        for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
+            yield " ".join(words[start:end])
+
+
 def _holds(record: Record, fact: Fact) -> bool:
-    return any(agree(f, fact) or agree(fact, f) for _, _, f in record.fields.get(fact.group, ()))
+    return fact.group in record.fields and record.holds(fact)
 
 
 def _derived(fact: Fact, record: Record, kind: str) -> bool:
@@ -254,6 +262,8 @@ class _Reader:
         self.findings: list[Finding] = []
         self.undecided: list[str] = []
         self.checked = 0
+        self.latest_records: list[Record] = []
+        self.reported: set[tuple[int | None, Fact]] = set()
         self.spoke_since = False
         """Whether the user spoke after the latest observation: a reply then may be about something else."""
         if trace.goal:
@@ -295,6 +305,8 @@ class _Reader:
                 self.known.remove(old)
             self.slots[slot] = facts
         self.latest_of_kind.update(of_kind)
+        if of_kind:
+            self.latest_records = [r for r in found if r.fields]
         self.spoke_since = False
         if is_write(step, self.env) and not _failed(step):
             self.last_write = found
@@ -372,6 +384,7 @@ class _Reader:
         for sentence in sentences(text):
             if not (failing and "?" in sentence):
                 self._values(step, where, sentence)
+        self._described(step, where, text, failing)
         if self.calls or self.env.tools:
             for outcome in unsupported(text, self.calls, self.env, self.named, self.last_write):
                 self._outcome(step, where, outcome)
@@ -443,20 +456,60 @@ class _Reader:
                 about = latest if len(latest) == 1 else []
             if not about or any(_derived(fact, r, fact.group) for r in about):
                 continue
-            record = about[0]
-            held = record.fields[fact.group]
-            observed = [f.text for _, _, f in held]
-            message = (
-                f"{where} says {fact.text!r}, but step {record.step.step_id} ({record.step.tool_name}) reported "
-                f"{' / '.join(repr(t) for t in observed)} ({', '.join(dict.fromkeys(p for _, p, _ in held))})"
-            )
-            evidence: dict[str, JsonValue] = {
-                "observation": _cite(record.step, record.path),
-                "observed": [_clip(t) for t in observed],
-                "stated": fact.text,
-                "reply": _clip(sentence),
-            }
-            self._add(step, "result_use.contradicts_observation", message, evidence, FindingMethod.RULE)
+            self._report(step, where, sentence, fact, about[0])
+
+    def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
+        if (step.index if step else None, fact) in self.reported:
+            return
+        self.reported.add((step.index if step else None, fact))
+        held = record.fields[fact.group]
+        observed = [f.text for _, _, f in held]
+        message = (
+            f"{where} says {fact.text!r}, but step {record.step.step_id} ({record.step.tool_name}) reported "
+            f"{' / '.join(repr(t) for t in observed)} ({', '.join(dict.fromkeys(p for _, p, _ in held))})"
+        )
+        evidence: dict[str, JsonValue] = {
+            "observation": _cite(record.step, record.path),
+            "observed": [_clip(t) for t in observed],
+            "stated": fact.text,
+            "reply": _clip(sentence),
+        }
+        self._add(step, "result_use.contradicts_observation", message, evidence, FindingMethod.RULE)
+
+    def _described(self, step: Step | None, where: str, text: str, failing: bool) -> None:
+        """The record of the latest answer a reply describes, by the values and names it shares with it: a value
+        of the reply that this record holds otherwise, that no other record sharing something with the reply
+        holds and nothing said vouches for, contradicts it (``Air Canada ... departs at 5:35 PM ... $328`` against
+        the Air Canada flight at 16:35 for $328)."""
+        candidates = self.latest_records
+        if not candidates:
+            return
+        stated = [
+            (sentence, f)
+            for sentence in sentences(text)
+            if not (failing and "?" in sentence)
+            for f in facts_in(sentence)
+            if f.group in COMPARED_GROUPS
+        ]
+        if len(stated) < 1:
+            return
+        words = set(_ngrams(name_words(text)))
+        scores = []
+        for record in candidates:
+            facts = sum(_holds(record, f) for _, f in stated)
+            names = sum(name in words for name in set(record.names))
+            scores.append((facts + names, facts, record))
+        best = max(score for score, _, _ in scores)
+        if best < _DESCRIBED:
+            return
+        described = [(r, facts) for score, facts, r in scores if score == best]
+        others = [r for score, _, r in scores if score > 0]
+        for sentence, fact in stated:
+            if any(_holds(r, fact) for r in others) or self.said.agrees(fact):
+                continue
+            about = [r for r, _ in described if fact.group in r.fields and not _derived(fact, r, fact.group)]
+            if about:
+                self._report(step, where, sentence, fact, about[0])
 
     def _outcome(self, step: Step | None, where: str, outcome: Outcome) -> None:
         claim = _clip(outcome.claim.sentence)
