@@ -224,6 +224,13 @@ def _ngrams(words: tuple[str, ...]) -> Iterator[str]:
             yield " ".join(words[start:end])
 
 
+def _titled(record: Record, sentence: str) -> bool:
+    words = set(_ngrams(name_words(sentence)))
+    keys = {identifier_key(f.text) for f in facts_in(sentence) if f.group == "identifier"}
+    ids = {i.split("=", 1)[1] for i in record.identity}
+    return any(t in words for t in record.titles) or bool(keys & ids)
+
+
 def _holds(record: Record, fact: Fact) -> bool:
     return fact.group in record.fields and record.holds(fact)
 
@@ -449,7 +456,8 @@ class _Reader:
             elif self.said.agrees(fact) or self.known.agrees(fact):
                 continue
             else:
-                about = [r for r in named if fact.group in r.fields]
+                # named by an identifier or a title, not by a name every record of a city shares
+                about = [r for r in named if fact.group in r.fields and r.identity and _titled(r, sentence)]
             if not about and not self.spoke_since:
                 # the only record holding a value of this kind, in an answer the user has not spoken after
                 latest = self.latest_of_kind.get(fact.group, [])
