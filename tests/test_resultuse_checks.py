@@ -248,3 +248,27 @@ def test_a_read_only_catalog_tool_does_not_support_a_booking_claim() -> None:
     tools_with_book = ToolCatalog((*tools.definitions, ToolDefinition("BookRide")))
     verdict = check_result_use(looked, Environment(tools=tools_with_book), CTX)
     assert rules(verdict) == [("s3", "result_use.unsupported_outcome")]
+
+
+def test_a_success_in_a_later_task_does_not_excuse_an_earlier_claim() -> None:
+    steps = [
+        user("Pay Mary $50"),
+        call("MakePayment", {"error": "not found"}, receiver="Mary", amount="50"),
+        say("It has been made and will reflect shortly"),
+        user("Now pay Bob $20"),
+        call("MakePayment", [{"receiver": "Bob", "amount": "20"}], receiver="Bob", amount="20"),
+        say("Your payment to Bob went through."),
+    ]
+    assert rules(check_recovery(trace(*steps), Environment(), CTX)) == [("s3", "recovery.reported_success_after_error")]
+    retried = [steps[0], steps[1], steps[4], say("It has been made and will reflect shortly")]
+    assert check_recovery(trace(*retried), Environment(), CTX).passed is True
+
+
+@pytest.mark.parametrize(
+    ("reply", "claims"),
+    [("The alarm has been added without any problems.", True), ("The payment processing has succeeded.", True),
+     ("The alarm could not be added.", False)],
+)  # fmt: skip
+def test_success_said_another_way_is_a_claim(reply: str, claims: bool) -> None:
+    t = trace(user("Add an alarm"), call("AddAlarm", "Request timed out", time="17:00"), say(reply))
+    assert (check_recovery(t, Environment(), CTX).passed is False) is claims

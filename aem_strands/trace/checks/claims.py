@@ -45,7 +45,7 @@ _PERFECT = re.compile(
 )
 """An action reported done in the perfect: first person (``I've cancelled it``; finding or checking something
 reports what was found, not an action) or passive (``It has been sent``)."""
-_THROUGH = re.compile(r"\b(?P<verb>(?:went|gone|go(?:ne)?|got|is|are|was|were) through|is complete|are complete"
+_THROUGH = re.compile(r"\b(?P<verb>(?:went|gone|go(?:ne)?|got|is|are|was|were) through|is complete|are complete|succeeded"
                       r"|(?:is|are|was|were) (?:now )?(?:complete|completed|finali[sz]ed|done))\b")  # fmt: skip
 _PASSIVE = re.compile(
     rf"\b(?:is|are|was|were|got|now|been)\s+(?:(?:now|already|successfully|all)\s+)?(?P<verb>{_PARTICIPLE})\b"
@@ -70,8 +70,12 @@ class Claim:
     ``It has been sent``, ``the money went through``): a claim by its grammar alone."""
 
 
+_WITHOUT_TROUBLE = re.compile(r"\bwithout (?:any |a |an )?(?:problems?|issues?|trouble|hitch|hiccups?|errors?)\b", re.I)
+"""``without any problems``: a way to say it went well, not a denial (``negates`` reads ``without`` as one)."""
+
+
 def _stating(sentence: str, folded: str) -> bool:
-    if "?" in sentence or _CONDITION.search(folded) or negates(sentence):
+    if "?" in sentence or _CONDITION.search(folded) or negates(_WITHOUT_TROUBLE.sub("", sentence)):
         return False
     return ActKind.NOTIFY_FAILURE not in dialog_act(sentence).kinds
 

@@ -5,8 +5,9 @@ off; it never reports success, and it does not retry the same failing call witho
   step carries it) has a sentence claiming success, read by the reply fact reading (``claims.success_claims``:
   the dialog act ``notify_success``, an action reported done, ``went through``; not a denied, conditional or
   promised one), about the failed call's action (it names an action word of the tool, or it is a plain report
-  of success in the first reply after the error and no call succeeded in between), while no later call of
-  that tool (or of one sharing an action word: a fallback) succeeded. One finding per failed tool, at the
+  of success in the first reply after the error and no call succeeded in between), while no call of that tool
+  (or of one sharing an action word: a fallback) succeeded between the error and the reply (a success later,
+  in another task, does not make the earlier claim true). One finding per failed tool, at the
   first such reply. A call failed as ``failures.failure`` reads it (every shape tools report an error in).
 - ``recovery.endless_retry``: the same call (tool and arguments) made again after it failed more than
   ``budgets.max_retries`` times in a row; at the first retry beyond the budget.
@@ -76,19 +77,22 @@ def _success_claims(trace: Trace, failed: list[Step]) -> list[Finding]:
     reported: set[str] = set()
     for step in failed:
         name = step.tool_name or ""
-        if name in reported or any(
-            s.index > step.index and _same_action(s.tool_name or "", name) and not call_failed(s)
-            for s in trace.tool_calls()
-        ):
+        if name in reported:
             continue
         for position, (reply, text) in enumerate(_replies(trace, step.index)):
+            end = reply.index if reply is not None else len(trace.steps)
+            if any(
+                step.index < s.index < end and _same_action(s.tool_name or "", name) and not call_failed(s)
+                for s in trace.tool_calls()
+            ):
+                break  # retried or replaced by a fallback that succeeded before this reply: recovered
             sentence = _claim(text, name, position == 0 and not _succeeded_between(trace, step, reply))
             if sentence is None:
                 continue
             where = f"step {reply.step_id!r}" if reply is not None else "the final response"
             message = (
                 f"{where} reports success ({sentence!r}) after {name} failed at step {step.step_id!r} "
-                f"({failure(step)}) and no later {name} call succeeded: say it did not go "
+                f"({failure(step)}) and no {name} call succeeded before it: say it did not go "
                 f"through, retry, or hand off"
             )
             evidence: JsonValue = [step_fragment(step), step_fragment(reply) if reply else {"final_response": text}]
