@@ -445,23 +445,28 @@ class _Reader:
         if not facts:
             return
         named = self.named(sentence)
+        titled = [r for r in named if r.identity and _titled(r, sentence)]
         distinct = self._distinct(sentence)
         for fact in facts:
             about = [r for r in distinct if fact.group in r.fields]
+            single = [r for r in self.latest_records if fact.group in r.fields] if not self.spoke_since else []
             if about:
-                # the sentence names one record: the fact is about it, unless it is another named record's value
-                # or one the user, a call or an earlier reply stated; another item of a list does not vouch for it
-                if self.said.agrees(fact) or any(_holds(r, fact) for r in named):
+                # the sentence names one record by its title: the fact is about it, unless another record it
+                # names by a title holds it or the user, a call or an earlier reply stated it; another item of
+                # the list does not vouch for it
+                if self.said.agrees(fact) or any(_holds(r, fact) for r in titled):
                     continue
+            elif len(single) == 1:
+                # the only record holding a value of this kind, in an answer the user has not spoken after: an
+                # earlier answer (a list of offers before the booking) does not vouch for it
+                if self.said.agrees(fact) or single[0].holds(fact):
+                    continue
+                about = single
             elif self.said.agrees(fact) or self.known.agrees(fact):
                 continue
             else:
                 # named by an identifier or a title, not by a name every record of a city shares
-                about = [r for r in named if fact.group in r.fields and r.identity and _titled(r, sentence)]
-            if not about and not self.spoke_since:
-                # the only record holding a value of this kind, in an answer the user has not spoken after
-                latest = self.latest_of_kind.get(fact.group, [])
-                about = latest if len(latest) == 1 else []
+                about = [r for r in titled if fact.group in r.fields]
             if not about or any(_derived(fact, r, fact.group) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
