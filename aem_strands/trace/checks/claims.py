@@ -45,8 +45,10 @@ _PERFECT = re.compile(
 )
 """An action reported done in the perfect: first person (``I've cancelled it``; finding or checking something
 reports what was found, not an action) or passive (``It has been sent``)."""
-_THROUGH = re.compile(r"\b(?P<verb>(?:went|gone|go(?:ne)?|got|is|are|was|were) through|is complete|are complete|succeeded"
-                      r"|(?:is|are|was|were) (?:now )?(?:complete|completed|finali[sz]ed|done))\b")  # fmt: skip
+_THROUGH = re.compile(
+    r"\b(?P<verb>(?:went|gone|go(?:ne)?|got|is|are|was|were) through|is complete|are complete"
+    r"|succeeded|(?:is|are|was|were) (?:now )?(?:complete|completed|finali[sz]ed|done))\b"
+)
 _PASSIVE = re.compile(
     rf"\b(?:is|are|was|were|got|now|been)\s+(?:(?:now|already|successfully|all)\s+)?(?P<verb>{_PARTICIPLE})\b"
 )

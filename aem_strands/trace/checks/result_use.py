@@ -8,9 +8,9 @@ A contradiction is about the same object: the same record (the object an observa
   (``eligible: false``, ``in_stock: true``) or a status word (``status: "denied"``), against a reply that
   states the opposite (``you are eligible for a refund``, ``it is refundable``, ``approved``). The concepts and
   their words are the small table ``POLARITY``; a negation governing a word flips it (``not eligible``), with
-  the product's negation cues. The latest observation of a concept stands. A reply that states both sides, or
-  mentions the concept's subject without a word of either side, is left to the judge (``ctx.judge``), when one
-  is given.
+  the product's negation cues (``polarity``). The latest observation of a concept stands. A reply that states
+  both sides, or mentions the concept's subject without a word of either side, is left to the judge
+  (``ctx.judge``), when one is given.
 - **values**: times, dates, durations, money, percentages and measures a reply sentence states (the product's
   reply fact reading, ``compare.reply_signals.facts_in``) against the record the sentence is about: a record it
   names (by an identifier or a name such as ``Benissimo``), else the only record of the latest observation that
@@ -49,7 +49,6 @@ from aem_strands.compare.acts import ActKind, dialog_act
 from aem_strands.compare.fact_match import amount
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
-from aem_strands.compare.reply_words import NEGATION_CUES
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.observed import (
@@ -62,6 +61,7 @@ from aem_strands.trace.checks.observed import (
     records,
 )
 from aem_strands.trace.checks.outcomes import Outcome, is_write, unsupported
+from aem_strands.trace.checks.polarity import POLARITY, Concept, concept_polarity, mentions_subject, phrase_polarity
 from aem_strands.trace.checks.steps import sentences
 from aem_strands.trace.types import (
     ActionType,
@@ -75,60 +75,6 @@ from aem_strands.trace.types import (
     not_applicable,
 )
 from aem_strands.types import JsonValue
-
-
-@dataclass(frozen=True)
-class Concept:
-    """A yes/no property a tool may report: the keys that carry it as a boolean, the status words for each
-    side, and the reply phrases for each side (regular expressions, matched case-insensitively on words)."""
-
-    name: str
-    keys: frozenset[str]
-    yes_status: frozenset[str]
-    no_status: frozenset[str]
-    yes_phrases: tuple[str, ...]
-    no_phrases: tuple[str, ...]
-    subject: tuple[str, ...]
-
-
-POLARITY: tuple[Concept, ...] = (
-    Concept(
-        "eligibility",
-        frozenset({"eligible", "is_eligible", "refund_eligible", "eligible_for_refund", "refundable", "is_refundable",
-                   "qualifies", "can_refund", "refund_allowed"}),
-        frozenset({"eligible", "refundable", "qualified"}),
-        frozenset({"ineligible", "not_eligible", "not eligible", "non_refundable", "non-refundable", "nonrefundable"}),
-        (r"eligible", r"qualif(?:y|ies|ied)", r"refundable", r"(?:can|will) be refunded",
-         r"(?:get|receive|issue|process)(?:s|ed|ing)? (?:a|the|your|you a|you the|full)? ?refund"),
-        (r"ineligible", r"non-?refundable", r"no refund", r"(?:cannot|can't|can not) be refunded"),
-        ("eligib", "refund", "qualif"),
-    ),
-    Concept(
-        "approval",
-        frozenset({"approved", "is_approved", "accepted", "granted"}),
-        frozenset({"approved", "accepted", "granted", "authorized", "authorised"}),
-        frozenset({"denied", "rejected", "declined", "refused"}),
-        (r"approved", r"accepted", r"granted", r"authori[sz]ed"),
-        (r"denied", r"rejected", r"declined", r"refused"),
-        ("approv", "denied", "reject", "declin", "request", "application", "claim"),
-    ),
-    Concept(
-        "availability",
-        frozenset({"available", "is_available", "in_stock", "instock", "has_stock"}),
-        frozenset({"available", "in_stock", "in stock"}),
-        frozenset({"unavailable", "out_of_stock", "out of stock", "sold_out", "sold out"}),
-        (r"available", r"in stock"),
-        (r"unavailable", r"out of stock", r"sold out"),
-        ("availab", "stock"),
-    ),
-)  # fmt: skip
-"""The concepts the polarity rule knows (see the module docstring)."""
-
-_STATUS_KEYS = frozenset({"status", "state", "decision", "result", "outcome", "eligibility", "availability"})
-_NEGATION_WINDOW = 3
-_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
-_LOOK_BACK = 60
-"""Characters before a phrase read for a negation governing it (three words fit in them)."""
 
 
 @dataclass(frozen=True)
@@ -151,50 +97,6 @@ _IDENTIFIER_ARGUMENT = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|
 
 def _clip(text: str) -> str:
     return text if len(text) <= _CLIP else text[: _CLIP - 3] + "..."
-
-
-def _concept_polarity(path: str, value: JsonValue) -> tuple[Concept, bool] | None:
-    key = key_name(path)
-    for concept in POLARITY:
-        if isinstance(value, bool) and key in concept.keys:
-            return concept, value
-        if isinstance(value, str) and (key in _STATUS_KEYS or key in concept.keys):
-            word = value.strip().casefold()
-            if word in concept.yes_status:
-                return concept, True
-            if word in concept.no_status:
-                return concept, False
-    return None
-
-
-def _negated(before: str) -> bool:
-    words = _WORD.findall(before[-_LOOK_BACK:])[-_NEGATION_WINDOW:]
-    return any(w in NEGATION_CUES or w.endswith("n't") for w in words)
-
-
-def _phrase_polarity(text: str, concept: Concept) -> tuple[set[bool], list[str]]:
-    """The sides a text states for a concept (True: yes, False: no), with the phrases that state them."""
-    folded = text.casefold().replace("\u2019", "'")
-    sides: set[bool] = set()
-    said: list[str] = []
-    spans: list[tuple[int, int]] = []
-    for phrases, side in ((concept.no_phrases, False), (concept.yes_phrases, True)):
-        for phrase in phrases:
-            for match in re.finditer(rf"\b{phrase}\b", folded):
-                if any(match.start() < end and start < match.end() for start, end in spans):
-                    continue  # "non-refundable" holds "refundable": the longer, negative reading stands
-                spans.append((match.start(), match.end()))
-                flipped = _negated(folded[max(0, match.start() - _LOOK_BACK) : match.start()])
-                sides.add(side != flipped)
-                said.append(("not " if flipped else "") + match.group())
-                if len(said) > 1 and len(sides) > 1:
-                    return sides, said  # both sides stated: nothing more can change the reading
-    return sides, said
-
-
-def _mentions_subject(text: str, concept: Concept) -> bool:
-    folded = text.casefold()
-    return any(stem in folded for stem in concept.subject)
 
 
 def _observations(step: Step) -> Iterator[_Observed]:
@@ -298,7 +200,7 @@ class _Reader:
         if step.observation is None or step.error is not None:
             return
         for observed in _observations(step):
-            polar = _concept_polarity(observed.path, observed.value)
+            polar = concept_polarity(observed.path, observed.value)
             if polar is not None:
                 self.polar[polar[0].name] = (observed, polar[1])
         of_kind: dict[str, list[Record]] = {}
@@ -406,7 +308,7 @@ class _Reader:
     def _polarity(
         self, step: Step | None, where: str, text: str, concept: Concept, observed: _Observed, truth: bool
     ) -> None:
-        sides, said = _phrase_polarity(text, concept)
+        sides, said = phrase_polarity(text, concept)
         shown = f"{observed.path}: {observed.value!r}"
         evidence: dict[str, JsonValue] = {
             "observation": _cite(observed.step, observed.path),
@@ -424,7 +326,7 @@ class _Reader:
             return
         if sides == {truth} or self.ctx.judge is None:
             return
-        if not sides and not _mentions_subject(text, concept):
+        if not sides and not mentions_subject(text, concept):
             return
         question = (
             f"The tool {observed.step.tool_name} reported {shown} ({concept.name}). Does the reply "
