@@ -7,13 +7,15 @@
   call to another tool that is not read-only per the catalog or is destructive): reading again after a
   write is not a loop. Tools the catalog does not define are taken as reads. One finding per row, at the
   first call beyond the budget.
-- ``necessity.asked_again``: a reply that asks the user for an item they already gave. A sentence asks for
-  an item when it is a question (``?``) or a ``please`` request, has a request word (``what``, ``provide``,
-  ``confirm``, ``could you`` ...) and names the item; a sentence that quotes the value it already has is
-  a confirmation, not a question. The items are those of ``ITEMS`` (order and account numbers, e-mail,
-  phone, date of birth), plus each identifier-like argument of the trace's calls (``customer_id``: asked as
-  "customer id"). An item was given when an earlier user step holds a value of its kind (read with
-  ``reply_signals.facts_in``: e-mail, phone, date; order numbers by their pattern) or an earlier call
+- ``necessity.asked_again``: a reply that asks the user again for the same slot they already gave. A sentence
+  asks for an item when it is a question (``?``) or a ``please`` request, has a request word (``what``,
+  ``provide``, ``confirm``, ``could you`` ...), names the item as the user's (not ``their phone number``, ``the
+  salon's phone``) and the dialog act reading (``compare.acts.dialog_act``) sorts it as a request or a
+  confirmation request, or names it ``your`` item, not an offer (``Would you like the phone number?``); a sentence
+  that quotes the value it already has is a confirmation, not a question. The items are those of ``ITEMS`` (order
+  and account numbers, e-mail, phone, date of birth), plus each identifier-like argument of the trace's calls
+  (``customer_id``: asked as "customer id"). An item was given when an earlier user step holds a value of its kind
+  (read with ``reply_signals.facts_in``: e-mail, phone, date; order numbers by their pattern) or an earlier call
   already used it as an argument.
 """
 
@@ -23,6 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from aem_strands.compare.acts import ActKind, dialog_act
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import facts_in
 from aem_strands.trace.checks.context import TraceContext
@@ -173,10 +176,26 @@ def _argument_items(trace: Trace) -> list[Item]:
     return items
 
 
+_SOMEONE_ELSES = re.compile(r"\b(?:their|its|his|her|the [\w'-]+'s|[A-Z][\w'-]*'s|of the)\s+(?:[\w-]+\s+)?$")
+"""What makes the item someone else's (``their phone number``, ``the salon's phone``): not the user's slot."""
+_ASKING = frozenset([ActKind.REQUEST, ActKind.CONFIRM])
+_YOURS = re.compile(r"\byour\s+(?:[\w-]+\s+)?$", re.I)
+
+
 def _asks(sentence: str, item: Item) -> bool:
-    if not item.noun.search(sentence) or not _REQUEST.search(sentence):
+    """Whether a sentence asks the user for their own value of the item: a request for information (the dialog
+    act reading: ``What is your order number?``, ``Please tell me your phone number``), not an offer of someone
+    else's (``Would you like the restaurant's phone number?``) or a statement that names it."""
+    noun = item.noun.search(sentence)
+    if noun is None or not _REQUEST.search(sentence):
         return False
-    return sentence.rstrip().endswith("?") or _PLEASE.search(sentence) is not None
+    if not (sentence.rstrip().endswith("?") or _PLEASE.search(sentence) is not None):
+        return False
+    before = sentence[max(0, noun.start() - 40) : noun.start()]
+    if _SOMEONE_ELSES.search(before):
+        return False
+    # "your order number" is the user's own slot whatever act the sentence reads as ("What is your customer ID?")
+    return _YOURS.search(before) is not None or bool(dialog_act(sentence).kinds & _ASKING)
 
 
 def _given(trace: Trace, before: int, item: Item) -> tuple[Step, str, str] | None:

@@ -2,11 +2,13 @@
 off; it never reports success, and it does not retry the same failing call without end.
 
 - ``recovery.reported_success_after_error``: a later reply (a response step, or ``final_response`` when no
-  step carries it) has a sentence claiming success (``SUCCESS_WORDS``: done, completed, approved, cancelled
-  ...) with no failure or negation word in it (``FAILURE_WORDS``), about the failed call's action (it names
-  an action word of the tool, or it is the first reply after the error and no call succeeded in between),
-  while no later call of that tool (or of one sharing an action word: a fallback) succeeded. One finding
-  per failed tool, at the first such reply.
+  step carries it) has a sentence claiming success, read by the reply fact reading (``claims.success_claims``:
+  the dialog act ``notify_success``, an action reported done, ``went through``; not a denied, conditional or
+  promised one), about the failed call's action (it names an action word of the tool, or it is a plain report
+  of success in the first reply after the error and no call succeeded in between), while no call of that tool
+  (or of one sharing an action word: a fallback) succeeded between the error and the reply (a success later,
+  in another task, does not make the earlier claim true). One finding per failed tool, at the
+  first such reply. A call failed as ``failures.failure`` reads it (every shape tools report an error in).
 - ``recovery.endless_retry``: the same call (tool and arguments) made again after it failed more than
   ``budgets.max_retries`` times in a row; at the first retry beyond the budget.
 - ``recovery.unhandled_error``: the trace's last failed call is followed by no reply, call or hand-off, and
@@ -16,16 +18,10 @@ off; it never reports success, and it does not retry the same failing call witho
 
 from __future__ import annotations
 
+from aem_strands.trace.checks.claims import success_claims
 from aem_strands.trace.checks.context import TraceContext
-from aem_strands.trace.checks.steps import (
-    action_words,
-    call_failed,
-    call_key,
-    names_action,
-    sentences,
-    step_fragment,
-    words,
-)
+from aem_strands.trace.checks.failures import failure
+from aem_strands.trace.checks.steps import action_words, call_failed, call_key, names_action, step_fragment
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -39,30 +35,16 @@ from aem_strands.trace.types import (
 )
 from aem_strands.types import JsonValue
 
-SUCCESS_WORDS = frozenset(
-    ["done", "completed", "complete", "success", "successful", "successfully", "approved", "processed", "issued",
-     "cancelled", "canceled", "confirmed", "updated", "submitted", "booked", "sent", "placed", "scheduled",
-     "refunded", "resolved", "deleted", "removed", "verified", "succeeded", "finished"]
-)  # fmt: skip
-"""Words that claim an action went through."""
-
-FAILURE_WORDS = frozenset(
-    ["not", "no", "never", "cannot", "can't", "couldn't", "wasn't", "isn't", "didn't", "won't", "haven't", "hasn't",
-     "unable", "failed", "fail", "failure", "error", "errors", "timeout", "timed", "problem", "unfortunately",
-     "pending", "retry", "again", "yet", "unavailable", "trouble", "issue", "if", "once", "when", "will"]
-)  # fmt: skip
-"""Words that make a sentence something other than a plain claim of success: a failure, a negation, a
-condition or a promise (``once it is processed``, ``I will confirm``)."""
-
 _HANDLING = frozenset([ActionType.RESPONSE, ActionType.TOOL_CALL, ActionType.HANDOFF])
 
 
-def _claim(text: str) -> str | None:
-    """The first sentence of ``text`` that claims success, or ``None``."""
-    for sentence in sentences(text):
-        found = set(words(sentence))
-        if found & SUCCESS_WORDS and not found & FAILURE_WORDS:
-            return sentence
+def _claim(text: str, name: str, first_after: bool) -> str | None:
+    """The first sentence of ``text`` that claims the failed call of ``name`` went through (``claims``): a claim
+    naming its action, or, in the first reply after the error with nothing succeeding between, a plain report
+    of success (``Done!``, ``the money went through``)."""
+    for claim in success_claims(text):
+        if names_action(claim.sentence, name) or (claim.strong and first_after):
+            return claim.sentence
     return None
 
 
@@ -95,21 +77,22 @@ def _success_claims(trace: Trace, failed: list[Step]) -> list[Finding]:
     reported: set[str] = set()
     for step in failed:
         name = step.tool_name or ""
-        if name in reported or any(
-            s.index > step.index and _same_action(s.tool_name or "", name) and not call_failed(s)
-            for s in trace.tool_calls()
-        ):
+        if name in reported:
             continue
         for position, (reply, text) in enumerate(_replies(trace, step.index)):
-            sentence = _claim(text)
-            if sentence is None or not (
-                names_action(sentence, name) or (position == 0 and not _succeeded_between(trace, step, reply))
+            end = reply.index if reply is not None else len(trace.steps)
+            if any(
+                step.index < s.index < end and _same_action(s.tool_name or "", name) and not call_failed(s)
+                for s in trace.tool_calls()
             ):
+                break  # retried or replaced by a fallback that succeeded before this reply: recovered
+            sentence = _claim(text, name, position == 0 and not _succeeded_between(trace, step, reply))
+            if sentence is None:
                 continue
             where = f"step {reply.step_id!r}" if reply is not None else "the final response"
             message = (
                 f"{where} reports success ({sentence!r}) after {name} failed at step {step.step_id!r} "
-                f"({step.error or step.observation!r}) and no later {name} call succeeded: say it did not go "
+                f"({failure(step)}) and no {name} call succeeded before it: say it did not go "
                 f"through, retry, or hand off"
             )
             evidence: JsonValue = [step_fragment(step), step_fragment(reply) if reply else {"final_response": text}]
@@ -145,7 +128,7 @@ def _unhandled(trace: Trace, last: Step) -> list[Finding]:
     if trace.final_response or any(s.action_type in _HANDLING for s in trace.steps[last.index + 1 :]):
         return []
     message = (
-        f"step {last.step_id!r}: {last.tool_name} failed ({last.error or last.observation!r}) and the trace ends "
+        f"step {last.step_id!r}: {last.tool_name} failed ({failure(last)}) and the trace ends "
         f"with no retry, explanation or hand-off: tell the user what happened"
     )
     return [

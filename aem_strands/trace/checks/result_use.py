@@ -1,26 +1,42 @@
-"""Result use: what the agent says or does after a tool answered must not contradict the answer.
+"""Result use: what the agent says or does after a tool answered must not contradict the answer, nor report an
+outcome no answer gives.
 
-Three rules, each against the latest observation that speaks to the point (a later call may update an
-earlier one):
+A contradiction is about the same object: the same record (the object an observation describes:
+``observed.records``) and the same kind of quantity. The rules:
 
 - **polarity**: an observation value that says yes or no about a concept, as a boolean under a known key
   (``eligible: false``, ``in_stock: true``) or a status word (``status: "denied"``), against a reply that
   states the opposite (``you are eligible for a refund``, ``it is refundable``, ``approved``). The concepts and
   their words are the small table ``POLARITY``; a negation governing a word flips it (``not eligible``), with
-  the product's negation cues. A reply that states both sides, or mentions the concept's subject without a
-  word of either side, is left to the judge (``ctx.judge``), when one is given.
-- **amounts**: durations, money, percentages, measures and dates the reply states (read with the product's
-  reply fact reading, ``compare.reply_signals.facts_in``) against the observation's values of the same kind:
-  a reply fact that agrees with none of them (``fact_match.agree``: ``5 days`` vs ``2 days``; ``$40`` vs ``40``
-  agree) and that the user did not say either contradicts the observation. A bare number under a key naming a
-  unit (``processing_days: 5``) or money (``refund_amount: 40``) is read with that unit.
-- **arguments**: a later call passing, under the same argument name as an observation's key, a value the value
-  judge finds different (``order_id`` ``ORDER_9`` after the lookup answered ``order_id: ORDER_8``), unless the
-  user gave that value.
+  the product's negation cues (``polarity``). The latest observation of a concept stands. A reply that states
+  both sides, or mentions the concept's subject without a word of either side, is left to the judge
+  (``ctx.judge``), when one is given.
+- **values**: times, dates, durations, money, percentages and measures a reply sentence states (the product's
+  reply fact reading, ``compare.reply_signals.facts_in``) against the record the sentence is about: a record it
+  names (by an identifier or a name such as ``Benissimo``), else the only record of the latest observation that
+  holds a value of that kind, when the user has not spoken since (then the reply may be about another task).
+  Questions in a reply that reports a failure propose other values (``Do you prefer 5:15 pm?``): not read. A fact
+  contradicts it when that record holds values of its kind, and the fact agrees (``fact_match.agree``: ``5 days`` vs
+  ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs ``2019-03-03`` agree) with nothing the trace stated
+  before: no observation (an item further down a list, an earlier search), no user message, no call argument, no
+  earlier reply, and no product or sum of the record's amounts (``3 nights at $150``: ``$450``). A fact about no
+  known record, or of a kind the record does not hold, is another quantity: no finding. A later observation of a
+  record's field (the same identifiers) replaces what earlier ones said of it.
+- **arguments**: a later call passing, under an identifier argument (``order_id``), a value the value judge
+  finds different from the one a single record (not an item of a list) reported under the same key, where the
+  value comes from nowhere the trace shows (the user, any observation, an earlier call): ``order_id ORDER_9``
+  after the lookup answered ``order_id: ORDER_8``. A call on another item of a list, or a new value written in
+  place of an observed one (a new address, another flight), is none.
+- **outcomes** (``result_use.unsupported_outcome``, ``outcomes``): a reply claiming an action went through that
+  no observation supports: the record's status says another stage (``ORDER_500 is cancelled`` after ``status:
+  cancel_requested``), or no call that could have done it was made (``I've booked it`` after searches only).
 
-Findings are ``result_use.contradicts_observation``; a judge's answer only adds findings (``method=judge``), and
-a question it could not answer is ``undecided``. Not applicable when no tool call has an observation, or nothing
-follows one.
+Findings are ``result_use.contradicts_observation`` and ``result_use.unsupported_outcome``; a judge's answer only
+adds findings (``method=judge``), and a question it could not answer (or, without a judge, one the outcome rule
+could not settle) is ``undecided``. Evidence is bounded: the record's values of the kind, the sentence, the
+step ids. The reading is linear in the size of the trace's texts: facts are bucketed (``observed.KnownFacts``),
+names are looked up by the words of a sentence. Not applicable when no reply or call follows an observation and
+no reply claims an outcome in a trace with tools.
 """
 
 from __future__ import annotations
@@ -29,12 +45,24 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from aem_strands.compare.fact_match import agree as facts_agree
+from aem_strands.compare.acts import ActKind, dialog_act
+from aem_strands.compare.fact_match import amount
+from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
-from aem_strands.compare.reply_words import NEGATION_CUES
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.context import TraceContext
-from aem_strands.trace.checks.steps import step_fragment
+from aem_strands.trace.checks.observed import (
+    COMPARED_GROUPS,
+    MAX_NAME_WORDS,
+    KnownFacts,
+    Record,
+    key_name,
+    name_words,
+    records,
+)
+from aem_strands.trace.checks.outcomes import Outcome, is_write, unsupported
+from aem_strands.trace.checks.polarity import POLARITY, Concept, concept_polarity, mentions_subject, phrase_polarity
+from aem_strands.trace.checks.steps import sentences
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -50,68 +78,6 @@ from aem_strands.types import JsonValue
 
 
 @dataclass(frozen=True)
-class Concept:
-    """A yes/no property a tool may report: the keys that carry it as a boolean, the status words for each
-    side, and the reply phrases for each side (regular expressions, matched case-insensitively on words)."""
-
-    name: str
-    keys: frozenset[str]
-    yes_status: frozenset[str]
-    no_status: frozenset[str]
-    yes_phrases: tuple[str, ...]
-    no_phrases: tuple[str, ...]
-    subject: tuple[str, ...]
-
-
-POLARITY: tuple[Concept, ...] = (
-    Concept(
-        "eligibility",
-        frozenset({"eligible", "is_eligible", "refund_eligible", "eligible_for_refund", "refundable", "is_refundable",
-                   "qualifies", "can_refund", "refund_allowed"}),
-        frozenset({"eligible", "refundable", "qualified"}),
-        frozenset({"ineligible", "not_eligible", "not eligible", "non_refundable", "non-refundable", "nonrefundable"}),
-        (r"eligible", r"qualif(?:y|ies|ied)", r"refundable", r"(?:can|will) be refunded",
-         r"(?:get|receive|issue|process)(?:s|ed|ing)? (?:a|the|your|you a|you the|full)? ?refund"),
-        (r"ineligible", r"non-?refundable", r"no refund", r"(?:cannot|can't|can not) be refunded"),
-        ("eligib", "refund", "qualif"),
-    ),
-    Concept(
-        "approval",
-        frozenset({"approved", "is_approved", "accepted", "granted"}),
-        frozenset({"approved", "accepted", "granted", "authorized", "authorised"}),
-        frozenset({"denied", "rejected", "declined", "refused"}),
-        (r"approved", r"accepted", r"granted", r"authori[sz]ed"),
-        (r"denied", r"rejected", r"declined", r"refused"),
-        ("approv", "denied", "reject", "declin", "request", "application", "claim"),
-    ),
-    Concept(
-        "availability",
-        frozenset({"available", "is_available", "in_stock", "instock", "has_stock"}),
-        frozenset({"available", "in_stock", "in stock"}),
-        frozenset({"unavailable", "out_of_stock", "out of stock", "sold_out", "sold out"}),
-        (r"available", r"in stock"),
-        (r"unavailable", r"out of stock", r"sold out"),
-        ("availab", "stock"),
-    ),
-)  # fmt: skip
-"""The concepts the polarity rule knows (see the module docstring)."""
-
-_STATUS_KEYS = frozenset({"status", "state", "decision", "result", "outcome", "eligibility", "availability"})
-_NEGATION_WINDOW = 3
-_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
-
-_UNIT_KEYS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?:^|_)(?:business_|working_)?days?(?:$|_)"), "days"),
-    (re.compile(r"(?:^|_)hours?(?:$|_)"), "hours"),
-    (re.compile(r"(?:^|_)minutes?(?:$|_)|(?:^|_)mins?(?:$|_)"), "minutes"),
-    (re.compile(r"(?:^|_)weeks?(?:$|_)"), "weeks"),
-    (re.compile(r"(?:^|_)months?(?:$|_)"), "months"),
-)
-_MONEY_KEY = re.compile(r"(?:^|_)(?:amount|price|cost|total|fee|fees|balance|refund|charge|subtotal|usd|eur)(?:$|_)")
-_COMPARED_GROUPS = frozenset({"duration", "money", "percent", "measure", "date"})
-
-
-@dataclass(frozen=True)
 class _Observed:
     """One value an observation reported: where, under which key, and what it says."""
 
@@ -120,82 +86,21 @@ class _Observed:
     value: JsonValue
 
 
-def _key_name(path: str) -> str:
-    last = re.split(r"[.\[]", path)[-1].rstrip("]")
-    return last.casefold()
+_CLIP = 300
+"""Longest text a finding quotes (a reply sentence, an observed value): evidence shows, it does not copy."""
+_MAX_FACTOR = 31
+"""Largest count a record's amount is multiplied by in a derived amount (nights, tickets, people)."""
+_DESCRIBED = 2
+"""Values and names a reply must share with a record before it is taken as describing it."""
+_IDENTIFIER_ARGUMENT = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|^id$")
 
 
-def _concept_polarity(path: str, value: JsonValue) -> tuple[Concept, bool] | None:
-    key = _key_name(path)
-    for concept in POLARITY:
-        if isinstance(value, bool) and key in concept.keys:
-            return concept, value
-        if isinstance(value, str) and (key in _STATUS_KEYS or key in concept.keys):
-            word = value.strip().casefold()
-            if word in concept.yes_status:
-                return concept, True
-            if word in concept.no_status:
-                return concept, False
-    return None
-
-
-def _negated(words: list[str], index: int) -> bool:
-    before = words[max(0, index - _NEGATION_WINDOW) : index]
-    return any(w in NEGATION_CUES or w.endswith("n't") for w in before)
-
-
-def _phrase_polarity(text: str, concept: Concept) -> tuple[set[bool], list[str]]:
-    """The sides a text states for a concept (True: yes, False: no), with the phrases that state them."""
-    folded = text.casefold().replace("\u2019", "'")
-    sides: set[bool] = set()
-    said: list[str] = []
-    spans: list[tuple[int, int]] = []
-    for phrases, side in ((concept.no_phrases, False), (concept.yes_phrases, True)):
-        for phrase in phrases:
-            for match in re.finditer(rf"\b{phrase}\b", folded):
-                if any(match.start() < end and start < match.end() for start, end in spans):
-                    continue  # "non-refundable" holds "refundable": the longer, negative reading stands
-                spans.append((match.start(), match.end()))
-                words = _WORD.findall(folded[: match.start()])
-                flipped = _negated(words, len(words))
-                sides.add(side != flipped)
-                said.append(("not " if flipped else "") + match.group())
-    return sides, said
-
-
-def _mentions_subject(text: str, concept: Concept) -> bool:
-    folded = text.casefold()
-    return any(stem in folded for stem in concept.subject)
-
-
-def _unit_text(path: str, value: JsonValue) -> tuple[str, bool] | None:
-    """A bare number read with the unit its key names, and whether it is money (``processing_days: 5`` →
-    ``5 days``)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    key = _key_name(path)
-    for pattern, unit in _UNIT_KEYS:
-        if pattern.search(key):
-            return f"{value} {unit}", False
-    if _MONEY_KEY.search(key):
-        return str(value), True
-    return None
-
-
-def _observed_facts(observed: _Observed) -> list[tuple[str, Fact]]:
-    """(kind, fact) pairs an observation value states, for the amounts rule."""
-    if isinstance(observed.value, str):
-        return [(f.group, f) for f in facts_in(observed.value) if f.group in _COMPARED_GROUPS]
-    read = _unit_text(observed.path, observed.value)
-    if read is None:
-        return []
-    text, money = read
-    return [("money" if money else f.group, f) for f in facts_in(text) if money or f.group in _COMPARED_GROUPS]
+def _clip(text: str) -> str:
+    return text if len(text) <= _CLIP else text[: _CLIP - 3] + "..."
 
 
 def _observations(step: Step) -> Iterator[_Observed]:
-    # A status such as "denied" is an answer to use, not a failed call: only a call that raised is skipped.
-    if step.observation is None or step.error is not None:
+    if step.observation is None:
         return
     if isinstance(step.observation, str):
         yield _Observed(step, "", step.observation)
@@ -204,181 +109,409 @@ def _observations(step: Step) -> Iterator[_Observed]:
         yield _Observed(step, path, value)
 
 
-def _reply_fragment(step: Step | None, text: str) -> dict[str, JsonValue]:
-    return step_fragment(step) if step is not None else {"final_response": text}
+def _where(step: Step | None) -> str:
+    return f"step {step.step_id}" if step is not None else "the final response"
+
+
+def _cite(step: Step, path: str = "") -> dict[str, JsonValue]:
+    cited: dict[str, JsonValue] = {"step_id": step.step_id, "index": step.index, "tool_name": step.tool_name}
+    if path:
+        cited["path"] = path
+    return cited
+
+
+def _ngrams(words: tuple[str, ...]) -> Iterator[str]:
+    for start in range(len(words)):
+        for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
+            yield " ".join(words[start:end])
+
+
+def _titled(record: Record, sentence: str) -> bool:
+    words = set(_ngrams(name_words(sentence)))
+    keys = {identifier_key(f.text) for f in facts_in(sentence) if f.group == "identifier"}
+    ids = {i.split("=", 1)[1] for i in record.identity}
+    return any(t in words for t in record.titles) or bool(keys & ids)
+
+
+def _holds(record: Record, fact: Fact) -> bool:
+    return fact.group in record.fields and record.holds(fact)
+
+
+def _derived(fact: Fact, record: Record, kind: str) -> bool:
+    """Whether a money or duration fact is a product or a sum of the record's amounts of its kind (``3 nights at
+    $150`` is $450): a computed total, no contradiction."""
+    stated = amount(fact)
+    if stated is None:
+        return False
+    amounts = [a for _, _, f in record.fields.get(kind, []) if (a := amount(f)) is not None and a != 0]
+    products = any(stated % a == 0 and 1 < stated / a <= _MAX_FACTOR for a in amounts)
+    sums = any(a + b == stated for i, a in enumerate(amounts) for b in amounts[i + 1 :])
+    return products or sums
 
 
 class _Reader:
-    """Walks a trace in order, keeping the latest observed values and what the user said."""
+    """Walks a trace in order, keeping what the tools, the user and the agent have stated."""
 
-    def __init__(self, trace: Trace, ctx: TraceContext) -> None:
-        self.trace = trace
+    def __init__(self, trace: Trace, env: Environment, ctx: TraceContext) -> None:
+        self.env = env
         self.ctx = ctx
         self.polar: dict[str, tuple[_Observed, bool]] = {}
-        self.amounts: dict[str, list[tuple[_Observed, Fact]]] = {}
-        self.keyed: dict[str, _Observed] = {}
-        self.user_facts: list[Fact] = list(facts_in(trace.goal)) if trace.goal else []
-        self.user_texts: list[str] = [trace.goal] if trace.goal else []
+        self.known = KnownFacts()
+        self.said = KnownFacts()
+        """What the user, the calls' arguments and the agent's replies stated (``known``: what tools reported)."""
+        self.slots: dict[tuple[frozenset[str], str], list[Fact]] = {}
+        self.by_name: dict[str, list[Record]] = {}
+        self.by_title: dict[str, list[Record]] = {}
+        self.by_identifier: dict[str, list[Record]] = {}
+        self.latest_of_kind: dict[str, list[Record]] = {}
+        self.keyed: dict[str, tuple[Record, str, JsonValue]] = {}
+        self.grounded: set[str] = set()
+        self.calls: list[Step] = []
+        self.last_write: list[Record] = []
         self.findings: list[Finding] = []
         self.undecided: list[str] = []
         self.checked = 0
+        self.latest_records: list[Record] = []
+        self.reported: set[tuple[int | None, Fact]] = set()
+        self.spoke_since = False
+        """Whether the user spoke after the latest observation: a reply then may be about something else."""
+        if trace.goal:
+            self.user(trace.goal)
+
+    # --- what was stated ------------------------------------------------------------------------------------
+
+    def _state(self, text: str) -> None:
+        for fact in facts_in(text):
+            if fact.group in COMPARED_GROUPS or fact.group == "number":
+                self.said.add(fact)
+        self.grounded.update(identifier_key(w) for w in re.findall(r"[\w@.#-]+", text))
+
+    def user(self, text: str) -> None:
+        self._state(text)
+        self.spoke_since = True
 
     def observe(self, step: Step) -> None:
+        self.calls.append(step)
+        for _, value in json_leaves(dict(step.arguments)):
+            if isinstance(value, str):
+                self._state(value)
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                self.grounded.add(identifier_key(str(value)))
+        if step.observation is None or step.error is not None:
+            return
         for observed in _observations(step):
-            polar = _concept_polarity(observed.path, observed.value)
+            polar = concept_polarity(observed.path, observed.value)
             if polar is not None:
                 self.polar[polar[0].name] = (observed, polar[1])
-            for kind, fact in _observed_facts(observed):
-                # The latest observation of a kind replaces what earlier ones said of it.
-                earlier = self.amounts.get(kind, [])
-                kept = [(o, f) for o, f in earlier if o.step is step]
-                self.amounts[kind] = [*kept, (observed, fact)]
-            if observed.path:
-                self.keyed[_key_name(observed.path)] = observed
+        of_kind: dict[str, list[Record]] = {}
+        fresh: dict[tuple[frozenset[str], str], list[Fact]] = {}
+        found = list(records(step))
+        for record in found:
+            self._record(record, of_kind, fresh)
+        for slot, facts in fresh.items():
+            # a later observation of a record's field replaces what earlier ones said of it
+            for old in self.slots.get(slot, []):
+                self.known.remove(old)
+            self.slots[slot] = facts
+        self.latest_of_kind.update(of_kind)
+        if of_kind:
+            self.latest_records = [r for r in found if r.fields]
+        self.spoke_since = False
+        if is_write(step, self.env) and not _failed(step):
+            self.last_write = found
+
+    def _record(
+        self, record: Record, of_kind: dict[str, list[Record]], fresh: dict[tuple[frozenset[str], str], list[Fact]]
+    ) -> None:
+        for kind, held in record.fields.items():
+            of_kind.setdefault(kind, []).append(record)
+            for key, _, fact in held:
+                slot = record.slot(key)
+                if slot is not None:
+                    fresh.setdefault(slot, []).append(fact)
+                self.known.add(fact)
+        for name in record.names:
+            self.by_name.setdefault(name, []).append(record)
+        for name in record.titles:
+            self.by_title.setdefault(name, []).append(record)
+        for key, (path, value) in record.values.items():
+            if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+                continue
+            shown = identifier_key(str(value))
+            self.grounded.add(shown)
+            if _IDENTIFIER_ARGUMENT.search(key):
+                self.by_identifier.setdefault(shown, []).append(record)
+                if not record.listed:
+                    self.keyed[key] = (record, path, value)
+            for fact in facts_in(str(value)) if len(str(value)) <= _CLIP else ():
+                if fact.group == "number":
+                    self.known.add(fact)  # a bare number agrees with the same amount said with a unit
+
+    def _distinct(self, sentence: str) -> list[Record]:
+        """The record a sentence names by a title no other record of its observation holds (``Kllo`` under
+        ``event_name``; not a city, which other tasks share), latest first; empty when it names none, or several."""
+        found: dict[int, Record] = {}
+        words = name_words(sentence) if self.by_title else ()
+        for start in range(len(words)):
+            for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
+                held = self.by_title.get(" ".join(words[start:end]), ())
+                latest = max((r.step.index for r in held), default=-1)
+                mine = [r for r in held if r.step.index == latest]
+                if len(mine) == 1:
+                    found[id(mine[0])] = mine[0]
+        steps = {r.step.index for r in found.values()}
+        if len(found) == 1 or (len(steps) > 1 and len(found) == len(steps)):
+            return sorted(found.values(), key=lambda r: -r.step.index)
+        return []
+
+    def named(self, sentence: str) -> list[Record]:
+        """The records a sentence names, by an identifier or a name, latest first."""
+        found: dict[int, Record] = {}
+        for fact in facts_in(sentence):
+            if fact.group == "identifier":
+                for record in self.by_identifier.get(identifier_key(fact.text), ()):
+                    found[id(record)] = record
+        words = name_words(sentence)
+        if self.by_name:
+            for start in range(len(words)):
+                for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
+                    for record in self.by_name.get(" ".join(words[start:end]), ()):
+                        found[id(record)] = record
+        return sorted(found.values(), key=lambda r: -r.step.index)
+
+    # --- replies -------------------------------------------------------------------------------------------
 
     def reply(self, step: Step | None, text: str) -> None:
         self.checked += 1
-        where = f"step {step.step_id}" if step is not None else "the final response"
+        where = _where(step)
         for concept in POLARITY:
             if concept.name in self.polar:
                 self._polarity(step, where, text, concept, *self.polar[concept.name])
-        self._amounts(step, where, text)
+        # A reply that reports a failure proposes other values in its questions ("Do you prefer 5:15 pm?"):
+        # they are offers in place of what failed, not statements of what a tool reported.
+        failing = ActKind.NOTIFY_FAILURE in dialog_act(text).kinds
+        for sentence in sentences(text):
+            if not (failing and "?" in sentence):
+                self._values(step, where, sentence)
+        self._described(step, where, text, failing)
+        if self.calls or self.env.tools:
+            for outcome in unsupported(text, self.calls, self.env, self.named, self.last_write):
+                self._outcome(step, where, outcome)
+        self._state(text)
 
-    def _add(self, step: Step | None, message: str, evidence: dict[str, JsonValue], method: FindingMethod) -> None:
+    def _add(self, step: Step | None, rule: str, message: str, evidence: JsonValue, method: FindingMethod) -> None:
+        index = step.index if step is not None else None
         self.findings.append(
-            Finding(
-                Dimension.RESULT_USE,
-                "result_use.contradicts_observation",
-                message,
-                step.step_id if step is not None else None,
-                step.index if step is not None else None,
-                evidence,
-                method,
-            )
+            Finding(Dimension.RESULT_USE, rule, message, step.step_id if step else None, index, evidence, method)
         )
 
     def _polarity(
         self, step: Step | None, where: str, text: str, concept: Concept, observed: _Observed, truth: bool
     ) -> None:
-        sides, said = _phrase_polarity(text, concept)
+        sides, said = phrase_polarity(text, concept)
         shown = f"{observed.path}: {observed.value!r}"
         evidence: dict[str, JsonValue] = {
-            "observation": step_fragment(observed.step),
+            "observation": _cite(observed.step, observed.path),
             "observed": {observed.path: observed.value},
-            "reply": _reply_fragment(step, text),
+            "reply": _clip(text),
         }
+        rule = "result_use.contradicts_observation"
         if sides == {not truth}:
             evidence["stated"] = said
-            self._add(
-                step,
+            message = (
                 f"{where} says {' / '.join(repr(s) for s in said)}, but step {observed.step.step_id} "
-                f"({observed.step.tool_name}) reported {shown}",
-                evidence,
-                FindingMethod.RULE,
+                f"({observed.step.tool_name}) reported {shown}"
             )
+            self._add(step, rule, message, evidence, FindingMethod.RULE)
             return
         if sides == {truth} or self.ctx.judge is None:
             return
-        if not sides and not _mentions_subject(text, concept):
+        if not sides and not mentions_subject(text, concept):
             return
         question = (
             f"The tool {observed.step.tool_name} reported {shown} ({concept.name}). Does the reply "
-            f"{text!r} contradict that?"
+            f"{_clip(text)!r} contradict that?"
         )
         answer = self.ctx.judge.decide(question, evidence)
         if answer is None:
             self.undecided.append(question)
         elif answer:
-            self._add(
-                step,
+            message = (
                 f"{where} contradicts step {observed.step.step_id} ({observed.step.tool_name}: {shown}), "
-                "as the judge reads it",
-                evidence,
-                FindingMethod.JUDGE,
+                "as the judge reads it"
             )
+            self._add(step, rule, message, evidence, FindingMethod.JUDGE)
 
-    def _amounts(self, step: Step | None, where: str, text: str) -> None:
-        for fact in facts_in(text):
-            kind = fact.group
-            observed = self.amounts.get(kind)
-            if kind not in _COMPARED_GROUPS or not observed:
+    def _values(self, step: Step | None, where: str, sentence: str) -> None:
+        facts = [f for f in facts_in(sentence) if f.group in COMPARED_GROUPS]
+        if not facts:
+            return
+        named = self.named(sentence)
+        titled = [r for r in named if r.identity and _titled(r, sentence)]
+        distinct = self._distinct(sentence)
+        for fact in facts:
+            about = [r for r in distinct if fact.group in r.fields]
+            single = [r for r in self.latest_records if fact.group in r.fields] if not self.spoke_since else []
+            if about:
+                # the sentence names one record by its title: the fact is about it, unless another record it
+                # names by a title holds it or the user, a call or an earlier reply stated it; another item of
+                # the list does not vouch for it
+                if self.said.agrees(fact) or any(_holds(r, fact) for r in titled):
+                    continue
+            elif len(single) == 1:
+                # the only record holding a value of this kind, in an answer the user has not spoken after: an
+                # earlier answer (a list of offers before the booking) does not vouch for it
+                if self.said.agrees(fact) or single[0].holds(fact):
+                    continue
+                about = single
+            elif self.said.agrees(fact) or self.known.agrees(fact):
                 continue
-            if any(facts_agree(o, fact) or facts_agree(fact, o) for _, o in observed):
+            else:
+                # named by an identifier or a title, not by a name every record of a city shares
+                about = [r for r in titled if fact.group in r.fields]
+            if not about or any(_derived(fact, r, fact.group) for r in about):
                 continue
-            if any(facts_agree(u, fact) or facts_agree(fact, u) for u in self.user_facts):
+            self._report(step, where, sentence, fact, about[0])
+
+    def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
+        if (step.index if step else None, fact) in self.reported:
+            return
+        self.reported.add((step.index if step else None, fact))
+        held = record.fields[fact.group]
+        observed = [f.text for _, _, f in held]
+        message = (
+            f"{where} says {fact.text!r}, but step {record.step.step_id} ({record.step.tool_name}) reported "
+            f"{' / '.join(repr(t) for t in observed)} ({', '.join(dict.fromkeys(p for _, p, _ in held))})"
+        )
+        evidence: dict[str, JsonValue] = {
+            "observation": _cite(record.step, record.path),
+            "observed": [_clip(t) for t in observed],
+            "stated": fact.text,
+            "reply": _clip(sentence),
+        }
+        self._add(step, "result_use.contradicts_observation", message, evidence, FindingMethod.RULE)
+
+    def _described(self, step: Step | None, where: str, text: str, failing: bool) -> None:
+        """The record of the latest answer a reply describes, by the values and names it shares with it: a value
+        of the reply that this record holds otherwise, that no other record sharing something with the reply
+        holds and nothing said vouches for, contradicts it (``Air Canada ... departs at 5:35 PM ... $328`` against
+        the Air Canada flight at 16:35 for $328)."""
+        candidates = self.latest_records
+        if not candidates:
+            return
+        stated = [
+            (sentence, f)
+            for sentence in sentences(text)
+            if not (failing and "?" in sentence)
+            for f in facts_in(sentence)
+            if f.group in COMPARED_GROUPS
+        ]
+        if len(stated) < 1:
+            return
+        words = set(_ngrams(name_words(text)))
+        scores = []
+        for record in candidates:
+            facts = sum(_holds(record, f) for _, f in stated)
+            names = sum(name in words for name in set(record.names))
+            scores.append((facts + names, facts, record))
+        best = max(score for score, _, _ in scores)
+        if best < _DESCRIBED:
+            return
+        described = [(r, facts) for score, facts, r in scores if score == best]
+        others = [r for score, _, r in scores if score > 0]
+        for sentence, fact in stated:
+            if any(_holds(r, fact) for r in others) or self.said.agrees(fact):
                 continue
-            source, _ = observed[-1]
-            self._add(
-                step,
-                f"{where} says {fact.text!r}, but step {source.step.step_id} ({source.step.tool_name}) reported "
-                f"{' / '.join(repr(f.text) for _, f in observed)}" + (f" ({source.path})" if source.path else ""),
-                {
-                    "observation": step_fragment(source.step),
-                    "observed": [f.text for _, f in observed],
-                    "stated": fact.text,
-                    "reply": _reply_fragment(step, text),
-                },
-                FindingMethod.RULE,
+            about = [r for r, _ in described if fact.group in r.fields and not _derived(fact, r, fact.group)]
+            if about:
+                self._report(step, where, sentence, fact, about[0])
+
+    def _outcome(self, step: Step | None, where: str, outcome: Outcome) -> None:
+        claim = _clip(outcome.claim.sentence)
+        evidence: dict[str, JsonValue] = {"reply": claim}
+        if outcome.record is not None and outcome.status is not None:
+            path, value = outcome.status
+            evidence |= {"observation": _cite(outcome.record.step, path), "observed": {path: value}}
+            said = f"step {outcome.record.step.step_id} ({outcome.record.step.tool_name}) reported {path}: {value!r}"
+        else:
+            evidence["calls"] = [_cite(c) for c in self.calls[-5:]]
+            said = "no call before it could have done it" + (
+                f" (calls: {', '.join(dict.fromkeys(c.tool_name or '?' for c in self.calls))})" if self.calls else ""
             )
+        rule = "result_use.unsupported_outcome"
+        if not outcome.question:
+            self._add(step, rule, f"{where} says {claim!r}, but {said}", evidence, FindingMethod.RULE)
+            return
+        question = f"The reply says {claim!r}; {said}. Does the reply report an outcome the tool did not report?"
+        answer = self.ctx.judge.decide(question, evidence) if self.ctx.judge is not None else None
+        if answer is None:
+            self.undecided.append(question)
+        elif answer:
+            self._add(step, rule, f"{where} says {claim!r}, but {said}, as the judge reads it", evidence,
+                      FindingMethod.JUDGE)  # fmt: skip
 
-    def user(self, text: str) -> None:
-        self.user_texts.append(text)
-        self.user_facts.extend(facts_in(text))
+    # --- arguments -----------------------------------------------------------------------------------------
 
     def arguments(self, step: Step) -> None:
         self.checked += 1
         for path, value in json_leaves(dict(step.arguments)):
-            observed = self.keyed.get(_key_name(path))
-            if observed is None or observed.step is step or isinstance(value, (bool, dict, list)) or value is None:
+            key = key_name(path)
+            held = self.keyed.get(key)
+            if held is None or not _IDENTIFIER_ARGUMENT.search(key) or not isinstance(value, (str, int)):
                 continue
-            if self.ctx.values.same(observed.value, value, path) is not False:
+            record, observed_path, observed = held
+            if isinstance(value, bool) or record.step is step or identifier_key(str(value)) in self.grounded:
                 continue
-            if self._user_gave(value):
+            if self.ctx.values.same(observed, value, path) is not False:
                 continue
             self._add(
                 step,
+                "result_use.contradicts_observation",
                 f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}, but step "
-                f"{observed.step.step_id} ({observed.step.tool_name}) reported {observed.path}: {observed.value!r}",
-                {
-                    "observation": step_fragment(observed.step),
-                    "observed": {observed.path: observed.value},
-                    "step": step_fragment(step),
-                    "argument": path,
-                },
+                f"{record.step.step_id} ({record.step.tool_name}) reported {observed_path}: {observed!r}, and "
+                "nothing before gave that value",
+                {"observation": _cite(record.step, observed_path), "observed": {observed_path: observed},
+                 "step": _cite(step), "argument": path},
                 FindingMethod.RULE,
-            )
-
-    def _user_gave(self, value: JsonValue) -> bool:
-        shown = str(value).casefold()
-        return any(shown in text.casefold() for text in self.user_texts)
+            )  # fmt: skip
 
 
-def _follows_observation(trace: Trace) -> bool:
+def _failed(step: Step) -> bool:
+    from aem_strands.trace.checks.failures import failure
+
+    return failure(step) is not None
+
+
+def _applies(trace: Trace, env: Environment) -> bool:
+    """Whether a reply or call follows an observation, or the trace (with tools) has a reply at all."""
     seen = False
     for step in trace.steps:
-        if seen and (step.action_type is ActionType.RESPONSE or step.action_type is ActionType.TOOL_CALL):
+        if seen and step.action_type in (ActionType.RESPONSE, ActionType.TOOL_CALL):
             return True
         seen = seen or (step.action_type is ActionType.TOOL_CALL and step.observation is not None)
-    return seen and bool(trace.final_response)
+    if seen and bool(trace.final_response):
+        return True
+    tools = bool(trace.tool_calls()) or bool(env.tools)
+    return tools and (bool(trace.final_response) or any(s.action_type is ActionType.RESPONSE for s in trace.steps))
 
 
 def check_result_use(trace: Trace, env: Environment, ctx: TraceContext) -> DimensionVerdict:
     """Replies and later arguments against earlier observations (see the module docstring)."""
-    if not _follows_observation(trace):
+    if not _applies(trace, env):
         return not_applicable(Dimension.RESULT_USE, "no reply or call follows a tool observation")
-    reader = _Reader(trace, ctx)
+    reader = _Reader(trace, env, ctx)
     replies_seen: set[str] = set()
     for step in trace.steps:
         if step.action_type is ActionType.USER and step.content:
             reader.user(step.content)
-        elif step.action_type is ActionType.RESPONSE and step.content and (reader.polar or reader.amounts):
+        elif step.action_type is ActionType.RESPONSE and step.content:
             reader.reply(step, step.content)
             replies_seen.add(step.content)
         elif step.action_type is ActionType.TOOL_CALL:
             if step.arguments and reader.keyed:
                 reader.arguments(step)
             reader.observe(step)
-    if trace.final_response and trace.final_response not in replies_seen and (reader.polar or reader.amounts):
+    if trace.final_response and trace.final_response not in replies_seen:
         reader.reply(None, trace.final_response)
     findings = tuple(reader.findings)
     checked = f"{reader.checked} later reply/call(s) against the observations before them"

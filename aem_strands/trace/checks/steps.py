@@ -1,9 +1,9 @@
 """Reading steps, shared by the process checks: the evidence fragment of a step, the canonical key of a
 call, whether a call failed, and whether a text names a tool's action.
 
-A call *failed* when its ``error`` is set or its observation plainly reports a failure: an object with a
-non-empty ``error``/``errors``/``exception`` member or a ``status`` of ``error``/``timeout``/``exception``
-(``FAILED_STATUSES``), or a text that starts with ``Error``/``Timeout``/``Exception``/``Failed``.
+A call *failed* when ``failures.failure`` finds why: its ``error`` is set, or its observation reports a failure
+in any of the shapes tools use (an ``error`` member at any depth, ``success: false``, an HTTP status >= 400, an
+error or timeout text, JSON text or content blocks holding one); a domain answer (``status: denied``) is none.
 
 A tool's *action words* are the words of its name (``cancel_order``, ``issueRefund``) that say what it
 does: generic verbs (``get``, ``issue``, ``run``) and common object nouns (``order``, ``account``) are left
@@ -15,18 +15,11 @@ the text names an action word when they share a prefix of five letters, or all o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 from aem_strands.compare.walk import json_key
+from aem_strands.trace.checks.failures import FAILED_STATUSES, failure
 from aem_strands.trace.types import Step
 from aem_strands.types import JsonValue
-
-FAILED_STATUSES = frozenset(["error", "errored", "timeout", "timed_out", "timedout", "timed out", "exception"])
-"""``status`` values of an observation that report a failed call. Domain outcomes (``failed``, ``rejected``,
-``denied``: a payment that failed, a refund that was refused) are answers, not failures of the call."""
-
-_ERROR_MEMBERS = ("error", "errors", "exception")
-_ERROR_TEXT = re.compile(r"\s*(error|timeout|timed out|exception|failed|failure)\b", re.IGNORECASE)
 
 GENERIC_TOOL_WORDS = frozenset(
     ["get", "set", "do", "make", "run", "issue", "perform", "execute", "call", "check", "lookup", "look", "search",
@@ -68,16 +61,8 @@ def call_key(step: Step) -> str:
 
 
 def call_failed(step: Step) -> bool:
-    """Whether a call failed: ``error`` set, or an observation that plainly reports an error or a timeout."""
-    if step.error is not None:
-        return True
-    observation = step.observation
-    if isinstance(observation, Mapping):
-        if any(observation.get(member) not in (None, False, "", [], {}) for member in _ERROR_MEMBERS):
-            return True
-        status = observation.get("status")
-        return isinstance(status, str) and status.strip().casefold() in FAILED_STATUSES
-    return isinstance(observation, str) and _ERROR_TEXT.match(observation) is not None
+    """Whether a call failed (``failures.failure``: its error, or an observation that reports one)."""
+    return failure(step) is not None
 
 
 def action_words(tool_name: str) -> frozenset[str]:
@@ -105,3 +90,16 @@ def words(text: str) -> tuple[str, ...]:
 def sentences(text: str) -> tuple[str, ...]:
     """The sentences of a text (split after ``.``, ``!``, ``?`` and at line breaks), without empty ones."""
     return tuple(s.strip() for s in _SENTENCE_END.split(text) if s.strip())
+
+
+__all__ = [
+    "FAILED_STATUSES",
+    "GENERIC_TOOL_WORDS",
+    "action_words",
+    "call_failed",
+    "call_key",
+    "names_action",
+    "sentences",
+    "step_fragment",
+    "words",
+]

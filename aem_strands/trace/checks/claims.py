@@ -1,0 +1,101 @@
+"""Which sentences of a reply claim that an action went through, read by the reply fact reading.
+
+``success_claims(text)`` reads each clause of a reply's sentences that states something (no question, no request, no
+condition or promise: ``if``, ``once``, ``will``, ``would`` ...) and does not deny (``compare.reply_signals``'s
+``negates``: a negation cue that governs a word, or a denying word such as ``unable``, ``failed``; the dialog
+act reading's ``notify_failure``). Such a sentence claims success when:
+
+- **strong**: the dialog act reading (``compare.acts.dialog_act``, the SGD system acts) sorts it as
+  ``notify_success`` (``Your reservation is confirmed.``, ``You're all set.``, ``Your ride is on its way.``), or
+  it reports an action done in the perfect (``I've issued the refund``, ``Your refund has been issued``, not
+  ``I've found 3 flights``), or it says the action *went through* or *is complete* (``the money went through``);
+- **weak**: it states an outcome in the passive (``Your order is cancelled.``, ``The address was updated.``):
+  a claim only about the action it names (``is located``, ``is rated`` are passives too).
+
+A strong claim by its grammar alone (the perfect, *went through*) is ``done``. Each claim carries the words it
+stands on (``cancelled``, ``issued``, ``went through``), so a caller can ask which action it is about
+(``steps.names_action``) or compare it with an observed status.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from aem_strands.compare.acts import ActKind, dialog_act
+from aem_strands.compare.reply_signals import negates
+from aem_strands.trace.checks.steps import sentences
+
+_CONDITION = re.compile(
+    r"\b(?:if|once|when|whenever|unless|until|after|will|would|should|could|might|may|can|shall|going to|want|"
+    r"wants|like to|need|needs|try|trying|about to|soon|yet|pending|please|kindly|ensure|confirm)\b|'ll\b|'d\b"
+)
+"""Words that make a sentence a condition, a promise, a wish or a request, not a claim (``once it is processed``,
+``I will confirm``, ``would you like it booked``)."""
+
+_PARTICIPLE = r"(?:[a-z]+ed|made|sent|done|paid|set|put|given|taken|withdrawn|written|sold|bought|shipped|through)"
+_PERFECT = re.compile(
+    r"\b(?:(?:i|we)(?:'ve| have)|(?:it|that|this|everything) has|(?:has|have) been|'s been)"
+    r" (?:just |now |already |also |successfully |been )?"
+    r"(?!(?:found|checked|looked|searched|tried|noticed|asked|needed|wanted|received|located|identified|listed"
+    r"|pulled|compiled|heard|seen|been|had|got|reviewed|considered|used|discovered|selected|narrowed|scanned"
+    r"|shortlisted|short|managed|enjoyed|gathered|filtered|sorted|picked|noted|rated|done|called|named)\b)"
+    rf"(?P<verb>{_PARTICIPLE})\b"
+)
+"""An action reported done in the perfect: first person (``I've cancelled it``; finding or checking something
+reports what was found, not an action) or passive (``It has been sent``)."""
+_THROUGH = re.compile(
+    r"\b(?P<verb>(?:went|gone|go(?:ne)?|got|is|are|was|were) through|is complete|are complete"
+    r"|succeeded|(?:is|are|was|were) (?:now )?(?:complete|completed|finali[sz]ed|done))\b"
+)
+_PASSIVE = re.compile(
+    rf"\b(?:is|are|was|were|got|now|been)\s+(?:(?:now|already|successfully|all)\s+)?(?P<verb>{_PARTICIPLE})\b"
+)
+
+
+_CLAUSE = re.compile(r"\s*(?:[,;:]\s*(?:and|but|so)?|\s(?:and|but|so|while|whereas))\s+")
+"""Where a sentence splits into clauses, each read on its own: ``Your ride is confirmed and the cab will reach in 5
+minutes`` claims in its first clause and promises in its second."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A sentence that claims an action went through: ``strong`` for a report of success as such, weak for a
+    passive outcome that counts only for the action it names; ``verbs`` are the words it stands on."""
+
+    sentence: str
+    strong: bool
+    verbs: tuple[str, ...]
+    done: bool = False
+    """Whether the sentence reports the action done in the perfect or as gone through (``I've booked it``,
+    ``It has been sent``, ``the money went through``): a claim by its grammar alone."""
+
+
+_WITHOUT_TROUBLE = re.compile(r"\bwithout (?:any |a |an )?(?:problems?|issues?|trouble|hitch|hiccups?|errors?)\b", re.I)
+"""``without any problems``: a way to say it went well, not a denial (``negates`` reads ``without`` as one)."""
+
+
+def _stating(sentence: str, folded: str) -> bool:
+    if "?" in sentence or _CONDITION.search(folded) or negates(_WITHOUT_TROUBLE.sub("", sentence)):
+        return False
+    return ActKind.NOTIFY_FAILURE not in dialog_act(sentence).kinds
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def success_claims(text: str) -> tuple[Claim, ...]:
+    """The sentences of ``text`` that claim success, in order (see the module docstring)."""
+    found = []
+    for sentence in (c for s in sentences(text) for c in _CLAUSE.split(s) if c and c.strip()):
+        folded = sentence.casefold().replace("\u2019", "'")
+        if not _stating(sentence, folded):
+            continue
+        verbs = tuple(m.group("verb") for pattern in (_PERFECT, _THROUGH) for m in pattern.finditer(folded))
+        passive = tuple(m.group("verb") for m in _PASSIVE.finditer(folded))
+        strong = bool(verbs) or ActKind.NOTIFY_SUCCESS in dialog_act(sentence).kinds
+        if strong or passive:
+            found.append(Claim(sentence, strong, tuple(dict.fromkeys([*verbs, *passive])), bool(verbs)))
+    return tuple(found)
+
+
+__all__ = ["Claim", "success_claims"]

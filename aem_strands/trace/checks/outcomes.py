@@ -1,0 +1,136 @@
+"""Result use: a reply that reports an outcome no observation says (``result_use.unsupported_outcome``).
+
+A reply's success claims are read by ``claims.success_claims`` (the reply fact reading: dialog acts, polarity;
+not a word list). A claim is unsupported when:
+
+- **another stage**: it is about a record an observation describes (the record its sentence names by an
+  identifier or a name, else the only record of the latest successful write call's answer), whose status
+  (``status``, ``state``, ``*_status``) names the claimed action but not as done, and names a stage short of it
+  (``STAGES``: ``cancel_requested``, ``pending_cancellation``, ``refund_in_progress``) while the reply says
+  ``ORDER_500 is cancelled``. A status naming the action done (``cancelled``, ``cancelled_by_user``) supports it.
+  A status naming the action in a form the rule cannot place (``cancel``) is a question for the judge; without
+  one it is recorded as undecided;
+- **no call**: no call that could have done it was made before the reply: no write call at all (a tool the
+  catalog does not mark read-only, or, outside the catalog, one whose name does not start with a read verb:
+  ``READ_VERBS``), and no call whose action the claim's verb names (``verify_identity`` for ``I've verified you``;
+  ``find_ride`` for ``your ride has been booked`` names the object, not the action). Only claims that report the
+  action done by their grammar count (``claims.Claim.done``: ``I've booked it``, ``It has been sent``, ``the money
+  went through``): a dialog act of success or a passive (``is scheduled to leave``, ``is located``) also describes
+  things; with a catalog, the claim's verb must name the action of one of its write tools (``has been booked`` and
+  ``BookAppointment``; ``it has been rated 4.4`` names none). A failed call that could have done it is recovery's to
+  judge (``recovery.reported_success_after_error``), not this rule's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from aem_strands.trace.checks.claims import Claim, success_claims
+from aem_strands.trace.checks.observed import Record
+from aem_strands.trace.checks.steps import names_action
+from aem_strands.trace.types import Environment, Step
+from aem_strands.types import JsonValue
+
+STAGES = ("request", "pending", "progress", "processing", "initiat", "await", "queued", "submitted", "review",
+          "hold", "draft", "partial", "open", "scheduled")  # fmt: skip
+"""Beginnings of status words that name a stage short of an action done (``cancel_requested``,
+``refund_pending``): the vocabulary of machine states, read in observations, never in replies."""
+
+READ_VERBS = frozenset(["get", "find", "search", "list", "lookup", "look", "check", "fetch", "query", "read", "show",
+                        "view", "retrieve", "describe", "count", "calculate", "compute", "estimate", "validate",
+                        "browse", "suggest", "recommend"])  # fmt: skip
+"""First words of a tool's name that make a tool the catalog does not define a read (``get_order``)."""
+
+_STATUS_KEY = re.compile(r"^(?:status|state)$|_(?:status|state)$")
+_TOKENS = re.compile(r"[a-z]+")
+_FIRST_WORD = re.compile(r"[A-Za-z][a-z]*")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One unsupported claim: the sentence, why, and the record and status it was read against, if any."""
+
+    claim: Claim
+    reason: str
+    record: Record | None = None
+    status: tuple[str, JsonValue] | None = None
+    question: bool = False
+    """Whether the rule could not settle it: the judge is asked, or it is recorded undecided."""
+
+
+def is_write(step: Step, env: Environment) -> bool:
+    """Whether a call may change something (see the module docstring)."""
+    name = step.tool_name or ""
+    if name in env.destructive_tools:
+        return True
+    definition = next((d for d in env.tools.definitions if d.name == name), None)
+    if definition is not None:
+        return definition.destructive is True or not definition.read_only
+    first = _FIRST_WORD.match(name)
+    return first is None or first.group().casefold() not in READ_VERBS
+
+
+def _stem(verb: str) -> str:
+    base = re.sub(r"(?:ed|d)$", "", verb.split()[0]) if verb.endswith("d") else verb.split()[0]
+    return base[: min(len(base), 5)]
+
+
+def _status_reading(claim: Claim, record: Record) -> Outcome | None:
+    for key, (path, value) in record.values.items():
+        if not _STATUS_KEY.search(key) or not isinstance(value, str):
+            continue
+        tokens = _TOKENS.findall(value.casefold())
+        for verb in claim.verbs:
+            stem = _stem(verb)
+            named = [t for t in tokens if len(stem) >= 4 and t.startswith(stem)]
+            if not named:
+                continue
+            if any(t.endswith(("ed", "en")) or t == verb for t in named):
+                return None  # "cancelled", "cancelled_by_user": the status says it is done
+            short = any(t.startswith(STAGES) for t in tokens)
+            reason = "another stage" if short else "a status the rule cannot place"
+            return Outcome(claim, reason, record, (path, value), question=not short)
+    return None
+
+
+def _names_a_write(claim: Claim, env: Environment) -> bool:
+    """Whether a claim is about an action a tool could take: with a catalog, its words name a write tool's action
+    (``has been booked`` and ``BookAppointment``; ``has been rated`` names none); without one, any claim of an
+    action done."""
+    writes = [d.name for d in env.tools.definitions if d.destructive is True or not d.read_only]
+    writes += sorted(env.destructive_tools)
+    if not writes:
+        return True
+    said = " ".join(claim.verbs) or claim.sentence
+    return any(names_action(said, name) for name in writes)
+
+
+def unsupported(
+    text: str,
+    calls: Sequence[Step],
+    env: Environment,
+    named: Callable[[str], Sequence[Record]],
+    last_write: Sequence[Record],
+) -> list[Outcome]:
+    """The unsupported claims of one reply (see the module docstring). ``calls`` are the calls made before it,
+    ``named`` gives the records a sentence names, ``last_write`` the records of the latest successful write
+    call's answer."""
+    found: list[Outcome] = []
+    writes = [c for c in calls if is_write(c, env)]
+    for claim in success_claims(text):
+        about = list(named(claim.sentence)) or (list(last_write) if len(last_write) == 1 else [])
+        reading = next((o for o in (_status_reading(claim, r) for r in about) if o is not None), None)
+        if reading is not None:
+            found.append(reading)
+            continue
+        verbs = " ".join(claim.verbs)
+        if writes or any(names_action(verbs, c.tool_name or "") for c in calls):
+            continue
+        if claim.done and _names_a_write(claim, env):
+            found.append(Outcome(claim, "no call"))
+    return found
+
+
+__all__ = ["READ_VERBS", "STAGES", "Outcome", "is_write", "unsupported"]
