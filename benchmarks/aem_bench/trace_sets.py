@@ -18,8 +18,10 @@
   reply. ``initial_state`` is the conversation's ``metadata`` (location, timestamp, the session token and
   username the agent is given) with ``today`` its date. The catalog is ``data/traces/tooltalk_tools.json``
   (derived from ToolTalk's own API classes, MIT: each API's description and parameters, ``session_token``
-  added where the API requires a login, and ``readOnlyHint`` = not ``is_action``). Following MCP's defaults, a
-  tool that is not read-only may be destructive, so each action API needs consent (``destructiveHint: true``).
+  added where the API requires a login, and ``readOnlyHint`` = not ``is_action``). ``destructiveHint`` follows
+  MCP's meaning of it (the tool may delete or overwrite, not only add): the action APIs that delete, modify,
+  overwrite or end something (``DESTRUCTIVE_TOOLTALK``) need consent; those that only add (an alarm, an event, a
+  message sent, a login) are writes that do not.
 
 ``split_of(id)`` halves every set by the SHA-1 of its id: ``tuning`` (even) and ``heldout`` (odd). Rules may be
 tuned on the tuning half only; the held-out half is reported apart.
@@ -41,6 +43,11 @@ SGD_DIR = SHARED / "sgd"
 TOOLTALK_DIR = SHARED / "tooltalk"
 TOOLTALK_TOOLS = REPO_ROOT / "data" / "traces" / "tooltalk_tools.json"
 SGD_TODAY = "2019-03-01"
+DESTRUCTIVE_TOOLTALK = frozenset({
+    "ChangePassword", "CompleteReminder", "DeleteAccount", "DeleteAlarm", "DeleteEvent", "DeleteReminder",
+    "LogoutUser", "ModifyEvent", "ResetPassword", "UpdateAccountInformation",
+})  # fmt: skip
+"""ToolTalk's action APIs that delete, modify, overwrite or end something (MCP's ``destructiveHint``)."""
 
 __all__ = ["SGD_DIR", "TOOLTALK_DIR", "sgd_traces", "split_of", "tooltalk_traces"]
 
@@ -160,7 +167,7 @@ def _tooltalk_trace(conversation: dict[str, Any], tools: list[dict[str, Any]]) -
     if timestamp[:10]:
         state["today"] = timestamp[:10]
     destructive = [
-        {**tool, "annotations": {"readOnlyHint": False, "destructiveHint": True}}
+        {**tool, "annotations": {**tool["annotations"], "destructiveHint": tool["name"] in DESTRUCTIVE_TOOLTALK}}
         if not tool["annotations"]["readOnlyHint"]
         else tool
         for tool in tools
