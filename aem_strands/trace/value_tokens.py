@@ -1,0 +1,130 @@
+"""The tokens of a text as grounding reads them: numbers as numbers, identifiers as whole tokens.
+
+A text is split at white space; each word loses the punctuation at its edges (``"$40.00,"`` → ``40.00``) and
+becomes one or more ``Token``:
+
+- a word that is a number (``40``, ``40.00``, ``1,250``, ``-3.5``, with or without ``$``, ``€``, ``%``...) is one
+  number token whose key is the number written in full (``#40``: ``$40.00`` and ``40`` share it, ``4000`` does
+  not); ``12,34`` (no thousands grouping) is two numbers, 12 and 34;
+- any other word with a digit is one identifier token keyed by ``identifier_key`` (``C-3003``, ``c3003`` and
+  ``C_3003`` share ``~c3003``): the digits inside an identifier are no number of their own, so ``3003`` is not
+  in ``C-3003``;
+- a word without digits gives its normalised words (``P.F.`` → ``p``, ``f``).
+
+``joinable`` records whether the word ended without punctuation: ``c 3003`` may be read as the identifier
+``c3003`` (a letter part and a digit part), but the digits of ``12, 34`` never join into ``1234``
+(``joined_keys``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from aem_strands.compare.identifiers import identifier_key
+from aem_strands.compare.normalise import normalise_text
+from aem_strands.compare.values import decimal_text
+
+_EDGE = "\"'.,;:!?()[]{}<>*«»“”‘’"
+_MONEY = "$€£¥₹₩%"
+_NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[+-]?\.\d+")
+_LIST_COMMA = re.compile(r"(?<=\d),(?=\d)")
+_MAX_JOINED_WORDS = 4
+_MIN_DIGIT_RUN = 7
+"""Digit groups join across spaces only into a digit string this long or longer: a phone, card or account number
+written in groups (``555 123 2002``, ``4111 1111 1111 1111``), never two short numbers (``12 34``)."""
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: ``key`` (``#40`` for a number, ``~c3003`` for an identifier, a normalised word otherwise),
+    ``shown`` (the word as written, edges stripped), ``number`` (its value for a number token), and whether a
+    following token may join it into one identifier (``joinable``: no punctuation after it)."""
+
+    key: str
+    shown: str
+    number: Fraction | None = None
+    joinable: bool = True
+
+    @property
+    def kind(self) -> str:
+        """``number``, ``identifier`` or ``word``."""
+        return "number" if self.key.startswith("#") else "identifier" if self.key.startswith("~") else "word"
+
+
+def number_key(number: Fraction) -> str:
+    """The key of a number token: the number written in full after ``#``."""
+    return "#" + decimal_text(number)
+
+
+def read_number(word: str) -> Fraction | None:
+    """``word`` as a number when the whole word is one (``40.00``, ``1,250``, ``$12.50``, ``50%``), else ``None``."""
+    core = word.strip(_MONEY)
+    if not core or not _NUMBER.fullmatch(core):
+        return None
+    return Fraction(core.replace(",", ""))
+
+
+def _word_tokens(word: str, joinable: bool) -> Iterator[Token]:
+    if not any(ch.isdigit() for ch in word):
+        parts = normalise_text(word).split()
+        for i, part in enumerate(parts):
+            yield Token(part, part, None, joinable and i == len(parts) - 1)
+        return
+    number = read_number(word)
+    if number is not None:
+        yield Token(number_key(number), word, number, joinable)
+        return
+    if _LIST_COMMA.search(word) and all(read_number(p) is not None for p in word.split(",")):
+        # "12,34": no thousands grouping, so a list of numbers; they never join.
+        for part in word.split(","):
+            value = read_number(part)
+            if value is not None:
+                yield Token(number_key(value), part, value, False)
+        return
+    yield Token("~" + identifier_key(word), word, None, joinable)
+
+
+def tokens(text: str) -> list[Token]:
+    """The tokens of ``text`` (see the module docstring)."""
+    out: list[Token] = []
+    for raw in text.split():
+        word = raw.strip(_EDGE)
+        if not word:
+            if out:
+                out[-1] = Token(out[-1].key, out[-1].shown, out[-1].number, False)
+            continue
+        trailing = raw.rstrip(_EDGE) != raw
+        out.extend(_word_tokens(word, not trailing))
+    return out
+
+
+def _compact(token: Token) -> str:
+    if token.kind == "identifier":
+        return token.key[1:]
+    return identifier_key(token.shown.strip(_MONEY)) if token.kind == "number" else token.key
+
+
+def joined_keys(found: list[Token]) -> Iterator[tuple[str, int, int]]:
+    """``(key, start, end)`` for each run of 2 to 4 adjacent tokens that reads as one identifier once the spaces
+    go (``order 123`` → ``order123``, ``c 3003`` → ``c3003``): a run with a digit, unbroken by punctuation. Digits
+    join onto digits only into a long digit string (``555 123 2002`` → ``5551232002``, ``_MIN_DIGIT_RUN``), never
+    two short numbers (``12 34``). Keys are separator-free and case-folded, as ``identifier_key`` makes them."""
+    for start in range(len(found)):
+        key = _compact(found[start])
+        digit_edges = False
+        for end in range(start + 1, min(start + _MAX_JOINED_WORDS, len(found))):
+            if not found[end - 1].joinable:
+                break
+            part = _compact(found[end])
+            digit_edges = digit_edges or (key[-1:].isdigit() and part[:1].isdigit())
+            key += part
+            if digit_edges and not (key.isdigit() and len(key) >= _MIN_DIGIT_RUN):
+                continue
+            if any(ch.isdigit() for ch in key):
+                yield key, start, end + 1
+
+
+__all__ = ["Token", "joined_keys", "number_key", "read_number", "tokens"]
