@@ -14,7 +14,8 @@ and never compares the value with every earlier one (a trace of 2,000 steps cost
   values and short phrases, by type: the same number (``$12.50`` for ``12.5``, ``two people`` for ``2``, ``50%``
   for ``0.5``), duration (``five days``), measurement, phone, e-mail, identifier digits, quarter, and dates and
   times by ``grounding_dates`` (``March 13th``, ``tomorrow`` against a known today);
-- ``place``: a place by any of its names in the gazetteer (``SF`` for ``San Francisco``, ``NYC``).
+- ``place``: a place by any of its names in the gazetteer (``SF`` for ``San Francisco``, ``NYC``);
+- ``initials``: a name of two to five words by its initials written in capitals (``SD`` for ``San Diego``).
 
 Typed readings and place names are computed only when a lookup first needs them, once per text.
 """
@@ -57,6 +58,7 @@ SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
 """Typed equivalence of two values, given the argument or key name: a ``ValueJudge``'s ``same``."""
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
+_EDGE = "\"'.,;:!?()[]{}<>"
 _NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million "
@@ -119,6 +121,7 @@ class GroundingIndex:
         self._pending: list[tuple[str, str, int]] = []
         self._pending_places: list[tuple[str, str]] = []
         self._places: dict[str, tuple[str, str]] | None = None
+        self._acronyms: dict[str, tuple[str, str]] = {}
 
     @property
     def today(self) -> date | None:
@@ -139,6 +142,10 @@ class GroundingIndex:
                 self._add_number(token.number, _unit(token), source, token.shown)
             elif token.kind == "identifier":
                 self._identifiers.setdefault(token.key[1:], (source, token.shown))
+        for word in text.split():
+            word = word.strip(_EDGE)
+            if 2 <= len(word) <= 5 and word.isalpha() and word.isupper():
+                self._acronyms.setdefault(word.casefold(), (source, word))
         for key, start, end in joined_keys(found):
             self._identifiers.setdefault(key, (source, " ".join(t.shown for t in found[start:end])))
         self._pending.append((text, source, phrase_words))
@@ -239,7 +246,7 @@ class GroundingIndex:
                 self._add_typed(text, source)
                 continue
             self._add_number_words(text, source)
-            words = [w.strip("\"'.,;:!?()[]{}<>") for w in text.split()]
+            words = [w.strip(_EDGE) for w in text.split()]
             words = [w for w in words if w]
             for phrase in _anchored_phrases(words, longest):
                 self._add_typed(phrase, source)
@@ -275,13 +282,20 @@ class GroundingIndex:
                 self._add_number(token.number, None, source, token.shown)
 
     def _find_place(self, shown: str) -> Grounding | None:
+        """A place by another of its names (the gazetteer), or a name of several words by its initials written
+        in capitals (``SD`` for ``San Diego``, ``BofA`` excluded: capitals only)."""
+        words = normalise_text(shown).split()
+        if 2 <= len(words) <= 5:
+            short = self._acronyms.get("".join(w[0] for w in words))
+            if short is not None:
+                return Grounding(short[0], short[1], "initials")
         named = places(shown).any
         if not named:
             return None
         if self._places is None:
             self._places = {}
         for text, source in self._pending_places:
-            words = [w.strip("\"'.,;:!?()[]{}<>") for w in text.split()]
+            words = [w.strip(_EDGE) for w in text.split()]
             for phrase in _phrases([w for w in words if w], _PLACE_PHRASE):
                 for place in places(phrase).any:
                     self._places.setdefault(place, (source, phrase))
@@ -321,7 +335,9 @@ def _as_numbers(typed: Typed) -> list[Quantity]:
     """The numbers a typed value may be written as: itself, an identifier's or a phone's digits."""
     if isinstance(typed, Quantity):
         return [typed]
-    digits = typed.key if isinstance(typed, Identifier) else typed.number.lstrip("+") if isinstance(typed, Phone) else ""
+    digits = (
+        typed.key if isinstance(typed, Identifier) else typed.number.lstrip("+") if isinstance(typed, Phone) else ""
+    )
     if not digits.isdigit() or digits.startswith("0"):
         return []
     found = [Quantity(Fraction(int(digits)))]

@@ -5,7 +5,7 @@ becomes one or more ``Token``:
 
 - a word that is a number (``40``, ``40.00``, ``1,250``, ``-3.5``, with or without ``$``, ``€``, ``%``...) is one
   number token whose key is the number written in full (``#40``: ``$40.00`` and ``40`` share it, ``4000`` does
-  not); ``12,34`` (no thousands grouping) is two numbers, 12 and 34;
+  not); ``12,34`` (no thousands grouping) is two numbers, 12 and 34; an ordinal (``13th``) is its number;
 - any other word with a digit is one identifier token keyed by ``identifier_key`` (``C-3003``, ``c3003`` and
   ``C_3003`` share ``~c3003``): the digits inside an identifier are no number of their own, so ``3003`` is not
   in ``C-3003``;
@@ -30,6 +30,7 @@ from aem_strands.compare.values import decimal_text
 _EDGE = "\"'.,;:!?()[]{}<>*«»“”‘’"
 _MONEY = "$€£¥₹₩%"
 _NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[+-]?\.\d+")
+_ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)
 _LIST_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _MAX_JOINED_WORDS = 4
 _MIN_DIGIT_RUN = 7
@@ -76,6 +77,11 @@ def _word_tokens(word: str, joinable: bool) -> Iterator[Token]:
     number = read_number(word)
     if number is not None:
         yield Token(number_key(number), word, number, joinable)
+        return
+    ordinal = _ORDINAL.fullmatch(word)
+    if ordinal:  # "13th" is the number 13 as a day or a rank is said
+        value = Fraction(int(ordinal[1]))
+        yield Token(number_key(value), word, value, joinable)
         return
     if _LIST_COMMA.search(word) and all(read_number(p) is not None for p in word.split(",")):
         # "12,34": no thousands grouping, so a list of numbers; they never join.

@@ -1,18 +1,27 @@
-"""Arguments: every value the agent passes to a tool is grounded in what came before it.
+"""Arguments: every value the agent passes to a tool is grounded in what came before it, and fits the tool's schema.
 
 A tool call's argument values (each scalar leaf, nested ones included) must appear earlier in the trace: in the
-user's messages, the goal, the initial state, an earlier step's state, an earlier observation, or an earlier
-call's arguments (the agent's own replies do not count: a value it made up and then said is still made up).
-"Appear" is the product's typed equivalence (``trace.values.GroundingIndex``): ``order 123`` grounds
-``ORDER_123``, ``five days`` grounds ``5 days``, ``$40`` grounds ``40``; a number grounds only the same number.
+user's messages, the goal, the initial state, an earlier step's state, an earlier observation (what a tool
+returned or computed: a ``calculate`` result), or an earlier call's arguments (the agent's own replies do not
+count: a value it made up and then said is still made up, unless it offered it or asked to confirm it and the
+user's answer took it up without denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah."). "Appear" is the product's typed equivalence
+(``trace.grounding.GroundingIndex``): ``order 123`` grounds ``ORDER_123``, ``five days`` grounds ``5 days``,
+``$40.00`` grounds ``40``, ``two people`` grounds ``2``, ``SF`` grounds ``San Francisco``, ``March 13th`` grounds
+``2019-03-13``; numbers are compared as numbers and identifiers as whole tokens, so ``$40.00`` does not ground
+``4000``, nor ``C-3003`` ``3003``. Relative and yearless dates are read against the known today
+(``reference_date``: ``initial_state`` keys ``today``, ``current_date``, ``reference_date``, ``date``..., or the
+trace's metadata); without one a yearless date grounds its month and day in any year, and a relative date any
+date it names for some today (``grounding_dates``).
 
-Exempt: booleans, null, the integers 0 and 1, empty strings, and values of arguments whose schema lists the
-allowed values (``enum``/``const``: the tool, not the conversation, says what they may be). A free-text
-argument (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...) is the agent's own wording; only the
-identifiers and numbers inside it must be grounded.
+Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool's schema gives (``enum``,
+``const``, ``default``: the tool, not the conversation, says what they may be). A free-text argument
+(``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression`` or ``query``,
+and any string of six words or more not found whole) is the agent's own wording; only the identifiers and
+amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
 
-A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value. Not applicable
-when no tool call has an argument.
+A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value; a value outside
+its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives ``arguments.schema``
+(``argument_schema``). Not applicable when no tool call has an argument.
 """
 
 from __future__ import annotations
@@ -20,8 +29,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from aem_strands.compare.acts import dialog_act
 from aem_strands.compare.identifiers import is_identifier
+from aem_strands.compare.reply_words import negation_pattern
+from aem_strands.compare.values import ParseContext
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
+from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.types import (
@@ -35,43 +48,11 @@ from aem_strands.trace.types import (
     not_applicable,
     verdict_from,
 )
-from aem_strands.trace.values import GroundingIndex
+from aem_strands.trace.grounding import GroundingIndex
+from aem_strands.trace.grounding_dates import reference_date
 from aem_strands.types import JsonValue
 
 _EDGE = "\"'.,;:!?()[]{}<>"
-
-
-def _leaf_schema(schema: Mapping[str, Any] | None, path: list[str | int]) -> Mapping[str, Any] | None:
-    """The schema of the leaf at ``path`` under an argument's schema (object ``properties``, array ``items``)."""
-    for part in path:
-        if schema is None:
-            return None
-        if isinstance(part, int):
-            items = schema.get("items")
-            schema = items if isinstance(items, Mapping) else None
-        else:
-            properties = schema.get("properties")
-            found = properties.get(part) if isinstance(properties, Mapping) else None
-            schema = found if isinstance(found, Mapping) else None
-    return schema
-
-
-def _parts(value: JsonValue, prefix: list[str | int]) -> Iterator[tuple[list[str | int], JsonValue]]:
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _parts(item, [*prefix, str(key)])
-    elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from _parts(item, [*prefix, i])
-    else:
-        yield prefix, value
-
-
-def _path_text(parts: list[str | int]) -> str:
-    text = ""
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return text
 
 
 def exempt(value: JsonValue) -> bool:
@@ -83,30 +64,52 @@ def exempt(value: JsonValue) -> bool:
     return isinstance(value, str) and not value.strip()
 
 
-def _free_text_tokens(text: str) -> list[str]:
-    """The identifiers and numbers inside free text: what must be grounded in it."""
-    tokens = [w.strip(_EDGE) for w in text.split()]
-    return [t for t in tokens if t and (any(ch.isdigit() for ch in t) or is_identifier(t))]
+_FREE_TEXT_NAMES = frozenset(
+    {"thought", "thoughts", "reasoning", "expression", "formula", "query", "search_query", "question", "prompt",
+     "subject", "email_body", "message_body"}
+)  # fmt: skip
+"""Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``."""
+_WORDING = 6
+"""A string of this many words or more, not found whole, is read as wording: only the values inside it count."""
 
 
-def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator[tuple[str, JsonValue, JsonValue]]:
-    """(path, value to find, the argument's value) for each leaf that must be grounded."""
-    for parts, value in _parts(dict(step.arguments), []):
+def _free_text_values(text: str) -> Iterator[tuple[str, ...]]:
+    """For each identifier or amount inside free text, the readings any of which grounds it: the token alone, and
+    with the word before or after it (``order 123``, ``7 pm``, ``March 13``)."""
+    words = [w.strip(_EDGE) for w in text.split()]
+    for i, word in enumerate(words):
+        if not word or not (any(ch.isdigit() for ch in word) or is_identifier(word)):
+            continue
+        readings = [word]
+        if i > 0 and words[i - 1]:
+            readings.append(f"{words[i - 1]} {word}")
+        if i + 1 < len(words) and words[i + 1]:
+            readings.append(f"{word} {words[i + 1]}")
+        yield tuple(readings)
+
+
+def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
+    """Whether the schema itself gives ``value``: an ``enum`` or ``const`` argument, or its ``default``."""
+    if schema is None:
+        return False
+    return "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value)
+
+
+def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator[tuple[str, JsonValue, bool]]:
+    """(path, the argument's value, whether it is read as wording) for each leaf that must be grounded."""
+    for parts, value in argument_parts(dict(step.arguments), []):
         if exempt(value):
             continue
         top = str(parts[0])
         top_schema = definition.properties.get(top) if definition is not None else None
-        schema = _leaf_schema(top_schema, parts[1:]) if top_schema is not None else None
-        if schema is not None and ("enum" in schema or "const" in schema):
+        schema = leaf_schema(top_schema, parts[1:]) if top_schema is not None else None
+        if _given_by_schema(value, schema):
             continue
         name = str(parts[-1]) if not isinstance(parts[-1], int) else top
         kind = arg_kind(name, schema if schema is not None else {})
-        path = _path_text(parts)
-        if kind is ArgKind.FREE_TEXT and isinstance(value, str):
-            for token in _free_text_tokens(value):
-                yield path, token, value
-        else:
-            yield path, value, value
+        path = path_text(parts)
+        wording = kind is ArgKind.FREE_TEXT or name.lower() in _FREE_TEXT_NAMES
+        yield path, value, wording and isinstance(value, str)
 
 
 def _index_step(index: GroundingIndex, step: Step) -> None:
@@ -124,46 +127,93 @@ def _index_step(index: GroundingIndex, step: Step) -> None:
         index.add_json(dict(step.state_after), f"state after {where}")
 
 
+_DENIES = negation_pattern("wait", "actually", "instead", "rather", "change")
+
+
+def _accepts(proposal: str, answer: str) -> bool:
+    """Whether ``answer`` takes up what the agent's ``proposal`` offered or asked to confirm: the proposal confirms
+    or offers (``compare.acts``), and the answer denies nothing (``reply_words.negation_pattern``, or a change of
+    mind: ``wait``, ``actually``, ``instead``)."""
+    act = dialog_act(proposal)
+    return (act.confirms or act.offers) and not _DENIES.search(answer.casefold())
+
+
+def _requires(definition: ToolDefinition | None) -> bool:
+    return definition is not None and bool(definition.required)
+
+
+def _today(trace: Trace) -> ParseContext:
+    """The parse context of the trace's known today (see the module docstring)."""
+    metadata = getattr(trace, "metadata", None)  # a trace's metadata, where the schema gives one
+    return ParseContext(reference_date(dict(trace.initial_state), metadata))
+
+
+def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: bool) -> Iterator[JsonValue]:
+    """The values of one argument that nothing earlier grounds: the value itself, or for wording (a free-text
+    argument, or a long string not found whole) the identifiers and amounts inside it."""
+    if not wording:
+        if index.find(value, path) is not None:
+            return
+        if not (isinstance(value, str) and len(value.split()) >= _WORDING):
+            yield value
+            return
+    if not isinstance(value, str):
+        return
+    for inside in _free_text_values(value):
+        if not any(index.find(reading, path) is not None for reading in inside):
+            yield inside[0]
+
+
 def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> DimensionVerdict:
-    """Every argument value of every tool call grounded in what came before (see the module docstring)."""
-    calls = [s for s in trace.tool_calls() if s.arguments]
+    """Every argument value of every tool call grounded in what came before, and within its tool's schema (see
+    the module docstring)."""
+    definitions = {d.name: d for d in env.tools.definitions}
+    calls = [s for s in trace.tool_calls() if s.arguments or _requires(definitions.get(s.tool_name or ""))]
     if not calls:
         return not_applicable(Dimension.ARGUMENTS, "no tool call has arguments")
-    definitions = {d.name: d for d in env.tools.definitions}
-    index = GroundingIndex(ctx.values.same)
+    context = _today(trace)
+    index = GroundingIndex(ctx.values.same, context)
     if trace.goal:
         index.add_text(trace.goal, "goal")
     if trace.initial_state:
         index.add_json(dict(trace.initial_state), "initial state")
     findings: list[Finding] = []
     checked = 0
+    proposal: Step | None = None
     for step in trace.steps:
+        if step.action_type is ActionType.USER and proposal is not None and step.content is not None:
+            if _accepts(proposal.content or "", step.content):
+                index.add_text(proposal.content or "", f"the agent's proposal (step {proposal.step_id}), accepted at "
+                               f"step {step.step_id}")  # fmt: skip
+        if step.action_type in (ActionType.RESPONSE, ActionType.USER):
+            proposal = step if step.action_type is ActionType.RESPONSE else None
         if step.state_before:
             index.add_json(dict(step.state_before), f"state before step {step.step_id}")
-        if step.action_type is ActionType.TOOL_CALL and step.arguments:
+        if step.action_type is ActionType.TOOL_CALL:
             definition = definitions.get(step.tool_name or "")
-            for path, value, whole in _values_to_ground(step, definition):
+            findings.extend(schema_findings(step, definition))
+            for path, whole, wording in _values_to_ground(step, definition):
                 checked += 1
-                if index.find(value, path) is not None:
-                    continue
-                inside = f" (in {whole!r})" if whole != value else ""
-                findings.append(
-                    Finding(
-                        Dimension.ARGUMENTS,
-                        "arguments.ungrounded",
-                        f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}{inside}, which "
-                        "appears nowhere before the call (user messages, goal, initial state, earlier states, "
-                        "observations and arguments): the agent may have invented it",
-                        step.step_id,
-                        step.index,
-                        {"step": step_fragment(step), "argument": path, "value": value},
+                for value in _ungrounded(index, path, whole, wording):
+                    inside = f" (in {whole!r})" if whole != value else ""
+                    findings.append(
+                        Finding(
+                            Dimension.ARGUMENTS,
+                            "arguments.ungrounded",
+                            f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}{inside}, which "
+                            "appears nowhere before the call (user messages, goal, initial state, earlier states, "
+                            "observations and arguments): the agent may have invented it",
+                            step.step_id,
+                            step.index,
+                            {"step": step_fragment(step), "argument": path, "value": value},
+                        )
                     )
-                )
         _index_step(index, step)
+    today = f"; today {context.reference_date.isoformat()}" if context.reference_date else "; no known today"
     return verdict_from(
         Dimension.ARGUMENTS,
         findings,
-        f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them",
+        f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them{today}",
     )
 
 
