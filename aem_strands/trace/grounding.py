@@ -51,7 +51,7 @@ from aem_strands.compare.values import (
 )
 from aem_strands.compare.walk import json_key, json_leaves
 from aem_strands.trace.grounding_dates import DateIndex
-from aem_strands.trace.value_tokens import Token, joined_keys, number_key, tokens
+from aem_strands.trace.value_tokens import Token, joined_keys, tokens
 from aem_strands.types import JsonValue
 
 SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
@@ -60,13 +60,70 @@ SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
 _EDGE = "\"'.,;:!?()[]{}<>"
 _NUMBER_WORDS = frozenset(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million "
-    "half quarter dozen a an".split()
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "thousand",
+        "million",
+        "half",
+        "quarter",
+        "dozen",
+        "a",
+        "an",
+    ]
 )
 _TIME_WORDS = frozenset(
-    "today tonight tomorrow yesterday noon midnight monday tuesday wednesday thursday friday saturday sunday "
-    "week month weekend morning afternoon evening night am pm".split()
+    [
+        "today",
+        "tonight",
+        "tomorrow",
+        "yesterday",
+        "noon",
+        "midnight",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "week",
+        "month",
+        "weekend",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+        "am",
+        "pm",
+    ]
 )
 _ANCHORS = _NUMBER_WORDS | _TIME_WORDS | frozenset(MONTHS)
 _LONG_PHRASE = 6

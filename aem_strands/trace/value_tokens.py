@@ -27,7 +27,7 @@ from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.normalise import normalise_text
 from aem_strands.compare.values import decimal_text
 
-_EDGE = "\"'.,;:!?()[]{}<>*«»“”‘’"
+_EDGE = "\"'.,;:!?()[]{}<>*«»“”\u2018\u2019"  # the typographic quotes included
 _MONEY = "$€£¥₹₩%"
 _NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[+-]?\.\d+")
 _ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)

@@ -60,7 +60,7 @@ def path_text(parts: list[str | int]) -> str:
 
 
 def _same_json(a: object, b: object) -> bool:
-    return a == b and type(a) is type(b) or (isinstance(a, (int, float)) and isinstance(b, (int, float)) and a == b
+    return (a == b and type(a) is type(b)) or (isinstance(a, (int, float)) and isinstance(b, (int, float)) and a == b
                                             and not isinstance(a, bool) and not isinstance(b, bool))  # fmt: skip
 
 
@@ -91,7 +91,10 @@ def schema_findings(step: Step, definition: ToolDefinition | None) -> list[Findi
         path = path_text(parts)
         enum = schema.get("enum")
         if isinstance(enum, list) and enum and not any(_same_json(value, m) for m in enum):
-            message = f"argument {path!r} of {step.tool_name} is {value!r}, which is not one of its schema's values ({_members(enum)})"
+            message = (
+                f"argument {path!r} of {step.tool_name} is {value!r}, which is not one of its schema's values "
+                f"({_members(enum)})"
+            )
             found.append(finding(path, message, value))
         if "const" in schema and not _same_json(value, schema["const"]):
             message = (

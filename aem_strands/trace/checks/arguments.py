@@ -4,9 +4,9 @@ A tool call's argument values (each scalar leaf, nested ones included) must appe
 user's messages, the goal, the initial state, an earlier step's state, an earlier observation (what a tool
 returned or computed: a ``calculate`` result), or an earlier call's arguments (the agent's own replies do not
 count: a value it made up and then said is still made up, unless it offered it or asked to confirm it and the
-user's answer took it up without denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah."). "Appear" is the product's typed equivalence
-(``trace.grounding.GroundingIndex``): ``order 123`` grounds ``ORDER_123``, ``five days`` grounds ``5 days``,
-``$40.00`` grounds ``40``, ``two people`` grounds ``2``, ``SF`` grounds ``San Francisco``, ``March 13th`` grounds
+user's answer took it up without denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah.").
+"Appear" is the product's typed equivalence (``trace.grounding.GroundingIndex``): ``order 123`` grounds
+``ORDER_123``, ``five days`` grounds ``5 days``, ``$40.00`` grounds ``40``, ``two people`` grounds ``2``, ``SF`` grounds ``San Francisco``, ``March 13th`` grounds
 ``2019-03-13``; numbers are compared as numbers and identifiers as whole tokens, so ``$40.00`` does not ground
 ``4000``, nor ``C-3003`` ``3003``. Relative and yearless dates are read against the known today
 (``reference_date``: ``initial_state`` keys ``today``, ``current_date``, ``reference_date``, ``date``..., or the
@@ -19,7 +19,10 @@ Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool
 and any string of six words or more not found whole) is the agent's own wording; only the identifiers and
 amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
 
-A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value; a value outside
+A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except a word or
+two that may have been said in other words (``paraphrasable``: ``Drama`` after "the Play genre"): the judge is
+asked when one is given (a no is the finding, method ``judge``), and without one the question is ``undecided``
+(the trace inconclusive, never a pass). A value outside
 its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives ``arguments.schema``
 (``argument_schema``). Not applicable when no tool call has an argument.
 """
@@ -30,26 +33,28 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from aem_strands.compare.acts import dialog_act
+from aem_strands.compare.gazetteer import places
 from aem_strands.compare.identifiers import is_identifier
 from aem_strands.compare.reply_words import negation_pattern
-from aem_strands.compare.values import ParseContext
+from aem_strands.compare.settle import typed_value
+from aem_strands.compare.values import ParseContext, Text
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
 from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
+from aem_strands.trace.grounding import GroundingIndex
+from aem_strands.trace.grounding_dates import reference_date
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
     DimensionVerdict,
     Environment,
     Finding,
+    FindingMethod,
     Step,
     Trace,
     not_applicable,
-    verdict_from,
 )
-from aem_strands.trace.grounding import GroundingIndex
-from aem_strands.trace.grounding_dates import reference_date
 from aem_strands.types import JsonValue
 
 _EDGE = "\"'.,;:!?()[]{}<>"
@@ -130,12 +135,39 @@ def _index_step(index: GroundingIndex, step: Step) -> None:
 _DENIES = negation_pattern("wait", "actually", "instead", "rather", "change")
 
 
-def _accepts(proposal: str, answer: str) -> bool:
-    """Whether ``answer`` takes up what the agent's ``proposal`` offered or asked to confirm: the proposal confirms
+def _accepts(step: Step, user: Step) -> bool:
+    """Whether the user's answer takes up what the agent's reply ``step`` offered or asked to confirm: it confirms
     or offers (``compare.acts``), and the answer denies nothing (``reply_words.negation_pattern``, or a change of
     mind: ``wait``, ``actually``, ``instead``)."""
+    proposal, answer = step.content or "", user.content or ""
     act = dialog_act(proposal)
     return (act.confirms or act.offers) and not _DENIES.search(answer.casefold())
+
+
+def paraphrasable(value: JsonValue) -> bool:
+    """Whether a value not found may still have been said in other words, which no rule here can settle: a word
+    or two with no typed reading (no number, date, identifier, phone or e-mail) and no place name (``Drama`` for
+    "the Play genre", ``Indian`` for "some Punjabi"). Other values are settled: they were said in some form the
+    typed equivalence knows, or not at all."""
+    if not isinstance(value, str) or len(value.split()) > 2 or any(ch.isdigit() for ch in value):
+        return False
+    return isinstance(typed_value(value), Text) and not places(value).any
+
+
+def _finding(step: Step, path: str, value: JsonValue, whole: JsonValue, method: FindingMethod) -> Finding:
+    inside = f" (in {whole!r})" if whole != value else ""
+    judged = "; the judge found it nowhere in other words either" if method is FindingMethod.JUDGE else ""
+    return Finding(
+        Dimension.ARGUMENTS,
+        "arguments.ungrounded",
+        f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}{inside}, which appears nowhere "
+        "before the call (user messages, goal, initial state, earlier states, observations and arguments): the "
+        f"agent may have invented it{judged}",
+        step.step_id,
+        step.index,
+        {"step": step_fragment(step), "argument": path, "value": value},
+        method,
+    )
 
 
 def _requires(definition: ToolDefinition | None) -> bool:
@@ -180,10 +212,13 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
     findings: list[Finding] = []
     checked = 0
     proposal: Step | None = None
+    said: list[str] = []
+    undecided: list[str] = []
     for step in trace.steps:
-        if step.action_type is ActionType.USER and proposal is not None and step.content is not None:
-            if _accepts(proposal.content or "", step.content):
-                index.add_text(proposal.content or "", f"the agent's proposal (step {proposal.step_id}), accepted at "
+        if step.action_type is ActionType.USER and step.content:
+            said.append(step.content)
+        if step.action_type is ActionType.USER and proposal is not None and _accepts(proposal, step):
+            index.add_text(proposal.content or "", f"the agent's proposal (step {proposal.step_id}), accepted at "
                                f"step {step.step_id}")  # fmt: skip
         if step.action_type in (ActionType.RESPONSE, ActionType.USER):
             proposal = step if step.action_type is ActionType.RESPONSE else None
@@ -195,26 +230,23 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
             for path, whole, wording in _values_to_ground(step, definition):
                 checked += 1
                 for value in _ungrounded(index, path, whole, wording):
-                    inside = f" (in {whole!r})" if whole != value else ""
-                    findings.append(
-                        Finding(
-                            Dimension.ARGUMENTS,
-                            "arguments.ungrounded",
-                            f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}{inside}, which "
-                            "appears nowhere before the call (user messages, goal, initial state, earlier states, "
-                            "observations and arguments): the agent may have invented it",
-                            step.step_id,
-                            step.index,
-                            {"step": step_fragment(step), "argument": path, "value": value},
+                    method = FindingMethod.RULE
+                    if paraphrasable(value):
+                        question = (
+                            f"Did the user (or an earlier tool result) give the value {value!r} of argument {path!r} "
+                            f"of {step.tool_name}, perhaps in other words?"
                         )
-                    )
+                        answer = ctx.judge.decide(question, {"said": said[-8:], "value": value}) if ctx.judge else None
+                        if answer is None:
+                            undecided.append(f"step {step.step_id}: {question}")
+                        if answer is not False:
+                            continue
+                        method = FindingMethod.JUDGE
+                    findings.append(_finding(step, path, value, whole, method))
         _index_step(index, step)
     today = f"; today {context.reference_date.isoformat()}" if context.reference_date else "; no known today"
-    return verdict_from(
-        Dimension.ARGUMENTS,
-        findings,
-        f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them{today}",
-    )
+    checked_text = f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them{today}"
+    return DimensionVerdict(Dimension.ARGUMENTS, not findings, tuple(findings), checked_text, "", tuple(undecided))
 
 
 __all__ = ["check_arguments", "exempt"]
