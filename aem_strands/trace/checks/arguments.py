@@ -1,17 +1,17 @@
 """Arguments: every value the agent passes to a tool is grounded in what came before it, and fits the tool's schema.
 
 A tool call's argument values (each scalar leaf, nested ones included) must appear earlier in the trace: in the
-user's messages, the goal, the initial state, an earlier step's state, an earlier observation (what a tool
-returned or computed: a ``calculate`` result), or an earlier call's arguments (the agent's own replies do not
-count: a value it made up and then said is still made up, unless it offered it or asked to confirm it and the
-user's answer took it up without denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah.").
-"Appear" is the product's typed equivalence (``trace.grounding.GroundingIndex``): ``order 123`` grounds
-``ORDER_123``, ``five days`` grounds ``5 days``, ``$40.00`` grounds ``40``, ``two people`` grounds ``2``, ``SF`` grounds ``San Francisco``, ``March 13th`` grounds
-``2019-03-13``; numbers are compared as numbers and identifiers as whole tokens, so ``$40.00`` does not ground
-``4000``, nor ``C-3003`` ``3003``. Relative and yearless dates are read against the known today
+user's messages, the goal, the initial state, an earlier step's state, an earlier observation (what a tool returned
+or computed: a ``calculate`` result), or an earlier call's arguments (the agent's own replies do not count: a value
+it made up and then said is still made up, unless it offered it or asked to confirm it and the user's answer took
+it up without denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah."). "Appear" is the product's
+typed equivalence (``trace.grounding.GroundingIndex``): ``order 123`` grounds ``ORDER_123``, ``five days`` grounds
+``5 days``, ``$40.00`` grounds ``40``, ``two people`` grounds ``2``, ``SF`` grounds ``San Francisco``, ``March
+13th`` grounds ``2019-03-13``; numbers are compared as numbers and identifiers as whole tokens, so ``$40.00`` does
+not ground ``4000``, nor ``C-3003`` ``3003``. Relative and yearless dates are read against the known today
 (``reference_date``: ``initial_state`` keys ``today``, ``current_date``, ``reference_date``, ``date``..., or the
-trace's metadata); without one a yearless date grounds its month and day in any year, and a relative date any
-date it names for some today (``grounding_dates``).
+trace's metadata); without one a yearless date grounds its month and day in any year, and a relative date any date
+it names for some today (``grounding_dates``).
 
 Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool's schema gives (``enum``,
 ``const``, ``default``: the tool, not the conversation, says what they may be). A free-text argument
