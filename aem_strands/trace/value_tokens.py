@@ -31,6 +31,8 @@ _EDGE = "\"'.,;:!?()[]{}<>*«»“”\u2018\u2019"  # the typographic quotes inc
 _MONEY = "$€£¥₹₩%"
 _NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[+-]?\.\d+")
 _ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)
+_RUN_ON = re.compile(r"([.!?])(?=[A-Z][a-z])")
+"""A sentence run on without a space ("rating 3.9.I want"): the next sentence starts a new word."""
 _LIST_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _MAX_JOINED_WORDS = 4
 _MIN_DIGIT_RUN = 7
@@ -96,7 +98,7 @@ def _word_tokens(word: str, joinable: bool) -> Iterator[Token]:
 def tokens(text: str) -> list[Token]:
     """The tokens of ``text`` (see the module docstring)."""
     out: list[Token] = []
-    for raw in text.split():
+    for raw in _RUN_ON.sub(r"\1 ", text).split():
         word = raw.strip(_EDGE)
         if not word:
             if out:

@@ -3,8 +3,8 @@
 A tool call's argument values (each scalar leaf, nested ones included) must appear earlier in the trace: in the
 user's messages, the goal, the initial state, an earlier step's state, an earlier observation (what a tool returned
 or computed: a ``calculate`` result), or an earlier call's arguments (the agent's own replies do not count: a value
-it made up and then said is still made up, unless it offered it or asked to confirm it and the user's answer took
-it up without denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah."). "Appear" is the product's
+it made up and then said is still made up, unless the user's answer to that reply took it up without
+denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah."). "Appear" is the product's
 typed equivalence (``trace.grounding.GroundingIndex``): ``order 123`` grounds ``ORDER_123``, ``five days`` grounds
 ``5 days``, ``$40.00`` grounds ``40``, ``two people`` grounds ``2``, ``SF`` grounds ``San Francisco``, ``March
 13th`` grounds ``2019-03-13``; numbers are compared as numbers and identifiers as whole tokens, so ``$40.00`` does
@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from aem_strands.compare.acts import dialog_act
 from aem_strands.compare.gazetteer import places
 from aem_strands.compare.identifiers import is_identifier
 from aem_strands.compare.reply_words import negation_pattern
@@ -136,22 +135,22 @@ _DENIES = negation_pattern("wait", "actually", "instead", "rather", "change")
 
 
 def _accepts(step: Step, user: Step) -> bool:
-    """Whether the user's answer takes up what the agent's reply ``step`` offered or asked to confirm: it confirms
-    or offers (``compare.acts``), and the answer denies nothing (``reply_words.negation_pattern``, or a change of
-    mind: ``wait``, ``actually``, ``instead``)."""
-    proposal, answer = step.content or "", user.content or ""
-    act = dialog_act(proposal)
-    return (act.confirms or act.offers) and not _DENIES.search(answer.casefold())
+    """Whether the user's answer takes up what the agent's reply ``step`` said (a confirmation asked as a
+    statement, "Booking a table at Left Bank Larkspur Brasserie on March 1st.", an offer, "One date is March
+    2nd."): the answer denies nothing (``reply_words.negation_pattern``, or a change of mind: ``wait``,
+    ``actually``, ``instead``). A reply of no values grounds nothing, whatever the answer."""
+    return bool(step.content) and not _DENIES.search((user.content or "").casefold())
 
 
 def paraphrasable(value: JsonValue) -> bool:
     """Whether a value not found may still have been said in other words, which no rule here can settle: a word
-    or two with no typed reading (no number, date, identifier, phone or e-mail) and no place name (``Drama`` for
-    "the Play genre", ``Indian`` for "some Punjabi"). Other values are settled: they were said in some form the
+    or two with no typed reading (no number, date, identifier, phone or e-mail), two words only when they name no
+    place (``Drama`` for "the Play genre", ``Indian`` for "some Punjabi"; ``San Jose`` is settled). Other values are settled: they were said in some form the
     typed equivalence knows, or not at all."""
     if not isinstance(value, str) or len(value.split()) > 2 or any(ch.isdigit() for ch in value):
         return False
-    return isinstance(typed_value(value), Text) and not places(value).any
+    # One word may be a common word that is also some town's name ("Pop", "Thai"); two are a place's own name.
+    return isinstance(typed_value(value), Text) and (len(value.split()) == 1 or not places(value).any)
 
 
 def _finding(step: Step, path: str, value: JsonValue, whole: JsonValue, method: FindingMethod) -> Finding:
