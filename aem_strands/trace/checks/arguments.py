@@ -145,8 +145,8 @@ def _accepts(step: Step, user: Step) -> bool:
 def paraphrasable(value: JsonValue) -> bool:
     """Whether a value not found may still have been said in other words, which no rule here can settle: a word
     or two with no typed reading (no number, date, identifier, phone or e-mail), two words only when they name no
-    place (``Drama`` for "the Play genre", ``Indian`` for "some Punjabi"; ``San Jose`` is settled). Other values are settled: they were said in some form the
-    typed equivalence knows, or not at all."""
+    place (``Drama`` for "the Play genre", ``Indian`` for "some Punjabi"; ``San Jose`` is settled). Other values
+    are settled: they were said in some form the typed equivalence knows, or not at all."""
     if not isinstance(value, str) or len(value.split()) > 2 or any(ch.isdigit() for ch in value):
         return False
     # One word may be a common word that is also some town's name ("Pop", "Thai"); two are a place's own name.
