@@ -139,6 +139,20 @@ def test_only_words_without_a_typed_reading_may_be_paraphrases(value: str, expec
     assert paraphrasable(value) is expected
 
 
+def test_a_name_given_in_part_is_undecided_and_another_name_a_finding() -> None:
+    def cinema(name: str) -> Trace:
+        steps = (
+            Step("u", 0, ActionType.USER, content="Any movie there at Livermore Cinema?"),
+            Step("c", 1, ActionType.TOOL_CALL, "find_movies", {"theater_name": name}, []),
+        )
+        return Trace("t", steps)
+
+    completed = check_arguments(cinema("Livermore 13 Cinema"), Environment(), CTX)
+    assert (completed.passed, len(completed.undecided)) == (True, 1)
+    other = check_arguments(cinema("Vine Cinema & Alehouse"), Environment(), CTX)  # one word of three in common
+    assert [f.rule for f in other.findings] == ["arguments.ungrounded"]
+
+
 # --- cost: lookups are keyed, not scans ---------------------------------------------------------------------
 
 

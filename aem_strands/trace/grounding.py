@@ -126,6 +126,7 @@ _TIME_WORDS = frozenset(
     ]
 )
 _ANCHORS = _NUMBER_WORDS | _TIME_WORDS | frozenset(MONTHS)
+_SMALL_WORDS = frozenset(["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with"])
 _LONG_PHRASE = 6
 _SHORT_PHRASE = 3
 _PLACE_PHRASE = 3
@@ -252,6 +253,24 @@ class GroundingIndex:
         if isinstance(typed, Text):
             return self._find_place(shown)
         return self._find_typed(typed, value, name)
+
+    def named_in_part(self, value: JsonValue) -> Grounding | None:
+        """An earlier text that names ``value`` in part: at least two of its words, and at least half of them (its
+        numbers and small words aside), in one text ("Livermore Cinema" for ``Livermore 13 Cinema``, "AMC
+        NewPark" for ``AMC NewPark 12``). Such a value may be the one the user meant, completed from elsewhere;
+        no rule here can settle that."""
+        words = {t.key for t in tokens(display(value)) if t.kind == "word" and t.key not in _SMALL_WORDS}
+        if len(words) < 2:
+            return None
+        counts: dict[int, int] = {}
+        for word in words:
+            for position in {p for p, _ in self._postings.get(word, ())}:
+                counts[position] = counts.get(position, 0) + 1
+        best = max(counts, key=lambda p: counts[p], default=None)
+        if best is None or counts[best] < max(2, (len(words) + 1) // 2):
+            return None
+        text = self._texts[best]
+        return Grounding(text.source, text.original, "in part")
 
     def _contained(self, keys: tuple[str, ...]) -> _Text | None:
         """The first earlier text whose tokens hold ``keys`` as a run, through the postings of the rarest key."""

@@ -31,7 +31,7 @@ _EDGE = "\"'.,;:!?()[]{}<>*«»“”\u2018\u2019"  # the typographic quotes inc
 _MONEY = "$€£¥₹₩%"
 _NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[+-]?\.\d+")
 _ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)
-_RUN_ON = re.compile(r"([.!?])(?=[A-Z][a-z])")
+_RUN_ON = re.compile(r"(?<=[a-z\d])([.!?])(?=[A-Z])")
 """A sentence run on without a space ("rating 3.9.I want"): the next sentence starts a new word."""
 _LIST_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _MAX_JOINED_WORDS = 4

@@ -19,12 +19,13 @@ Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool
 and any string of six words or more not found whole) is the agent's own wording; only the identifiers and
 amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
 
-A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except a word or
-two that may have been said in other words (``paraphrasable``: ``Drama`` after "the Play genre"): the judge is
-asked when one is given (a no is the finding, method ``judge``), and without one the question is ``undecided``
-(the trace inconclusive, never a pass). A value outside
-its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives ``arguments.schema``
-(``argument_schema``). Not applicable when no tool call has an argument.
+A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
+may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
+(``paraphrasable``: ``Drama`` after "the Play genre"), or a name an earlier text names in part (``Livermore 13
+Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``). The judge is asked those when one is given
+(a no is the finding, method ``judge``); without one the question is ``undecided`` (the trace inconclusive, never
+a pass). A value outside its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives
+``arguments.schema`` (``argument_schema``). Not applicable when no tool call has an argument.
 """
 
 from __future__ import annotations
@@ -230,10 +231,12 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                 checked += 1
                 for value in _ungrounded(index, path, whole, wording):
                     method = FindingMethod.RULE
-                    if paraphrasable(value):
+                    part = None if wording else index.named_in_part(value)
+                    if paraphrasable(value) or part is not None:
+                        named = f" ({part.source} named it in part: {part.matched!r})" if part is not None else ""
                         question = (
                             f"Did the user (or an earlier tool result) give the value {value!r} of argument {path!r} "
-                            f"of {step.tool_name}, perhaps in other words?"
+                            f"of {step.tool_name}, perhaps in other words?{named}"
                         )
                         answer = ctx.judge.decide(question, {"said": said[-8:], "value": value}) if ctx.judge else None
                         if answer is None:
