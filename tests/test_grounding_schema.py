@@ -153,6 +153,32 @@ def test_a_name_given_in_part_is_undecided_and_another_name_a_finding() -> None:
     assert [f.rule for f in other.findings] == ["arguments.ungrounded"]
 
 
+def test_a_listed_choice_other_than_the_one_said_is_settled() -> None:
+    tools = tools_from_json(
+        [
+            {
+                "name": "filter_data",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"metric": {"type": "string", "description": "revenue, profit or units"}},
+                },
+            }
+        ]  # fmt: skip
+    )
+
+    def chart(metric: str) -> Trace:
+        steps = (
+            Step("u", 0, ActionType.USER, content="EU revenue for 2024 as a bar chart, please."),
+            Step("c", 1, ActionType.TOOL_CALL, "filter_data", {"metric": metric}, {}),
+        )
+        return Trace("t", steps)
+
+    invented = check_arguments(chart("profit"), Environment(tools=tools), CTX)
+    assert [f.rule for f in invented.findings] == ["arguments.ungrounded"]
+    assert "the user chose 'revenue'" in invented.findings[0].message
+    assert check_arguments(chart("revenue"), Environment(tools=tools), CTX).passed is True
+
+
 # --- cost: lookups are keyed, not scans ---------------------------------------------------------------------
 
 

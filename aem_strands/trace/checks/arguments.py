@@ -22,7 +22,10 @@ amounts inside it must be grounded, each alone or with the word beside it (``ord
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
 (``paraphrasable``: ``Drama`` after "the Play genre"), or a name an earlier text names in part (``Livermore 13
-Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``). The judge is asked those when one is given
+Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``); but not a value the argument's description
+lists as a choice when the user said another of them (``profit`` of "revenue, profit or units" after "EU
+revenue"), nor any value of a trace in which the user said nothing (no words, so no other words): those are
+settled. The judge is asked those when one is given
 (a no is the finding, method ``judge``); without one the question is ``undecided`` (the trace inconclusive, never
 a pass). A value outside its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives
 ``arguments.schema`` (``argument_schema``). Not applicable when no tool call has an argument.
@@ -30,6 +33,7 @@ a pass). A value outside its schema's ``enum`` / ``const``, or a missing ``requi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -57,6 +61,8 @@ from aem_strands.trace.types import (
 )
 from aem_strands.types import JsonValue
 
+RULES = ("arguments.ungrounded", "arguments.schema")
+"""The rules this dimension gives (``arguments.schema`` from ``argument_schema``)."""
 _EDGE = "\"'.,;:!?()[]{}<>"
 
 
@@ -154,9 +160,43 @@ def paraphrasable(value: JsonValue) -> bool:
     return isinstance(typed_value(value), Text) and (len(value.split()) == 1 or not places(value).any)
 
 
-def _finding(step: Step, path: str, value: JsonValue, whole: JsonValue, method: FindingMethod) -> Finding:
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*/\s*")
+
+
+def _listed(schema: Mapping[str, Any] | None) -> list[str]:
+    """The values an argument's description lists as its choices ("revenue, profit or units"), else none."""
+    description = schema.get("description") if schema is not None else None
+    if not isinstance(description, str) or len(description) > 200:
+        return []
+    items = [item.strip() for item in _LIST_SPLIT.split(description.strip().rstrip("."))]
+    return items if len(items) >= 2 and all(item and len(item.split()) <= 2 for item in items) else []
+
+
+def _another_listed(index: GroundingIndex, value: JsonValue, schema: Mapping[str, Any] | None) -> str | None:
+    """Another of the choices the argument's description lists, said earlier, when ``value`` is one of them: the
+    user chose that one (``revenue`` of "revenue, profit or units" for ``profit``), which settles the value."""
+    choices = _listed(schema)
+    if not isinstance(value, str) or value.casefold() not in {c.casefold() for c in choices}:
+        return None
+    return next((c for c in choices if c.casefold() != value.casefold() and index.find(c) is not None), None)
+
+
+def _schema_of(definition: ToolDefinition | None, path: str) -> Mapping[str, Any] | None:
+    if definition is None:
+        return None
+    parts = path.replace("[", ".[").split(".")
+    top = definition.properties.get(parts[0])
+    keys: list[str | int] = [int(p[1:-1]) if p.startswith("[") else p for p in parts[1:]]
+    return leaf_schema(top, keys) if top is not None else None
+
+
+def _finding(
+    step: Step, path: str, value: JsonValue, whole: JsonValue, method: FindingMethod, chosen: str | None
+) -> Finding:
     inside = f" (in {whole!r})" if whole != value else ""
     judged = "; the judge found it nowhere in other words either" if method is FindingMethod.JUDGE else ""
+    if chosen is not None:
+        judged += f"; the user chose {chosen!r}, another of the values the argument's description lists"
     return Finding(
         Dimension.ARGUMENTS,
         "arguments.ungrounded",
@@ -232,7 +272,9 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                 for value in _ungrounded(index, path, whole, wording):
                     method = FindingMethod.RULE
                     part = None if wording else index.named_in_part(value)
-                    if paraphrasable(value) or part is not None:
+                    chosen = _another_listed(index, value, _schema_of(definition, path))
+                    words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
+                    if chosen is None and words_given and (paraphrasable(value) or part is not None):
                         named = f" ({part.source} named it in part: {part.matched!r})" if part is not None else ""
                         question = (
                             f"Did the user (or an earlier tool result) give the value {value!r} of argument {path!r} "
@@ -244,11 +286,11 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                         if answer is not False:
                             continue
                         method = FindingMethod.JUDGE
-                    findings.append(_finding(step, path, value, whole, method))
+                    findings.append(_finding(step, path, value, whole, method, chosen))
         _index_step(index, step)
-    today = f"; today {context.reference_date.isoformat()}" if context.reference_date else "; no known today"
+    today = f"; today {context.reference_date.isoformat()}" if context.reference_date else ""
     checked_text = f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them{today}"
     return DimensionVerdict(Dimension.ARGUMENTS, not findings, tuple(findings), checked_text, "", tuple(undecided))
 
 
-__all__ = ["check_arguments", "exempt"]
+__all__ = ["RULES", "check_arguments", "exempt", "paraphrasable"]
