@@ -22,6 +22,7 @@ Typed readings and place names are computed only when a lookup first needs them,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -180,6 +181,7 @@ class GroundingIndex:
         self._pending_places: list[tuple[str, str]] = []
         self._places: dict[str, tuple[str, str]] | None = None
         self._acronyms: dict[str, tuple[str, str]] = {}
+        self._unread: list[tuple[str, str]] = []
 
     @property
     def today(self) -> date | None:
@@ -188,26 +190,29 @@ class GroundingIndex:
 
     def add_text(self, text: str, source: str, phrase_words: int = _LONG_PHRASE) -> None:
         """Index a text: its tokens for containment and identifiers; its phrases of up to ``phrase_words`` words
-        for typed readings and places, read when a lookup first needs them."""
-        if not text.strip():
-            return
-        found = tokens(text)
-        position = len(self._texts)
-        self._texts.append(_Text(tuple(t.key for t in found), source, text))
-        for i, token in enumerate(found):
-            self._postings.setdefault(token.key, []).append((position, i))
-            if token.number is not None:
-                self._add_number(token.number, _unit(token), source, token.shown)
-            elif token.kind == "identifier":
-                self._identifiers.setdefault(token.key[1:], (source, token.shown))
-        for word in text.split():
-            word = word.strip(_EDGE)
-            if 2 <= len(word) <= 5 and word.isalpha() and word.isupper():
+        for typed readings and places. All are read when a lookup first needs more than an exact value."""
+        if text.strip():
+            self._unread.append((text, source))
+            self._pending.append((text, source, phrase_words))
+            self._pending_places.append((text, source))
+
+    def _read_texts(self) -> None:
+        """Tokenise the texts added since the last lookup that needed them (see ``add_text``)."""
+        for text, source in self._unread:
+            found, joined, acronyms = _read(text) if len(text) <= _CACHED_TEXT else _reading(text)
+            position = len(self._texts)
+            self._texts.append(_Text(tuple(t.key for t in found), source, text))
+            for i, token in enumerate(found):
+                self._postings.setdefault(token.key, []).append((position, i))
+                if token.number is not None:
+                    self._add_number(token.number, _unit(token), source, token.shown)
+                elif token.kind == "identifier":
+                    self._identifiers.setdefault(token.key[1:], (source, token.shown))
+            for word in acronyms:
                 self._acronyms.setdefault(word.casefold(), (source, word))
-        for key, start, end in joined_keys(found):
-            self._identifiers.setdefault(key, (source, " ".join(t.shown for t in found[start:end])))
-        self._pending.append((text, source, phrase_words))
-        self._pending_places.append((text, source))
+            for key, shown in joined:
+                self._identifiers.setdefault(key, (source, shown))
+        self._unread.clear()
 
     def add_json(self, value: JsonValue, source: str) -> None:
         """Index a structured value: its scalar leaves and object keys (strings also as text)."""
@@ -238,6 +243,7 @@ class GroundingIndex:
         found = self._exact.get(json_key(value))
         if found is not None:
             return Grounding(found[0], found[1], "exact")
+        self._read_texts()
         shown = display(value)
         wanted = tokens(shown)
         contained = self._contained(tuple(t.key for t in wanted))
@@ -259,6 +265,7 @@ class GroundingIndex:
         numbers and small words aside), in one text ("Livermore Cinema" for ``Livermore 13 Cinema``, "AMC
         NewPark" for ``AMC NewPark 12``). Such a value may be the one the user meant, completed from elsewhere;
         no rule here can settle that."""
+        self._read_texts()
         words = {t.key for t in tokens(display(value)) if t.kind == "word" and t.key not in _SMALL_WORDS}
         if len(words) < 2:
             return None
@@ -289,6 +296,8 @@ class GroundingIndex:
             hit = self._find_number(number)
             if hit is not None:
                 return hit
+        if isinstance(typed, Identifier) and not typed.key.isdigit():
+            return None  # a letters-and-digits identifier is found by its key or not at all (``find``)
         self._parse_pending()
         for number in _as_numbers(typed):  # numbers written in words, read with the pending texts
             hit = self._find_number(number)
@@ -405,6 +414,22 @@ def _bucket(typed: Typed) -> object:
     if isinstance(typed, Quarter):
         return typed.quarter
     return None
+
+
+_Reading = tuple[tuple[Token, ...], tuple[tuple[str, str], ...], tuple[str, ...]]
+
+
+def _reading(text: str) -> _Reading:
+    """A text's tokens, the identifiers its adjacent tokens spell (key and words), and its words in capitals."""
+    found = tokens(text)
+    joined = tuple((key, " ".join(t.shown for t in found[start:end])) for key, start, end in joined_keys(found))
+    words = (word.strip(_EDGE) for word in text.split())
+    return tuple(found), joined, tuple(w for w in words if 2 <= len(w) <= 5 and w.isalpha() and w.isupper())
+
+
+_read = functools.lru_cache(maxsize=1 << 14)(_reading)
+"""``_reading`` remembered: the same observations and messages recur across the traces of a run."""
+_CACHED_TEXT = 4000
 
 
 def _as_numbers(typed: Typed) -> list[Quantity]:

@@ -31,6 +31,7 @@ _EDGE = "\"'.,;:!?()[]{}<>*«»“”\u2018\u2019"  # the typographic quotes inc
 _MONEY = "$€£¥₹₩%"
 _NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[+-]?\.\d+")
 _ORDINAL = re.compile(r"(\d{1,3})(?:st|nd|rd|th)", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 _RUN_ON = re.compile(r"(?<=[a-z\d])([.!?])(?=[A-Z])")
 """A sentence run on without a space ("rating 3.9.I want"): the next sentence starts a new word."""
 _LIST_COMMA = re.compile(r"(?<=\d),(?=\d)")
@@ -71,7 +72,7 @@ def read_number(word: str) -> Fraction | None:
 
 
 def _word_tokens(word: str, joinable: bool) -> Iterator[Token]:
-    if not any(ch.isdigit() for ch in word):
+    if not _DIGIT.search(word):
         parts = normalise_text(word).split()
         for i, part in enumerate(parts):
             yield Token(part, part, None, joinable and i == len(parts) - 1)
@@ -82,8 +83,8 @@ def _word_tokens(word: str, joinable: bool) -> Iterator[Token]:
         return
     ordinal = _ORDINAL.fullmatch(word)
     if ordinal:  # "13th" is the number 13 as a day or a rank is said
-        value = Fraction(int(ordinal[1]))
-        yield Token(number_key(value), word, value, joinable)
+        rank = Fraction(int(ordinal[1]))
+        yield Token(number_key(rank), word, rank, joinable)
         return
     if _LIST_COMMA.search(word) and all(read_number(p) is not None for p in word.split(",")):
         # "12,34": no thousands grouping, so a list of numbers; they never join.
@@ -120,18 +121,23 @@ def joined_keys(found: list[Token]) -> Iterator[tuple[str, int, int]]:
     go (``order 123`` → ``order123``, ``c 3003`` → ``c3003``): a run with a digit, unbroken by punctuation. Digits
     join onto digits only into a long digit string (``555 123 2002`` → ``5551232002``, ``_MIN_DIGIT_RUN``), never
     two short numbers (``12 34``). Keys are separator-free and case-folded, as ``identifier_key`` makes them."""
+    compacts = [_compact(token) for token in found]
+    digits = [bool(_DIGIT.search(part)) for part in compacts]
     for start in range(len(found)):
-        key = _compact(found[start])
-        digit_edges = False
-        for end in range(start + 1, min(start + _MAX_JOINED_WORDS, len(found))):
+        stop = min(start + _MAX_JOINED_WORDS, len(found))
+        if not any(digits[start:stop]):
+            continue  # a run without a digit is no identifier to join (words alone are matched as words)
+        key, has_digit, digit_edges = compacts[start], digits[start], False
+        for end in range(start + 1, stop):
             if not found[end - 1].joinable:
                 break
-            part = _compact(found[end])
+            part = compacts[end]
             digit_edges = digit_edges or (key[-1:].isdigit() and part[:1].isdigit())
             key += part
+            has_digit = has_digit or digits[end]
             if digit_edges and not (key.isdigit() and len(key) >= _MIN_DIGIT_RUN):
                 continue
-            if any(ch.isdigit() for ch in key):
+            if has_digit:
                 yield key, start, end + 1
 
 
