@@ -22,7 +22,6 @@ Typed readings and place names are computed only when a lookup first needs them,
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -31,7 +30,6 @@ from fractions import Fraction
 
 from aem_strands.compare.gazetteer import places
 from aem_strands.compare.normalise import display, normalise_text
-from aem_strands.compare.parse_time import MONTHS
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import (
     CalendarDate,
@@ -52,7 +50,17 @@ from aem_strands.compare.values import (
 )
 from aem_strands.compare.walk import json_key, json_leaves
 from aem_strands.trace.grounding_dates import DateIndex
-from aem_strands.trace.value_tokens import Token, joined_keys, tokens
+from aem_strands.trace.value_tokens import (
+    CACHED_TEXT,
+    NUMBER_WORDS,
+    Token,
+    anchored_phrases,
+    may_be_relative,
+    phrases,
+    read_text,
+    reading,
+    tokens,
+)
 from aem_strands.types import JsonValue
 
 SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
@@ -60,73 +68,6 @@ SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
 _EDGE = "\"'.,;:!?()[]{}<>"
-_NUMBER_WORDS = frozenset(
-    [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "sixty",
-        "seventy",
-        "eighty",
-        "ninety",
-        "hundred",
-        "thousand",
-        "million",
-        "half",
-        "quarter",
-        "dozen",
-        "a",
-        "an",
-    ]
-)
-_TIME_WORDS = frozenset(
-    [
-        "today",
-        "tonight",
-        "tomorrow",
-        "yesterday",
-        "noon",
-        "midnight",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "week",
-        "month",
-        "weekend",
-        "morning",
-        "afternoon",
-        "evening",
-        "night",
-        "am",
-        "pm",
-    ]
-)
-_ANCHORS = _NUMBER_WORDS | _TIME_WORDS | frozenset(MONTHS)
 _SMALL_WORDS = frozenset(["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with"])
 _LONG_PHRASE = 6
 _SHORT_PHRASE = 3
@@ -199,7 +140,7 @@ class GroundingIndex:
     def _read_texts(self) -> None:
         """Tokenise the texts added since the last lookup that needed them (see ``add_text``)."""
         for text, source in self._unread:
-            found, joined, acronyms = _read(text) if len(text) <= _CACHED_TEXT else _reading(text)
+            found, joined, acronyms = read_text(text) if len(text) <= CACHED_TEXT else reading(text)
             position = len(self._texts)
             self._texts.append(_Text(tuple(t.key for t in found), source, text))
             for i, token in enumerate(found):
@@ -333,13 +274,13 @@ class GroundingIndex:
             self._add_number_words(text, source)
             words = [w.strip(_EDGE) for w in text.split()]
             words = [w for w in words if w]
-            for phrase in _anchored_phrases(words, longest):
+            for phrase in anchored_phrases(words, longest):
                 self._add_typed(phrase, source)
         self._pending.clear()
 
     def _add_typed(self, phrase: str, source: str) -> None:
         typed = typed_value(phrase, self._unreferenced)
-        if isinstance(typed, Text) and _may_be_relative(phrase):
+        if isinstance(typed, Text) and may_be_relative(phrase):
             if self.today is not None:
                 typed = typed_value(phrase, self._context)  # "tomorrow", "next Friday" against the known today
             elif self._dates.add_relative(normalise_text(phrase), source):
@@ -358,7 +299,7 @@ class GroundingIndex:
     def _add_number_words(self, text: str, source: str) -> None:
         """Numbers written in words (``two people``, ``a table for four``) as numbers."""
         words = normalise_text(text).split()
-        if _NUMBER_WORDS.isdisjoint(words):
+        if NUMBER_WORDS.isdisjoint(words):
             return
         from text_to_num import alpha2digit  # type: ignore[import-untyped]  # ships no types
 
@@ -381,7 +322,7 @@ class GroundingIndex:
             self._places = {}
         for text, source in self._pending_places:
             words = [w.strip(_EDGE) for w in text.split()]
-            for phrase in _phrases([w for w in words if w], _PLACE_PHRASE):
+            for phrase in phrases([w for w in words if w], _PLACE_PHRASE):
                 for place in places(phrase).any:
                     self._places.setdefault(place, (source, phrase))
         self._pending_places.clear()
@@ -416,22 +357,6 @@ def _bucket(typed: Typed) -> object:
     return None
 
 
-_Reading = tuple[tuple[Token, ...], tuple[tuple[str, str], ...], tuple[str, ...]]
-
-
-def _reading(text: str) -> _Reading:
-    """A text's tokens, the identifiers its adjacent tokens spell (key and words), and its words in capitals."""
-    found = tokens(text)
-    joined = tuple((key, " ".join(t.shown for t in found[start:end])) for key, start, end in joined_keys(found))
-    words = (word.strip(_EDGE) for word in text.split())
-    return tuple(found), joined, tuple(w for w in words if 2 <= len(w) <= 5 and w.isalpha() and w.isupper())
-
-
-_read = functools.lru_cache(maxsize=1 << 14)(_reading)
-"""``_reading`` remembered: the same observations and messages recur across the traces of a run."""
-_CACHED_TEXT = 4000
-
-
 def _as_numbers(typed: Typed) -> list[Quantity]:
     """The numbers a typed value may be written as: itself, an identifier's or a phone's digits."""
     if isinstance(typed, Quantity):
@@ -456,35 +381,6 @@ def _unit(token: Token) -> str | None:
 
 def _spelled(token: Token) -> str:
     return token.key[1:] if token.kind == "identifier" else compact(token.shown)
-
-
-_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)
-
-
-def _may_be_relative(phrase: str) -> bool:
-    """Whether a phrase may be a relative date (a day or time word, or an ordinal day such as ``13th``)."""
-    return not _TIME_WORDS.isdisjoint(phrase.casefold().split()) or bool(_ORDINAL.search(phrase))
-
-
-def _phrases(words: list[str], longest: int) -> Iterator[str]:
-    for size in range(1, longest + 1):
-        for start in range(len(words) - size + 1):
-            yield " ".join(words[start : start + size])
-
-
-def _anchored_phrases(words: list[str], longest: int) -> Iterator[str]:
-    """Phrases of up to ``longest`` words around each word that can start a typed value (a digit, a number,
-    month, weekday or time word): only those can read as a number, date, time or duration."""
-    seen: set[tuple[int, int]] = set()
-    for i, word in enumerate(words):
-        folded = word.casefold()
-        if not (any(ch.isdigit() for ch in word) or folded in _ANCHORS):
-            continue
-        for start in range(max(0, i - longest + 1), i + 1):
-            for end in range(i + 1, min(len(words), start + longest) + 1):
-                if (start, end) not in seen:
-                    seen.add((start, end))
-                    yield " ".join(words[start:end])
 
 
 def _keys(value: JsonValue) -> Iterator[str]:

@@ -14,10 +14,15 @@ becomes one or more ``Token``:
 ``joinable`` records whether the word ended without punctuation: ``c 3003`` may be read as the identifier
 ``c3003`` (a letter part and a digit part), but the digits of ``12, 34`` never join into ``1234``
 (``joined_keys``).
+
+``reading`` gives what the grounding index keeps of a text (its tokens, the identifiers its adjacent tokens spell,
+its words in capitals), remembered per text by ``read_text``; ``anchored_phrases`` the short phrases around a
+digit or a number, month, weekday or time word, the only ones that can read as a typed value.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +30,7 @@ from fractions import Fraction
 
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.normalise import normalise_text
+from aem_strands.compare.parse_time import MONTHS
 from aem_strands.compare.values import decimal_text
 
 _EDGE = "\"'.,;:!?()[]{}<>*«»“”\u2018\u2019"  # the typographic quotes included
@@ -141,4 +147,77 @@ def joined_keys(found: list[Token]) -> Iterator[tuple[str, int, int]]:
                 yield key, start, end + 1
 
 
-__all__ = ["Token", "joined_keys", "number_key", "read_number", "tokens"]
+NUMBER_WORDS = frozenset(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+     "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty",
+     "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "half", "quarter", "dozen",
+     "a", "an"]
+)  # fmt: skip
+TIME_WORDS = frozenset(
+    ["today", "tonight", "tomorrow", "yesterday", "noon", "midnight", "monday", "tuesday", "wednesday", "thursday",
+     "friday", "saturday", "sunday", "week", "month", "weekend", "morning", "afternoon", "evening", "night", "am",
+     "pm"]
+)  # fmt: skip
+ANCHORS = NUMBER_WORDS | TIME_WORDS | frozenset(MONTHS)
+Reading = tuple[tuple[Token, ...], tuple[tuple[str, str], ...], tuple[str, ...]]
+
+
+def reading(text: str) -> Reading:
+    """A text's tokens, the identifiers its adjacent tokens spell (key and words), and its words in capitals."""
+    found = tokens(text)
+    joined = tuple((key, " ".join(t.shown for t in found[start:end])) for key, start, end in joined_keys(found))
+    words = (word.strip(_EDGE) for word in text.split())
+    return tuple(found), joined, tuple(w for w in words if 2 <= len(w) <= 5 and w.isalpha() and w.isupper())
+
+
+read_text = functools.lru_cache(maxsize=1 << 14)(reading)
+"""``reading`` remembered: the same observations and messages recur across the traces of a run."""
+CACHED_TEXT = 4000
+
+
+_ORDINAL_DAY = re.compile(r"\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)
+
+
+def may_be_relative(phrase: str) -> bool:
+    """Whether a phrase may be a relative date (a day or time word, or an ordinal day such as ``13th``)."""
+    return not TIME_WORDS.isdisjoint(phrase.casefold().split()) or bool(_ORDINAL_DAY.search(phrase))
+
+
+def phrases(words: list[str], longest: int) -> Iterator[str]:
+    for size in range(1, longest + 1):
+        for start in range(len(words) - size + 1):
+            yield " ".join(words[start : start + size])
+
+
+def anchored_phrases(words: list[str], longest: int) -> Iterator[str]:
+    """Phrases of up to ``longest`` words around each word that can start a typed value (a digit, a number,
+    month, weekday or time word): only those can read as a number, date, time or duration."""
+    seen: set[tuple[int, int]] = set()
+    for i, word in enumerate(words):
+        folded = word.casefold()
+        if not (any(ch.isdigit() for ch in word) or folded in ANCHORS):
+            continue
+        for start in range(max(0, i - longest + 1), i + 1):
+            for end in range(i + 1, min(len(words), start + longest) + 1):
+                if (start, end) not in seen:
+                    seen.add((start, end))
+                    yield " ".join(words[start:end])
+
+
+__all__ = [
+    "ANCHORS",
+    "CACHED_TEXT",
+    "NUMBER_WORDS",
+    "TIME_WORDS",
+    "Reading",
+    "Token",
+    "anchored_phrases",
+    "joined_keys",
+    "may_be_relative",
+    "number_key",
+    "phrases",
+    "read_number",
+    "read_text",
+    "reading",
+    "tokens",
+]
