@@ -163,7 +163,7 @@ def test_a_listed_choice_other_than_the_one_said_is_settled() -> None:
                     "properties": {"metric": {"type": "string", "description": "revenue, profit or units"}},
                 },
             }
-        ]  # fmt: skip
+        ]
     )
 
     def chart(metric: str) -> Trace:
