@@ -126,6 +126,7 @@ class Tally:
     ungrounded: int = 0
     schema: int = 0
     undecided: int = 0
+    undecided_traces: int = 0
     clean: int = 0
     samples: list[tuple[str, Finding]] = field(default_factory=list)
     kinds: Counter[str] = field(default_factory=Counter)
@@ -172,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         tally.schema += sum(f.rule == "arguments.schema" for f in verdict.findings)
         tally.clean += not ungrounded
         tally.undecided += len(verdict.undecided)
+        tally.undecided_traces += bool(verdict.undecided) and not ungrounded
         for finding in verdict.findings:
             evidence = finding.evidence if isinstance(finding.evidence, dict) else {}
             tally.kinds[f"{finding.rule} {evidence.get('argument')}"] += 1
@@ -186,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
             f"ungrounded findings {tally.ungrounded:4d}  schema findings {tally.schema:4d}  "
             f"undecided (a word or two said otherwise: the judge's) {tally.undecided:4d}  "
             f"traces with no ungrounded finding {share:.2%}"
+        )
+        print(
+            f"  of which {tally.undecided_traces} left inconclusive by an undecided value without a judge "
+            f"({tally.undecided_traces / tally.traces:.2%}); with no finding and nothing undecided "
+            f"{(tally.clean - tally.undecided_traces) / tally.traces:.2%}"
         )
         print(f"  by rule and argument: {dict(tally.kinds.most_common(10))}")
         step = max(1, len(tally.samples) // max(1, args.sample))
