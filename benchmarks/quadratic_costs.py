@@ -13,7 +13,10 @@ Cases (synthetic, seeded):
   turns dropped, inserted or changed; and N against N calls to another tool (beyond ``MAX_ALIGN_CELLS`` this is
   the documented ``InputError``, printed as such);
 - ``order group``: ``evaluate_dialog`` (exact scorer) of one N-member order-invariant group of calls to 20
-  tools, shuffled, one argument changed.
+  tools, shuffled, one argument changed;
+- ``grounding``: ``check_arguments`` on a trace of N steps (user messages and tool calls with JSON observations
+  of dates, amounts, phones and ids), each call's values never grounded (issue 29: every lookup once scanned
+  every earlier typed value).
 
 Prints one line per case and size: seconds (wall) and peak traced memory (``tracemalloc``, which itself slows
 the run several times; ``--no-trace`` leaves it off and prints only seconds). Growth is what to read: doubling N
@@ -97,6 +100,32 @@ def _group(count: int) -> Callable[[], object]:
     return lambda: evaluate_dialog(dialog, scorer="exact")
 
 
+def _never_grounded(count: int) -> Callable[[], object]:
+    """A trace of ``count`` steps whose call arguments nothing earlier grounds (a new date, amount, phone, id)."""
+    from aem_strands.trace.checks.arguments import check_arguments
+    from aem_strands.trace.checks.context import TraceContext
+    from aem_strands.trace.types import ActionType, Environment, Step, Trace
+    from aem_strands.trace.values import ComparatorValues
+
+    rng, steps = random.Random(0), []
+    for i in range(count):
+        if i % 2 == 0:
+            order, day, dollars = rng.randint(1000, 9999), rng.randint(1, 28), rng.randint(10, 99)
+            text = f"Please check order {order} from May {day}, about ${dollars}."
+            steps.append(Step(f"s{i}", i, ActionType.USER, content=text))
+            continue
+        arguments = {
+            "when": f"2030-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+            "amount": rng.randint(10**5, 10**6) + 0.25,
+            "phone": f"+1 415 {rng.randint(200, 999)} {rng.randint(1000, 9999)}",
+            "ref": f"QX{rng.randint(10**6, 10**7)}",
+        }
+        observation = {"total": rng.randint(100, 999), "due": f"2031-{rng.randint(1, 12):02d}-01", "note": "ok"}
+        steps.append(Step(f"s{i}", i, ActionType.TOOL_CALL, "lookup", arguments, observation))
+    trace, ctx = Trace("grounding", tuple(steps)), TraceContext(ComparatorValues())
+    return functools.partial(check_arguments, trace, Environment(), ctx)
+
+
 def _measure(label: str, work: Callable[[], object], trace: bool) -> None:
     if trace:
         tracemalloc.start()
@@ -134,6 +163,8 @@ def main() -> None:
         _measure(f"unpaired align {count:,} turns, unrelated", _unrelated(count), trace)
     for count in group:
         _measure(f"order group {count:,} members", _group(count), trace)
+    for count in (125, 500) if args.quick else (125, 500, 2_000):
+        _measure(f"grounding {count:,} steps, never grounded", _never_grounded(count), trace)
 
 
 if __name__ == "__main__":

@@ -113,10 +113,10 @@ def _index() -> GroundingIndex:
     [
         ("ORDER_123", "identifier"),  # "order 123" in the user's words
         ("order 123", "normalised"),  # the phrase itself
-        ("40.00", "typed"),  # $40
+        ("40.00", "normalised"),  # $40: the number token 40 (numbers as numbers)
         ("2024-03-01", "typed"),  # March 1, 2024
         ("5 days", "typed"),  # five days
-        ("C77", "identifier"),
+        ("C77", "normalised"),  # the identifier token of C-77 (identifiers as whole tokens)
         ("JANE@example.com", "normalised"),
         ("C-77", "exact"),
     ],

@@ -29,11 +29,12 @@ def test_the_trace_experiment_finds_the_invented_metric_without_gold(tmp_path: P
     rows = {case["evaluator"]: i for i, case in enumerate(report["cases"])}
     trace = report["detailed_results"][rows["aem_trace"]][0]
     assert trace["test_pass"] is False
-    assert trace["label"] == "arguments.ungrounded"
-    (finding,) = trace["metadata"]["dimensions"]["arguments"]["findings"]
-    assert "'metric'" in finding["message"]
-    assert "'profit'" in finding["message"]
-    assert trace["metadata"]["first_critical_failure_step"] == finding["step_id"]
+    # The user asked for "a sales report"; whether 'profit' is what they meant no rule settles (issue 28's
+    # precision contract): without a judge the metric is undecided and the trace inconclusive, never a pass.
+    assert trace["label"] == "inconclusive"
+    (question,) = trace["metadata"]["dimensions"]["arguments"]["undecided"]
+    assert "'metric'" in question
+    assert "'profit'" in question
     assert trace["metadata"]["dimensions"]["planning"]["pass"] is True  # filter, chart, export: in policy order
     assert report["test_passes"][rows["ToolCalled"]] is True
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from price_parser import Price
@@ -72,7 +72,10 @@ def has_letter(text: str) -> bool:
 def _plain_number(text: str) -> Fraction | None:
     if not text or not _NUMERIC.fullmatch(text) or not has_digit(text):
         return None
-    number = Decimal(text.replace(",", ""))
+    try:
+        number = Decimal(text.replace(",", ""))
+    except InvalidOperation:  # "e-150": the pattern lets an exponent stand without digits before it
+        return None
     exponent = number.as_tuple().exponent
     if not isinstance(exponent, int) or exponent < _SMALLEST_EXPONENT:
         return None  # an exact fraction of "1e-99999999" would build a huge power of ten

@@ -1,77 +1,69 @@
-"""Arguments: every value the agent passes to a tool is grounded in what came before it.
+"""Arguments: every value the agent passes to a tool is grounded in what came before it, and fits the tool's schema.
 
 A tool call's argument values (each scalar leaf, nested ones included) must appear earlier in the trace: in the
-user's messages, the goal, the initial state, an earlier step's state, an earlier observation, or an earlier
-call's arguments (the agent's own replies do not count: a value it made up and then said is still made up).
-"Appear" is the product's typed equivalence (``trace.values.GroundingIndex``): ``order 123`` grounds
-``ORDER_123``, ``five days`` grounds ``5 days``, ``$40`` grounds ``40``; a number grounds only the same number.
+user's messages, the goal, the initial state, an earlier step's state, an earlier observation (what a tool returned
+or computed: a ``calculate`` result), or an earlier call's arguments (the agent's own replies do not count: a value
+it made up and then said is still made up, unless the user's answer to that reply took it up without
+denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah."). "Appear" is the product's
+typed equivalence (``trace.grounding.GroundingIndex``): ``order 123`` grounds ``ORDER_123``, ``five days`` grounds
+``5 days``, ``$40.00`` grounds ``40``, ``two people`` grounds ``2``, ``SF`` grounds ``San Francisco``, ``March
+13th`` grounds ``2019-03-13``; numbers are compared as numbers and identifiers as whole tokens, so ``$40.00`` does
+not ground ``4000``, nor ``C-3003`` ``3003``. Relative and yearless dates are read against the known today
+(``reference_date``: ``initial_state`` keys ``today``, ``current_date``, ``reference_date``, ``date``..., or the
+trace's metadata); without one a yearless date grounds its month and day in any year, and a relative date any date
+it names for some today (``grounding_dates``).
 
-Exempt: booleans, null, the integers 0 and 1, empty strings, and values of arguments whose schema lists the
-allowed values (``enum``/``const``: the tool, not the conversation, says what they may be). A free-text
-argument (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...) is the agent's own wording; only the
-identifiers and numbers inside it must be grounded.
+Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool's schema gives (``enum``,
+``const``, ``default``: the tool, not the conversation, says what they may be). A free-text argument
+(``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression`` or ``query``,
+and any string of six words or more not found whole) is the agent's own wording; only the identifiers and
+amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
 
-A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value. Not applicable
-when no tool call has an argument.
+A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
+may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
+(``paraphrasable``: ``Drama`` after "the Play genre"), or a name an earlier text names in part (``Livermore 13
+Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``); but not a value the argument's description
+lists as a choice when the user said another of them (``profit`` of "revenue, profit or units" after "EU
+revenue"), nor any value of a trace in which the user said nothing (no words, so no other words): those are
+settled. The judge is asked those when one is given
+(a no is the finding, method ``judge``); without one the question is ``undecided`` (the trace inconclusive, never
+a pass). A value outside its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives
+``arguments.schema`` (``argument_schema``). Not applicable when no tool call has an argument.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from aem_strands.compare.gazetteer import places
 from aem_strands.compare.identifiers import is_identifier
+from aem_strands.compare.reply_words import negation_pattern
+from aem_strands.compare.settle import typed_value
+from aem_strands.compare.values import ParseContext, Text
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
+from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
+from aem_strands.trace.grounding import GroundingIndex
+from aem_strands.trace.grounding_dates import reference_date
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
     DimensionVerdict,
     Environment,
     Finding,
+    FindingMethod,
     Step,
     Trace,
     not_applicable,
-    verdict_from,
 )
-from aem_strands.trace.values import GroundingIndex
 from aem_strands.types import JsonValue
 
+RULES = ("arguments.ungrounded", "arguments.schema")
+"""The rules this dimension gives (``arguments.schema`` from ``argument_schema``)."""
 _EDGE = "\"'.,;:!?()[]{}<>"
-
-
-def _leaf_schema(schema: Mapping[str, Any] | None, path: list[str | int]) -> Mapping[str, Any] | None:
-    """The schema of the leaf at ``path`` under an argument's schema (object ``properties``, array ``items``)."""
-    for part in path:
-        if schema is None:
-            return None
-        if isinstance(part, int):
-            items = schema.get("items")
-            schema = items if isinstance(items, Mapping) else None
-        else:
-            properties = schema.get("properties")
-            found = properties.get(part) if isinstance(properties, Mapping) else None
-            schema = found if isinstance(found, Mapping) else None
-    return schema
-
-
-def _parts(value: JsonValue, prefix: list[str | int]) -> Iterator[tuple[list[str | int], JsonValue]]:
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _parts(item, [*prefix, str(key)])
-    elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from _parts(item, [*prefix, i])
-    else:
-        yield prefix, value
-
-
-def _path_text(parts: list[str | int]) -> str:
-    text = ""
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return text
 
 
 def exempt(value: JsonValue) -> bool:
@@ -83,30 +75,52 @@ def exempt(value: JsonValue) -> bool:
     return isinstance(value, str) and not value.strip()
 
 
-def _free_text_tokens(text: str) -> list[str]:
-    """The identifiers and numbers inside free text: what must be grounded in it."""
-    tokens = [w.strip(_EDGE) for w in text.split()]
-    return [t for t in tokens if t and (any(ch.isdigit() for ch in t) or is_identifier(t))]
+_FREE_TEXT_NAMES = frozenset(
+    {"thought", "thoughts", "reasoning", "expression", "formula", "query", "search_query", "question", "prompt",
+     "subject", "email_body", "message_body"}
+)  # fmt: skip
+"""Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``."""
+_WORDING = 6
+"""A string of this many words or more, not found whole, is read as wording: only the values inside it count."""
 
 
-def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator[tuple[str, JsonValue, JsonValue]]:
-    """(path, value to find, the argument's value) for each leaf that must be grounded."""
-    for parts, value in _parts(dict(step.arguments), []):
+def _free_text_values(text: str) -> Iterator[tuple[str, ...]]:
+    """For each identifier or amount inside free text, the readings any of which grounds it: the token alone, and
+    with the word before or after it (``order 123``, ``7 pm``, ``March 13``)."""
+    words = [w.strip(_EDGE) for w in text.split()]
+    for i, word in enumerate(words):
+        if not word or not (any(ch.isdigit() for ch in word) or is_identifier(word)):
+            continue
+        readings = [word]
+        if i > 0 and words[i - 1]:
+            readings.append(f"{words[i - 1]} {word}")
+        if i + 1 < len(words) and words[i + 1]:
+            readings.append(f"{word} {words[i + 1]}")
+        yield tuple(readings)
+
+
+def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
+    """Whether the schema itself gives ``value``: an ``enum`` or ``const`` argument, or its ``default``."""
+    if schema is None:
+        return False
+    return "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value)
+
+
+def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator[tuple[str, JsonValue, bool]]:
+    """(path, the argument's value, whether it is read as wording) for each leaf that must be grounded."""
+    for parts, value in argument_parts(dict(step.arguments), []):
         if exempt(value):
             continue
         top = str(parts[0])
         top_schema = definition.properties.get(top) if definition is not None else None
-        schema = _leaf_schema(top_schema, parts[1:]) if top_schema is not None else None
-        if schema is not None and ("enum" in schema or "const" in schema):
+        schema = leaf_schema(top_schema, parts[1:]) if top_schema is not None else None
+        if _given_by_schema(value, schema):
             continue
         name = str(parts[-1]) if not isinstance(parts[-1], int) else top
         kind = arg_kind(name, schema if schema is not None else {})
-        path = _path_text(parts)
-        if kind is ArgKind.FREE_TEXT and isinstance(value, str):
-            for token in _free_text_tokens(value):
-                yield path, token, value
-        else:
-            yield path, value, value
+        path = path_text(parts)
+        wording = kind is ArgKind.FREE_TEXT or name.lower() in _FREE_TEXT_NAMES
+        yield path, value, wording and isinstance(value, str)
 
 
 def _index_step(index: GroundingIndex, step: Step) -> None:
@@ -124,47 +138,159 @@ def _index_step(index: GroundingIndex, step: Step) -> None:
         index.add_json(dict(step.state_after), f"state after {where}")
 
 
+_DENIES = negation_pattern("wait", "actually", "instead", "rather", "change")
+
+
+def _accepts(step: Step, user: Step) -> bool:
+    """Whether the user's answer takes up what the agent's reply ``step`` said (a confirmation asked as a
+    statement, "Booking a table at Left Bank Larkspur Brasserie on March 1st.", an offer, "One date is March
+    2nd."): the answer denies nothing (``reply_words.negation_pattern``, or a change of mind: ``wait``,
+    ``actually``, ``instead``). A reply of no values grounds nothing, whatever the answer."""
+    return bool(step.content) and not _DENIES.search((user.content or "").casefold())
+
+
+def paraphrasable(value: JsonValue) -> bool:
+    """Whether a value not found may still have been said in other words, which no rule here can settle: a word
+    or two with no typed reading (no number, date, identifier, phone or e-mail), two words only when they name no
+    place (``Drama`` for "the Play genre", ``Indian`` for "some Punjabi"; ``San Jose`` is settled). Other values
+    are settled: they were said in some form the typed equivalence knows, or not at all."""
+    if not isinstance(value, str) or len(value.split()) > 2 or any(ch.isdigit() for ch in value):
+        return False
+    # One word may be a common word that is also some town's name ("Pop", "Thai"); two are a place's own name.
+    return isinstance(typed_value(value), Text) and (len(value.split()) == 1 or not places(value).any)
+
+
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*/\s*")
+
+
+def _listed(schema: Mapping[str, Any] | None) -> list[str]:
+    """The values an argument's description lists as its choices ("revenue, profit or units"), else none."""
+    description = schema.get("description") if schema is not None else None
+    if not isinstance(description, str) or len(description) > 200:
+        return []
+    items = [item.strip() for item in _LIST_SPLIT.split(description.strip().rstrip("."))]
+    return items if len(items) >= 2 and all(item and len(item.split()) <= 2 for item in items) else []
+
+
+def _another_listed(index: GroundingIndex, value: JsonValue, schema: Mapping[str, Any] | None) -> str | None:
+    """Another of the choices the argument's description lists, said earlier, when ``value`` is one of them: the
+    user chose that one (``revenue`` of "revenue, profit or units" for ``profit``), which settles the value."""
+    choices = _listed(schema)
+    if not isinstance(value, str) or value.casefold() not in {c.casefold() for c in choices}:
+        return None
+    return next((c for c in choices if c.casefold() != value.casefold() and index.find(c) is not None), None)
+
+
+def _schema_of(definition: ToolDefinition | None, path: str) -> Mapping[str, Any] | None:
+    if definition is None:
+        return None
+    parts = path.replace("[", ".[").split(".")
+    top = definition.properties.get(parts[0])
+    keys: list[str | int] = [int(p[1:-1]) if p.startswith("[") else p for p in parts[1:]]
+    return leaf_schema(top, keys) if top is not None else None
+
+
+def _finding(
+    step: Step, path: str, value: JsonValue, whole: JsonValue, method: FindingMethod, chosen: str | None
+) -> Finding:
+    inside = f" (in {whole!r})" if whole != value else ""
+    judged = "; the judge found it nowhere in other words either" if method is FindingMethod.JUDGE else ""
+    if chosen is not None:
+        judged += f"; the user chose {chosen!r}, another of the values the argument's description lists"
+    return Finding(
+        Dimension.ARGUMENTS,
+        "arguments.ungrounded",
+        f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}{inside}, which appears nowhere "
+        "before the call (user messages, goal, initial state, earlier states, observations and arguments): the "
+        f"agent may have invented it{judged}",
+        step.step_id,
+        step.index,
+        {"step": step_fragment(step), "argument": path, "value": value},
+        method,
+    )
+
+
+def _requires(definition: ToolDefinition | None) -> bool:
+    return definition is not None and bool(definition.required)
+
+
+def _today(trace: Trace) -> ParseContext:
+    """The parse context of the trace's known today (see the module docstring)."""
+    metadata = getattr(trace, "metadata", None)  # a trace's metadata, where the schema gives one
+    return ParseContext(reference_date(dict(trace.initial_state), metadata))
+
+
+def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: bool) -> Iterator[JsonValue]:
+    """The values of one argument that nothing earlier grounds: the value itself, or for wording (a free-text
+    argument, or a long string not found whole) the identifiers and amounts inside it."""
+    if not wording:
+        if index.find(value, path) is not None:
+            return
+        if not (isinstance(value, str) and len(value.split()) >= _WORDING):
+            yield value
+            return
+    if not isinstance(value, str):
+        return
+    for inside in _free_text_values(value):
+        if not any(index.find(reading, path) is not None for reading in inside):
+            yield inside[0]
+
+
 def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> DimensionVerdict:
-    """Every argument value of every tool call grounded in what came before (see the module docstring)."""
-    calls = [s for s in trace.tool_calls() if s.arguments]
+    """Every argument value of every tool call grounded in what came before, and within its tool's schema (see
+    the module docstring)."""
+    definitions = {d.name: d for d in env.tools.definitions}
+    calls = [s for s in trace.tool_calls() if s.arguments or _requires(definitions.get(s.tool_name or ""))]
     if not calls:
         return not_applicable(Dimension.ARGUMENTS, "no tool call has arguments")
-    definitions = {d.name: d for d in env.tools.definitions}
-    index = GroundingIndex(ctx.values.same)
+    context = _today(trace)
+    index = GroundingIndex(ctx.values.same, context)
     if trace.goal:
         index.add_text(trace.goal, "goal")
     if trace.initial_state:
         index.add_json(dict(trace.initial_state), "initial state")
     findings: list[Finding] = []
     checked = 0
+    proposal: Step | None = None
+    said: list[str] = []
+    undecided: list[str] = []
     for step in trace.steps:
+        if step.action_type is ActionType.USER and step.content:
+            said.append(step.content)
+        if step.action_type is ActionType.USER and proposal is not None and _accepts(proposal, step):
+            index.add_text(proposal.content or "", f"the agent's proposal (step {proposal.step_id}), accepted at "
+                               f"step {step.step_id}")  # fmt: skip
+        if step.action_type in (ActionType.RESPONSE, ActionType.USER):
+            proposal = step if step.action_type is ActionType.RESPONSE else None
         if step.state_before:
             index.add_json(dict(step.state_before), f"state before step {step.step_id}")
-        if step.action_type is ActionType.TOOL_CALL and step.arguments:
+        if step.action_type is ActionType.TOOL_CALL:
             definition = definitions.get(step.tool_name or "")
-            for path, value, whole in _values_to_ground(step, definition):
+            findings.extend(schema_findings(step, definition))
+            for path, whole, wording in _values_to_ground(step, definition):
                 checked += 1
-                if index.find(value, path) is not None:
-                    continue
-                inside = f" (in {whole!r})" if whole != value else ""
-                findings.append(
-                    Finding(
-                        Dimension.ARGUMENTS,
-                        "arguments.ungrounded",
-                        f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}{inside}, which "
-                        "appears nowhere before the call (user messages, goal, initial state, earlier states, "
-                        "observations and arguments): the agent may have invented it",
-                        step.step_id,
-                        step.index,
-                        {"step": step_fragment(step), "argument": path, "value": value},
-                    )
-                )
+                for value in _ungrounded(index, path, whole, wording):
+                    method = FindingMethod.RULE
+                    part = None if wording else index.named_in_part(value)
+                    chosen = _another_listed(index, value, _schema_of(definition, path))
+                    words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
+                    if chosen is None and words_given and (paraphrasable(value) or part is not None):
+                        named = f" ({part.source} named it in part: {part.matched!r})" if part is not None else ""
+                        question = (
+                            f"Did the user (or an earlier tool result) give the value {value!r} of argument {path!r} "
+                            f"of {step.tool_name}, perhaps in other words?{named}"
+                        )
+                        answer = ctx.judge.decide(question, {"said": said[-8:], "value": value}) if ctx.judge else None
+                        if answer is None:
+                            undecided.append(f"step {step.step_id}: {question}")
+                        if answer is not False:
+                            continue
+                        method = FindingMethod.JUDGE
+                    findings.append(_finding(step, path, value, whole, method, chosen))
         _index_step(index, step)
-    return verdict_from(
-        Dimension.ARGUMENTS,
-        findings,
-        f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them",
-    )
+    today = f"; today {context.reference_date.isoformat()}" if context.reference_date else ""
+    checked_text = f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them{today}"
+    return DimensionVerdict(Dimension.ARGUMENTS, not findings, tuple(findings), checked_text, "", tuple(undecided))
 
 
-__all__ = ["check_arguments", "exempt"]
+__all__ = ["RULES", "check_arguments", "exempt", "paraphrasable"]

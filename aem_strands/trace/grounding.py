@@ -1,0 +1,396 @@
+"""The grounding index: does a value appear, under the product's typed equivalence, in what came before it?
+
+Earlier texts and values are indexed as they arrive, each kind by a key, so a lookup reads a few dictionaries
+and never compares the value with every earlier one (a trace of 2,000 steps costs about 16 times one of 125):
+
+- ``exact``: the same JSON value;
+- ``normalised``: the value's tokens (``value_tokens``: numbers as numbers, identifiers as whole tokens, other
+  words normalised) as a run of an earlier text's tokens, found through a positional index of its rarest token
+  (``San Francisco``, ``jane@example.com``, ``40`` in "I paid $40.00"; never ``4000``, nor ``3003`` in
+  ``C-3003``);
+- ``identifier``: an identifier by its separator-free key, from an earlier identifier or from adjacent words
+  that spell it (``order 123`` for ``ORDER_123``, ``c 3003`` for ``C-3003``; never the digits of ``12, 34``);
+- ``typed``: the value's typed reading (``compare.settle.typed_value``) against the typed readings of earlier
+  values and short phrases, by type: the same number (``$12.50`` for ``12.5``, ``two people`` for ``2``, ``50%``
+  for ``0.5``), duration (``five days``), measurement, phone, e-mail, identifier digits, quarter, and dates and
+  times by ``grounding_dates`` (``March 13th``, ``tomorrow`` against a known today);
+- ``place``: a place by any of its names in the gazetteer (``SF`` for ``San Francisco``, ``NYC``);
+- ``initials``: a name of two to five words by its initials written in capitals (``SD`` for ``San Diego``).
+
+Typed readings and place names are computed only when a lookup first needs them, once per text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+
+from aem_strands.compare.gazetteer import places
+from aem_strands.compare.normalise import display, normalise_text
+from aem_strands.compare.settle import typed_value
+from aem_strands.compare.values import (
+    CalendarDate,
+    ClockTime,
+    Duration,
+    Email,
+    Identifier,
+    Measure,
+    Moment,
+    ParseContext,
+    Phone,
+    Quantity,
+    Quarter,
+    Text,
+    Typed,
+    Weekday,
+    agree,
+)
+from aem_strands.compare.walk import json_key, json_leaves
+from aem_strands.trace.grounding_dates import DateIndex
+from aem_strands.trace.value_tokens import (
+    CACHED_TEXT,
+    NUMBER_WORDS,
+    Token,
+    anchored_phrases,
+    may_be_relative,
+    phrases,
+    read_text,
+    reading,
+    tokens,
+)
+from aem_strands.types import JsonValue
+
+SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
+"""Typed equivalence of two values, given the argument or key name: a ``ValueJudge``'s ``same``."""
+
+_SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
+_EDGE = "\"'.,;:!?()[]{}<>"
+_SMALL_WORDS = frozenset(["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with"])
+_LONG_PHRASE = 6
+_SHORT_PHRASE = 3
+_PLACE_PHRASE = 3
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """Where a value was found: the ``source`` that held it (``user message (step u1)``, ``observation of step
+    t2``...), the earlier value or phrase that matched, and how (``exact``, ``normalised``, ``identifier``,
+    ``typed`` or ``place``)."""
+
+    source: str
+    matched: JsonValue
+    method: str
+
+
+def compact(text: str) -> str:
+    """``text`` case-folded without spaces or separators: what ``order 123``, ``ORDER_123`` and ``order-123``
+    share."""
+    return _SEPARATORS.sub("", normalise_text(text))
+
+
+@dataclass(frozen=True)
+class _Text:
+    keys: tuple[str, ...]
+    source: str
+    original: str
+
+
+class GroundingIndex:
+    """What has been said or seen so far in a trace, indexed for ``find`` (see the module docstring).
+
+    ``same`` (a ``ValueJudge``'s) confirms the typed candidates whose agreement is not a key (phones,
+    measurements). ``context`` gives the known today (``reference_date``) and the day-first reading of numeric
+    dates. ``add_text`` takes free text (a user message, the goal); ``add_json`` takes structured values (a
+    state, an observation, earlier arguments): every scalar leaf, every object key, and every string leaf as
+    text too."""
+
+    def __init__(self, same: SameFn, context: ParseContext | None = None) -> None:
+        self._same = same
+        self._context = context or ParseContext()
+        self._unreferenced = ParseContext(None, self._context.day_first)
+        self._exact: dict[str, tuple[str, JsonValue]] = {}
+        self._texts: list[_Text] = []
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        self._identifiers: dict[str, tuple[str, str]] = {}
+        self._numbers: dict[Fraction, dict[str | None, tuple[str, str]]] = {}
+        self._typed: dict[type, dict[object, list[tuple[Typed, str, str]]]] = {}
+        self._dates = DateIndex(self._context.reference_date)
+        self._pending: list[tuple[str, str, int]] = []
+        self._pending_places: list[tuple[str, str]] = []
+        self._places: dict[str, tuple[str, str]] | None = None
+        self._acronyms: dict[str, tuple[str, str]] = {}
+        self._unread: list[tuple[str, str]] = []
+
+    @property
+    def today(self) -> date | None:
+        """The known today, or ``None``."""
+        return self._context.reference_date
+
+    def add_text(self, text: str, source: str, phrase_words: int = _LONG_PHRASE) -> None:
+        """Index a text: its tokens for containment and identifiers; its phrases of up to ``phrase_words`` words
+        for typed readings and places. All are read when a lookup first needs more than an exact value."""
+        if text.strip():
+            self._unread.append((text, source))
+            self._pending.append((text, source, phrase_words))
+            self._pending_places.append((text, source))
+
+    def _read_texts(self) -> None:
+        """Tokenise the texts added since the last lookup that needed them (see ``add_text``)."""
+        for text, source in self._unread:
+            found, joined, acronyms = read_text(text) if len(text) <= CACHED_TEXT else reading(text)
+            position = len(self._texts)
+            self._texts.append(_Text(tuple(t.key for t in found), source, text))
+            for i, token in enumerate(found):
+                self._postings.setdefault(token.key, []).append((position, i))
+                if token.number is not None:
+                    self._add_number(token.number, _unit(token), source, token.shown)
+                elif token.kind == "identifier":
+                    self._identifiers.setdefault(token.key[1:], (source, token.shown))
+            for word in acronyms:
+                self._acronyms.setdefault(word.casefold(), (source, word))
+            for key, shown in joined:
+                self._identifiers.setdefault(key, (source, shown))
+        self._unread.clear()
+
+    def add_json(self, value: JsonValue, source: str) -> None:
+        """Index a structured value: its scalar leaves and object keys (strings also as text)."""
+        for _, leaf in json_leaves(value):
+            self._add_scalar(leaf, source)
+        for key in _keys(value):
+            self._add_scalar(key, source)
+
+    def _add_scalar(self, value: JsonValue, source: str) -> None:
+        if value is None or isinstance(value, bool):
+            return
+        self._exact.setdefault(json_key(value), (source, value))
+        if isinstance(value, str):
+            self.add_text(value, source, _SHORT_PHRASE)
+            self._pending.append((value, source, 0))  # the whole string too, whatever its length
+        elif isinstance(value, (int, float)):
+            typed = typed_value(value)
+            if isinstance(typed, Quantity):
+                self._add_number(typed.amount, None, source, display(value))
+
+    def _add_number(self, amount: Fraction, unit: str | None, source: str, shown: str) -> None:
+        self._numbers.setdefault(amount, {}).setdefault(unit, (source, shown))
+        if unit == "%":
+            self._numbers.setdefault(amount / 100, {}).setdefault(None, (source, shown))
+
+    def find(self, value: JsonValue, name: str = "") -> Grounding | None:
+        """Where ``value`` appears in what was indexed, or ``None`` (see the module docstring for the order)."""
+        found = self._exact.get(json_key(value))
+        if found is not None:
+            return Grounding(found[0], found[1], "exact")
+        self._read_texts()
+        shown = display(value)
+        wanted = tokens(shown)
+        contained = self._contained(tuple(t.key for t in wanted))
+        if contained is not None:
+            return Grounding(contained.source, shown if len(contained.original) > len(shown) else contained.original,
+                             "normalised")  # fmt: skip
+        typed = typed_value(value, self._context)
+        if isinstance(typed, Identifier) or (len(wanted) > 1 and any(t.kind != "word" for t in wanted)):
+            key = typed.key if isinstance(typed, Identifier) else "".join(_spelled(t) for t in wanted)
+            hit = self._identifiers.get(key)
+            if hit is not None:
+                return Grounding(hit[0], hit[1], "identifier")
+        if isinstance(typed, Text):
+            return self._find_place(shown)
+        return self._find_typed(typed, value, name)
+
+    def named_in_part(self, value: JsonValue) -> Grounding | None:
+        """An earlier text that names ``value`` in part: at least two of its words, and at least half of them (its
+        numbers and small words aside), in one text ("Livermore Cinema" for ``Livermore 13 Cinema``, "AMC
+        NewPark" for ``AMC NewPark 12``). Such a value may be the one the user meant, completed from elsewhere;
+        no rule here can settle that."""
+        self._read_texts()
+        words = {t.key for t in tokens(display(value)) if t.kind == "word" and t.key not in _SMALL_WORDS}
+        if len(words) < 2:
+            return None
+        counts: dict[int, int] = {}
+        for word in words:
+            for position in {p for p, _ in self._postings.get(word, ())}:
+                counts[position] = counts.get(position, 0) + 1
+        best = max(counts, key=lambda p: counts[p], default=None)
+        if best is None or counts[best] < max(2, (len(words) + 1) // 2):
+            return None
+        text = self._texts[best]
+        return Grounding(text.source, text.original, "in part")
+
+    def _contained(self, keys: tuple[str, ...]) -> _Text | None:
+        """The first earlier text whose tokens hold ``keys`` as a run, through the postings of the rarest key."""
+        if not keys or any(key not in self._postings for key in keys):
+            return None
+        rarest = min(range(len(keys)), key=lambda i: len(self._postings[keys[i]]))
+        for position, at in self._postings[keys[rarest]]:
+            text = self._texts[position]
+            start = at - rarest
+            if start >= 0 and text.keys[start : start + len(keys)] == keys:
+                return text
+        return None
+
+    def _find_typed(self, typed: Typed, value: JsonValue, name: str) -> Grounding | None:
+        for number in _as_numbers(typed):
+            hit = self._find_number(number)
+            if hit is not None:
+                return hit
+        if isinstance(typed, Identifier) and not typed.key.isdigit():
+            return None  # a letters-and-digits identifier is found by its key or not at all (``find``)
+        self._parse_pending()
+        for number in _as_numbers(typed):  # numbers written in words, read with the pending texts
+            hit = self._find_number(number)
+            if hit is not None:
+                return hit
+        if isinstance(typed, (CalendarDate, Moment, Weekday, ClockTime)):
+            dated = self._dates.find(typed)
+            return Grounding(dated.source, dated.matched, "typed") if dated is not None else None
+        for kind in (type(typed), *_PARTNERS.get(type(typed), ())):
+            for candidate, source, shown in self._typed.get(kind, {}).get(_bucket(typed), ()):
+                if agree(candidate, typed) and self._same(shown, value, name) is not False:
+                    return Grounding(source, shown, "typed")
+        return None
+
+    def _find_number(self, wanted: Quantity) -> Grounding | None:
+        units = self._numbers.get(wanted.amount, {})
+        for unit, (source, shown) in units.items():
+            if wanted.unit is None or unit is None or unit == wanted.unit:
+                return Grounding(source, shown, "typed")
+        digits = str(wanted.amount.numerator) if wanted.amount.denominator == 1 and wanted.amount > 0 else ""
+        if len(digits) >= 7:  # a phone, card or account number written in groups ("555 123 2002")
+            hit = self._identifiers.get(digits)
+            if hit is not None:
+                return Grounding(hit[0], hit[1], "identifier")
+        return None
+
+    def _parse_pending(self) -> None:
+        """Read the typed values of the texts indexed since the last lookup that needed them."""
+        for text, source, longest in self._pending:
+            if longest == 0:
+                self._add_typed(text, source)
+                continue
+            self._add_number_words(text, source)
+            words = [w.strip(_EDGE) for w in text.split()]
+            words = [w for w in words if w]
+            for phrase in anchored_phrases(words, longest):
+                self._add_typed(phrase, source)
+        self._pending.clear()
+
+    def _add_typed(self, phrase: str, source: str) -> None:
+        typed = typed_value(phrase, self._unreferenced)
+        if isinstance(typed, Text) and may_be_relative(phrase):
+            if self.today is not None:
+                typed = typed_value(phrase, self._context)  # "tomorrow", "next Friday" against the known today
+            elif self._dates.add_relative(normalise_text(phrase), source):
+                return
+        if isinstance(typed, Text):
+            return
+        if isinstance(typed, (CalendarDate, Moment, Weekday, ClockTime)):
+            self._dates.add(typed, phrase, source)
+        elif isinstance(typed, Quantity):
+            self._add_number(typed.amount, typed.unit, source, phrase)
+        else:
+            entries = self._typed.setdefault(type(typed), {}).setdefault(_bucket(typed), [])
+            if len(entries) < 64 and all(e[0] != typed for e in entries):
+                entries.append((typed, source, phrase))
+
+    def _add_number_words(self, text: str, source: str) -> None:
+        """Numbers written in words (``two people``, ``a table for four``) as numbers."""
+        words = normalise_text(text).split()
+        if NUMBER_WORDS.isdisjoint(words):
+            return
+        from text_to_num import alpha2digit  # type: ignore[import-untyped]  # ships no types
+
+        for token in tokens(alpha2digit(" ".join(words), "en", threshold=0)):
+            if token.number is not None:
+                self._add_number(token.number, None, source, token.shown)
+
+    def _find_place(self, shown: str) -> Grounding | None:
+        """A place by another of its names (the gazetteer), or a name of several words by its initials written
+        in capitals (``SD`` for ``San Diego``, ``BofA`` excluded: capitals only)."""
+        words = normalise_text(shown).split()
+        if 2 <= len(words) <= 5:
+            short = self._acronyms.get("".join(w[0] for w in words))
+            if short is not None:
+                return Grounding(short[0], short[1], "initials")
+        named = places(shown).any
+        if not named:
+            return None
+        if self._places is None:
+            self._places = {}
+        for text, source in self._pending_places:
+            words = [w.strip(_EDGE) for w in text.split()]
+            for phrase in phrases([w for w in words if w], _PLACE_PHRASE):
+                for place in places(phrase).any:
+                    self._places.setdefault(place, (source, phrase))
+        self._pending_places.clear()
+        for place in named:
+            hit = self._places.get(place)
+            if hit is not None:
+                return Grounding(hit[0], hit[1], "place")
+        return None
+
+
+# Types whose values ``compare.values.agree`` may find equal to a value of another type, by the same bucket.
+_PARTNERS: Mapping[type, tuple[type, ...]] = {
+    Phone: (Identifier,),
+    Identifier: (Phone,),
+}
+
+
+def _bucket(typed: Typed) -> object:
+    """The key typed values that may agree share (a phone by its last seven digits, a duration by its seconds)."""
+    if isinstance(typed, Phone):
+        return typed.number[-7:]
+    if isinstance(typed, Identifier):
+        return typed.key[-7:] if typed.key.isdigit() else typed.key
+    if isinstance(typed, Duration):
+        return typed.seconds
+    if isinstance(typed, Measure):
+        return "[time]" if typed.dimension == "[time]" else typed.dimension
+    if isinstance(typed, Email):
+        return typed.address
+    if isinstance(typed, Quarter):
+        return typed.quarter
+    return None
+
+
+def _as_numbers(typed: Typed) -> list[Quantity]:
+    """The numbers a typed value may be written as: itself, an identifier's or a phone's digits."""
+    if isinstance(typed, Quantity):
+        return [typed]
+    digits = (
+        typed.key if isinstance(typed, Identifier) else typed.number.lstrip("+") if isinstance(typed, Phone) else ""
+    )
+    if not digits.isdigit() or digits.startswith("0"):
+        return []
+    found = [Quantity(Fraction(int(digits)))]
+    if isinstance(typed, Phone) and len(digits) > 10:
+        found.append(Quantity(Fraction(int(digits[-10:]))))  # without its country code
+    return found
+
+
+def _unit(token: Token) -> str | None:
+    for mark, unit in (("$", "USD"), ("€", "EUR"), ("£", "GBP"), ("¥", "JPY"), ("₹", "INR"), ("%", "%")):
+        if mark in token.shown:
+            return unit
+    return None
+
+
+def _spelled(token: Token) -> str:
+    return token.key[1:] if token.kind == "identifier" else compact(token.shown)
+
+
+def _keys(value: JsonValue) -> Iterator[str]:
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield str(key)
+            yield from _keys(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _keys(item)
+
+
+__all__ = ["Grounding", "GroundingIndex", "SameFn", "compact"]

@@ -1,0 +1,184 @@
+"""Dates and times for grounding: which earlier date (said or seen) a date argument may come from.
+
+Earlier dates are kept by what they give, so a lookup is a few dictionary reads, never a scan of every date:
+full and yearless dates by (month, day), a day of the month alone (``the 8th``) by its day, weekdays by their
+day, times of day by (hour, minute), and relative phrases (``tomorrow``, ``next Friday``, ``13th of this
+month``) by their words when no today is known.
+
+A full date ``D`` (``2019-03-13``) is grounded by:
+
+- the same full date;
+- a yearless date on its month and day (``March 13th``): with a known today, when ``D`` lies within a year of
+  it (the nearest ``March 13th`` either way, or the next one); without one, whatever the year — the year was
+  not said, so it is not contradicted, and a user who says "March 13th" expects this year's;
+- a day of the month alone (``the 13th``) on its day: with a known today when ``D`` is from a month before it
+  to two months after; without one, any month;
+- a weekday (``Friday``) on its day of the week: with a known today within a week before it to two weeks after;
+  without one, any such day;
+- a relative phrase: with a known today it is read as the date it names (``tomorrow`` is today + 1) and must be
+  ``D``; without one, when some today within two months before ``D`` makes it name ``D`` (``next Friday``
+  grounds any Friday, ``tomorrow`` any date): what it names cannot be checked without a today, and the value
+  did come from the user's words. A month alone (``in March``) grounds no day.
+
+A time of day is grounded by the same time (``half past 11 in the morning`` grounds ``11:30``); a date with a
+time (``Moment``) when its date and its time are each grounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from aem_strands.compare.settle import typed_value
+from aem_strands.compare.values import CalendarDate, ClockTime, Moment, ParseContext, Typed, Weekday
+
+_YEARLESS_WINDOW = 366
+_DAY_ONLY_WINDOW = (-31, 62)
+_WEEKDAY_WINDOW = (-7, 14)
+_RELATIVE_REACH = 62
+"""How far before a date a today may lie for a relative phrase to name it (``13th of next month``)."""
+_PROBE = date(2001, 1, 1)
+"""A today used only to tell a relative phrase (it names a date once a today is given) from other text."""
+
+
+@dataclass(frozen=True)
+class DateHit:
+    """An earlier phrase or value that grounds a date or time, where it was, and how (``date``, ``yearless
+    date``, ``day of month``, ``weekday``, ``relative date``, ``time``)."""
+
+    source: str
+    matched: str
+    how: str
+
+
+@dataclass
+class DateIndex:
+    """Earlier dates and times by what they give (see the module docstring). ``today`` is the known today, or
+    ``None``."""
+
+    today: date | None = None
+    _days: dict[tuple[int | None, int], list[tuple[int | None, DateHit]]] = field(default_factory=dict)
+    _weekdays: dict[int, DateHit] = field(default_factory=dict)
+    _dated_weekdays: dict[int, DateHit] = field(default_factory=dict)
+    _times: dict[tuple[int, int], DateHit] = field(default_factory=dict)
+    _relative: dict[str, DateHit] = field(default_factory=dict)
+    _consistent: dict[tuple[str, date], bool] = field(default_factory=dict)
+
+    def add(self, typed: Typed, shown: str, source: str) -> None:
+        """Keep what a typed earlier value gives (dates, weekdays, times; anything else is ignored)."""
+        if isinstance(typed, Moment):
+            self.add(typed.day, shown, source)
+            self.add(typed.time, shown, source)
+        elif isinstance(typed, CalendarDate):
+            for year, month, day in typed.readings:
+                if day is None:
+                    continue  # "March": no day, so no date comes from it
+                entries = self._days.setdefault((month, day), [])
+                if len(entries) < 8 and all(y != year for y, _ in entries):
+                    entries.append((year, DateHit(source, shown, "date" if year is not None else "yearless date")))
+                if year is not None and month is not None and _valid(year, month, day):
+                    self._dated_weekdays.setdefault(date(year, month, day).weekday(), DateHit(source, shown, "date"))
+        elif isinstance(typed, Weekday):
+            self._weekdays.setdefault(typed.day, DateHit(source, shown, "weekday"))
+        elif isinstance(typed, ClockTime):
+            self._times.setdefault((typed.hour, typed.minute), DateHit(source, shown, "time"))
+
+    def add_relative(self, phrase: str, source: str) -> bool:
+        """Keep ``phrase`` when it is a relative date that needs a today none is known for (``next Friday``);
+        whether it was one."""
+        if self.today is not None or phrase in self._relative:
+            return phrase in self._relative
+        if isinstance(typed_value(phrase, ParseContext(_PROBE)), CalendarDate):
+            self._relative[phrase] = DateHit(source, phrase, "relative date")
+            return True
+        return False
+
+    def find(self, wanted: Typed) -> DateHit | None:
+        """What grounds ``wanted`` (a date, date-time, weekday or time), or ``None``."""
+        if isinstance(wanted, Moment):
+            day, time = self.find(wanted.day), self.find(wanted.time)
+            return day if day is not None and time is not None else None
+        if isinstance(wanted, ClockTime):
+            return self._times.get((wanted.hour, wanted.minute))
+        if isinstance(wanted, Weekday):
+            return self._weekdays.get(wanted.day) or self._dated_weekdays.get(wanted.day)
+        if isinstance(wanted, CalendarDate):
+            for reading in wanted.readings:
+                hit = self._find_reading(*reading)
+                if hit is not None:
+                    return hit
+        return None
+
+    def _find_reading(self, year: int | None, month: int | None, day: int | None) -> DateHit | None:
+        if day is None:
+            return None
+        full = date(year, month, day) if year is not None and month is not None and _valid(year, month, day) else None
+        for given, hit in self._days.get((month, day), ()):
+            if given == year or year is None or (given is None and self._within(full, _YEARLESS_WINDOW)):
+                return hit
+        if month is None or full is None:
+            return None
+        for given, hit in self._days.get((None, day), ()):
+            if given is None and self._between(full, _DAY_ONLY_WINDOW):
+                return DateHit(hit.source, hit.matched, "day of month")
+        weekday = self._weekdays.get(full.weekday())
+        if weekday is not None and self._between(full, _WEEKDAY_WINDOW):
+            return weekday
+        return self._find_relative(full)
+
+    def _within(self, full: date | None, days: int) -> bool:
+        return self.today is None or (full is not None and abs((full - self.today).days) <= days)
+
+    def _between(self, full: date, window: tuple[int, int]) -> bool:
+        return self.today is None or window[0] <= (full - self.today).days <= window[1]
+
+    def _find_relative(self, full: date) -> DateHit | None:
+        for phrase, hit in self._relative.items():
+            key = (phrase, full)
+            if key not in self._consistent:
+                self._consistent[key] = any(_names(phrase, today, full) for today in _todays_before(full))
+            if self._consistent[key]:
+                return hit
+        return None
+
+
+def _todays_before(full: date) -> Iterator[date]:
+    for back in range(_RELATIVE_REACH + 1):
+        yield full - timedelta(days=back)
+
+
+def _names(phrase: str, today: date, full: date) -> bool:
+    typed = typed_value(phrase, ParseContext(today))
+    return isinstance(typed, CalendarDate) and (full.year, full.month, full.day) in typed.readings
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def reference_date(*sources: object) -> date | None:
+    """The first today a mapping among ``sources`` gives under a key of ``TODAY_KEYS`` (an ISO date, or an ISO
+    date-time whose date part is used), else ``None``."""
+    for source in sources:
+        if not isinstance(source, dict):
+            continue
+        for key in TODAY_KEYS:
+            value = source.get(key)
+            if isinstance(value, str):
+                try:
+                    return date.fromisoformat(value.strip()[:10])
+                except ValueError:
+                    continue
+    return None
+
+
+TODAY_KEYS = ("today", "current_date", "reference_date", "date", "now", "current_datetime", "current_time")
+"""Keys of ``initial_state`` (or trace metadata) read, in order, for the today relative dates refer to."""
+
+
+__all__ = ["TODAY_KEYS", "DateHit", "DateIndex", "reference_date"]
