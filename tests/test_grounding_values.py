@@ -63,6 +63,8 @@ def grounded_by(said: str, value: JsonValue, today: date | None = None) -> bool:
         ("It was $12.50", 1250),
         ("items 12, 34", 1234),
         ("my customer number is C-3003", 3003),
+        ("I want to check a payment: invoice C-3003.", 3003),  # "a" is a number word: C-3003 stays whole
+        ("I want to check a payment: I paid $40.00.", 4000),
         ("I paid $12.50", 50),  # the cents are no number of their own
         ("order 123", 1234),
         ("call 555 123 2002", 5551232003),

@@ -68,6 +68,8 @@ SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
 _EDGE = "\"'.,;:!?()[]{}<>"
+_APART = "|"
+"""What stands for a word with a digit when numbers in words are read: no number word joins across it."""
 _SMALL_WORDS = frozenset(["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with"])
 _LONG_PHRASE = 6
 _SHORT_PHRASE = 3
@@ -297,14 +299,15 @@ class GroundingIndex:
                 entries.append((typed, source, phrase))
 
     def _add_number_words(self, text: str, source: str) -> None:
-        """Numbers written in words (``two people``, ``a table for four``) as numbers."""
-        words = normalise_text(text).split()
-        if NUMBER_WORDS.isdisjoint(words):
+        """Numbers written in words (``two people``, ``a table for four``) as numbers. Only words count: a word
+        with a digit (``C-3003``, ``$40.00``) is set apart, so that no digits inside it become a number."""
+        words = [_APART if any(ch.isdigit() for ch in w) else normalise_text(w) for w in text.split()]
+        if NUMBER_WORDS.isdisjoint(" ".join(words).split()):
             return
         from text_to_num import alpha2digit  # type: ignore[import-untyped]  # ships no types
 
         for token in tokens(alpha2digit(" ".join(words), "en", threshold=0)):
-            if token.number is not None:
+            if token.number is not None and _APART not in token.shown:
                 self._add_number(token.number, None, source, token.shown)
 
     def _find_place(self, shown: str) -> Grounding | None:
