@@ -155,6 +155,18 @@ def test_other_dates_and_times_are_ungrounded_with_a_known_today(said: str, valu
     assert ungrounded(trace(user(said), call("reserve", date=value), initial_state=TODAY)) == [value]
 
 
+def test_a_date_with_a_time_said_as_a_bare_hour_or_bounding_the_day() -> None:
+    said = user("Can we meet tomorrow? How about 10?")
+    assert ungrounded(trace(said, call("create_event", start="2019-03-02 10:00:00"), initial_state=TODAY)) == []
+    assert ungrounded(trace(said, call("query", start="2019-03-02 00:00:00"), initial_state=TODAY)) == []
+    assert ungrounded(trace(said, call("query", end="2019-03-02 23:59:59"), initial_state=TODAY)) == []
+    # 10:30 was not said; 2019-03-03 is not tomorrow.
+    late = trace(said, call("create_event", start="2019-03-02 10:30:00"), initial_state=TODAY)
+    assert ungrounded(late) == ["2019-03-02 10:30:00"]
+    other = trace(said, call("create_event", start="2019-03-03 10:00:00"), initial_state=TODAY)
+    assert ungrounded(other) == ["2019-03-03 10:00:00"]
+
+
 def test_without_a_today_a_yearless_date_grounds_its_day_in_any_year() -> None:
     # The documented choice: the year was not said, so it is not contradicted.
     assert ungrounded(trace(user("a table on March 13th"), call("reserve", date="2019-03-13"))) == []

@@ -248,12 +248,27 @@ class GroundingIndex:
                 return hit
         if isinstance(typed, (CalendarDate, Moment, Weekday, ClockTime)):
             dated = self._dates.find(typed)
+            if dated is None and isinstance(typed, Moment) and self._hour_said(typed.time, True):
+                dated = self._dates.find(typed.day)
+            if dated is None and isinstance(typed, ClockTime) and self._hour_said(typed, False):
+                return Grounding("an hour said as a number", typed.describe(), "typed")
             return Grounding(dated.source, dated.matched, "typed") if dated is not None else None
         for kind in (type(typed), *_PARTNERS.get(type(typed), ())):
             for candidate, source, shown in self._typed.get(kind, {}).get(_bucket(typed), ()):
                 if agree(candidate, typed) and self._same(shown, value, name) is not False:
                     return Grounding(source, shown, "typed")
         return None
+
+    def _hour_said(self, time: ClockTime, day_bound: bool) -> bool:
+        """Whether a time of day was said as a bare hour ("How about 10, 11, and 12?", "from 12 to 6": ``10:00``,
+        ``18:00``), or, for a date with a time, is a bound of the whole day (``00:00``, ``23:59``): the value then
+        states its date only."""
+        if day_bound and (time.hour, time.minute) in ((0, 0), (23, 59)):
+            return True
+        if time.minute != 0:
+            return False
+        hours = {time.hour, time.hour - 12} - {0, -12}
+        return any(Fraction(h) in self._numbers for h in hours if 1 <= h <= 12)
 
     def _find_number(self, wanted: Quantity) -> Grounding | None:
         units = self._numbers.get(wanted.amount, {})
