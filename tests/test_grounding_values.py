@@ -160,9 +160,11 @@ def test_a_date_with_a_time_said_as_a_bare_hour_or_bounding_the_day() -> None:
     assert ungrounded(trace(said, call("create_event", start="2019-03-02 10:00:00"), initial_state=TODAY)) == []
     assert ungrounded(trace(said, call("query", start="2019-03-02 00:00:00"), initial_state=TODAY)) == []
     assert ungrounded(trace(said, call("query", end="2019-03-02 23:59:59"), initial_state=TODAY)) == []
-    # 10:30 was not said; 2019-03-03 is not tomorrow.
+    # 10:30 was not said, but may be worked out (a start and a length): the judge's, undecided without one.
     late = trace(said, call("create_event", start="2019-03-02 10:30:00"), initial_state=TODAY)
-    assert ungrounded(late) == ["2019-03-02 10:30:00"]
+    verdict = check_arguments(late, Environment(), CTX)
+    assert (verdict.findings, len(verdict.undecided)) == ((), 1)
+    # 2019-03-03 is not tomorrow: settled.
     other = trace(said, call("create_event", start="2019-03-03 10:00:00"), initial_state=TODAY)
     assert ungrounded(other) == ["2019-03-03 10:00:00"]
 

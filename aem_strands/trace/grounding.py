@@ -203,6 +203,18 @@ class GroundingIndex:
             return self._find_place(shown)
         return self._find_typed(typed, value, name)
 
+    def day_of(self, value: JsonValue) -> Grounding | None:
+        """For a date with a time of day whose time is found nowhere: where its date was, when it was. The time
+        may be worked out from what was said (an end from a start and a length, "after lunch"), which no rule
+        here can settle."""
+        typed = typed_value(value, self._context)
+        if not isinstance(typed, Moment):
+            return None
+        self._read_texts()
+        self._parse_pending()
+        dated = self._dates.find(typed.day)
+        return Grounding(dated.source, dated.matched, "date only") if dated is not None else None
+
     def named_in_part(self, value: JsonValue) -> Grounding | None:
         """An earlier text that names ``value`` in part: at least two of its words, and at least half of them (its
         numbers and small words aside), in one text ("Livermore Cinema" for ``Livermore 13 Cinema``, "AMC
