@@ -63,6 +63,8 @@ def grounded_by(said: str, value: JsonValue, today: date | None = None) -> bool:
         ("It was $12.50", 1250),
         ("items 12, 34", 1234),
         ("my customer number is C-3003", 3003),
+        ("I want to check a payment: invoice C-3003.", 3003),  # "a" is a number word: C-3003 stays whole
+        ("I want to check a payment: I paid $40.00.", 4000),
         ("I paid $12.50", 50),  # the cents are no number of their own
         ("order 123", 1234),
         ("call 555 123 2002", 5551232003),
@@ -151,6 +153,20 @@ def test_dates_and_times_said_otherwise_ground_with_a_known_today(said: str, val
 )
 def test_other_dates_and_times_are_ungrounded_with_a_known_today(said: str, value: str) -> None:
     assert ungrounded(trace(user(said), call("reserve", date=value), initial_state=TODAY)) == [value]
+
+
+def test_a_date_with_a_time_said_as_a_bare_hour_or_bounding_the_day() -> None:
+    said = user("Can we meet tomorrow? How about 10?")
+    assert ungrounded(trace(said, call("create_event", start="2019-03-02 10:00:00"), initial_state=TODAY)) == []
+    assert ungrounded(trace(said, call("query", start="2019-03-02 00:00:00"), initial_state=TODAY)) == []
+    assert ungrounded(trace(said, call("query", end="2019-03-02 23:59:59"), initial_state=TODAY)) == []
+    # 10:30 was not said, but may be worked out (a start and a length): the judge's, undecided without one.
+    late = trace(said, call("create_event", start="2019-03-02 10:30:00"), initial_state=TODAY)
+    verdict = check_arguments(late, Environment(), CTX)
+    assert (verdict.findings, len(verdict.undecided)) == ((), 1)
+    # 2019-03-03 is not tomorrow: settled.
+    other = trace(said, call("create_event", start="2019-03-03 10:00:00"), initial_state=TODAY)
+    assert ungrounded(other) == ["2019-03-03 10:00:00"]
 
 
 def test_without_a_today_a_yearless_date_grounds_its_day_in_any_year() -> None:

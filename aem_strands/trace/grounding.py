@@ -68,6 +68,8 @@ SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
 _EDGE = "\"'.,;:!?()[]{}<>"
+_APART = "|"
+"""What stands for a word with a digit when numbers in words are read: no number word joins across it."""
 _SMALL_WORDS = frozenset(["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with"])
 _LONG_PHRASE = 6
 _SHORT_PHRASE = 3
@@ -201,6 +203,18 @@ class GroundingIndex:
             return self._find_place(shown)
         return self._find_typed(typed, value, name)
 
+    def day_of(self, value: JsonValue) -> Grounding | None:
+        """For a date with a time of day whose time is found nowhere: where its date was, when it was. The time
+        may be worked out from what was said (an end from a start and a length, "after lunch"), which no rule
+        here can settle."""
+        typed = typed_value(value, self._context)
+        if not isinstance(typed, Moment):
+            return None
+        self._read_texts()
+        self._parse_pending()
+        dated = self._dates.find(typed.day)
+        return Grounding(dated.source, dated.matched, "date only") if dated is not None else None
+
     def named_in_part(self, value: JsonValue) -> Grounding | None:
         """An earlier text that names ``value`` in part: at least two of its words, and at least half of them (its
         numbers and small words aside), in one text ("Livermore Cinema" for ``Livermore 13 Cinema``, "AMC
@@ -246,12 +260,27 @@ class GroundingIndex:
                 return hit
         if isinstance(typed, (CalendarDate, Moment, Weekday, ClockTime)):
             dated = self._dates.find(typed)
+            if dated is None and isinstance(typed, Moment) and self._hour_said(typed.time, True):
+                dated = self._dates.find(typed.day)
+            if dated is None and isinstance(typed, ClockTime) and self._hour_said(typed, False):
+                return Grounding("an hour said as a number", typed.describe(), "typed")
             return Grounding(dated.source, dated.matched, "typed") if dated is not None else None
         for kind in (type(typed), *_PARTNERS.get(type(typed), ())):
             for candidate, source, shown in self._typed.get(kind, {}).get(_bucket(typed), ()):
                 if agree(candidate, typed) and self._same(shown, value, name) is not False:
                     return Grounding(source, shown, "typed")
         return None
+
+    def _hour_said(self, time: ClockTime, day_bound: bool) -> bool:
+        """Whether a time of day was said as a bare hour ("How about 10, 11, and 12?", "from 12 to 6": ``10:00``,
+        ``18:00``), or, for a date with a time, is a bound of the whole day (``00:00``, ``23:59``): the value then
+        states its date only."""
+        if day_bound and (time.hour, time.minute) in ((0, 0), (23, 59)):
+            return True
+        if time.minute != 0:
+            return False
+        hours = {time.hour, time.hour - 12} - {0, -12}
+        return any(Fraction(h) in self._numbers for h in hours if 1 <= h <= 12)
 
     def _find_number(self, wanted: Quantity) -> Grounding | None:
         units = self._numbers.get(wanted.amount, {})
@@ -297,14 +326,15 @@ class GroundingIndex:
                 entries.append((typed, source, phrase))
 
     def _add_number_words(self, text: str, source: str) -> None:
-        """Numbers written in words (``two people``, ``a table for four``) as numbers."""
-        words = normalise_text(text).split()
-        if NUMBER_WORDS.isdisjoint(words):
+        """Numbers written in words (``two people``, ``a table for four``) as numbers. Only words count: a word
+        with a digit (``C-3003``, ``$40.00``) is set apart, so that no digits inside it become a number."""
+        words = [_APART if any(ch.isdigit() for ch in w) else normalise_text(w) for w in text.split()]
+        if NUMBER_WORDS.isdisjoint(" ".join(words).split()):
             return
         from text_to_num import alpha2digit  # type: ignore[import-untyped]  # ships no types
 
         for token in tokens(alpha2digit(" ".join(words), "en", threshold=0)):
-            if token.number is not None:
+            if token.number is not None and _APART not in token.shown:
                 self._add_number(token.number, None, source, token.shown)
 
     def _find_place(self, shown: str) -> Grounding | None:

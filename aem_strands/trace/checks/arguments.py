@@ -22,13 +22,14 @@ amounts inside it must be grounded, each alone or with the word beside it (``ord
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
 (``paraphrasable``: ``Drama`` after "the Play genre"), or a name an earlier text names in part (``Livermore 13
-Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``); but not a value the argument's description
-lists as a choice when the user said another of them (``profit`` of "revenue, profit or units" after "EU
-revenue"), nor any value of a trace in which the user said nothing (no words, so no other words): those are
-settled. The judge is asked those when one is given
-(a no is the finding, method ``judge``); without one the question is ``undecided`` (the trace inconclusive, never
-a pass). A value outside its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives
-``arguments.schema`` (``argument_schema``). Not applicable when no tool call has an argument.
+Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``), or a date-time whose date was said and whose
+time may be worked out from what was (an end time from a start and a length: ``GroundingIndex.day_of``); but not a
+value the argument's description lists as a choice when the user said another of them (``profit`` of "revenue,
+profit or units" after "EU revenue"), nor any value of a trace in which the user said nothing (no words, so no
+other words): those are settled. The judge is asked those when one is given (a no is the finding, method
+``judge``); without one the question is ``undecided`` (the trace inconclusive, never a pass). A value outside its
+schema's ``enum`` / ``const``, or a missing ``required`` argument, gives ``arguments.schema``
+(``argument_schema``). Not applicable when no tool call has an argument.
 """
 
 from __future__ import annotations
@@ -271,7 +272,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                 checked += 1
                 for value in _ungrounded(index, path, whole, wording):
                     method = FindingMethod.RULE
-                    part = None if wording else index.named_in_part(value)
+                    part = None if wording else index.named_in_part(value) or index.day_of(value)
                     chosen = _another_listed(index, value, _schema_of(definition, path))
                     words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
                     if chosen is None and words_given and (paraphrasable(value) or part is not None):
