@@ -19,8 +19,10 @@ the report, since they are plain JSON in ``Case.metadata``):
   trajectory as for live cases (a ``Session``, unpaired turns, or the host's list of tool names); a
   task that returns only its reply (no trajectory) is one predicted reply.
 
-Whatever the gold, a task's non-empty ``output`` is the agent's final reply: it ends the predicted
-turns unless they already end with it (``_final_reply``).
+When gold names a reply, a task's non-empty ``output`` is the agent's final reply: it ends the predicted
+turns unless they already end with it (``_final_reply``). Gold that names no reply (only tool calls, e.g.
+``expected_trajectory`` without ``expected_output``) leaves the replies free: the predicted replies are
+not turns to judge, so a right run of the right tools passes whatever the agent said.
 
 ``offline_case`` and ``live_case`` build such cases.
 """
@@ -220,9 +222,9 @@ def case_dialog(
 
     Gold is ``metadata["aem"]`` when present, else the host's ``expected_trajectory`` /
     ``expected_output`` (``host_gold``). ``sub_agents`` says how a live ``Session``'s nested agents are
-    read (``session_to_turns``; ``auto``: their calls are turns only when gold names one). A non-empty
-    ``actual_output`` is the final reply: it is added as the last predicted turn unless the predicted
-    turns already end with that reply.
+    read (``session_to_turns``; ``auto``: their calls are turns only when gold names one). When gold names
+    a reply, a non-empty ``actual_output`` is the final reply: it is added as the last predicted turn unless
+    the predicted turns already end with that reply; gold that names no reply drops the predicted replies.
     """
     label = name or "case"
     if AEM_KEY not in (metadata or {}) and (expected_trajectory is not None or expected_output is not None):
@@ -245,7 +247,12 @@ def case_dialog(
             f"live scoring needs a Session or a list of predicted turns as trajectory, got {type(trajectory).__name__}",
             Location(dialog_id=label, field="actual_trajectory"),
         )
-    final = _final_reply(predicted, actual_output)
+    names_reply = any(isinstance(g, Mapping) and g.get("turn") == "Agent" for g in gold)
+    if not names_reply:  # nothing to compare a reply with: a reply is free, not an extra turn
+        kept = [i for i, turn in enumerate(predicted) if not (isinstance(turn, Mapping) and turn.get("turn") == "Agent")]
+        predicted = [predicted[i] for i in kept]
+        live = tuple(live[i] for i in kept) if live else live
+    final = _final_reply(predicted, actual_output) if names_reply else None
     if final is not None:
         predicted.append({"turn": "Agent", "response": final})
         if live:
