@@ -249,7 +249,9 @@ def case_dialog(
         )
     names_reply = any(isinstance(g, Mapping) and g.get("turn") == "Agent" for g in gold)
     if not names_reply:  # nothing to compare a reply with: a reply is free, not an extra turn
-        kept = [i for i, turn in enumerate(predicted) if not (isinstance(turn, Mapping) and turn.get("turn") == "Agent")]
+        kept = [
+            i for i, turn in enumerate(predicted) if not (isinstance(turn, Mapping) and turn.get("turn") == "Agent")
+        ]
         predicted = [predicted[i] for i in kept]
         live = tuple(live[i] for i in kept) if live else live
     final = _final_reply(predicted, actual_output) if names_reply else None
