@@ -49,7 +49,8 @@ def test_trace_imports_no_embedding_model() -> None:
 @pytest.mark.slow
 def test_default_scorer_embeds_without_sentence_transformers() -> None:
     loaded = _loaded("score", str(EXAMPLES / "data" / "sales_report.json"))
-    assert "torch" in loaded and "transformers" in loaded  # the run embeds: the model itself is needed
+    assert "torch" in loaded
+    assert "transformers" in loaded
     assert not set(HEAVY) & loaded, set(HEAVY) & loaded
 
 
@@ -79,8 +80,8 @@ def test_a_folder_of_another_pipeline_is_not_taken_for_a_plain_one(tmp_path: obj
     from aem_strands.compare.encoder import plain_pipeline
 
     folder = Path(str(tmp_path))
-    modules = [{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-               {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]  # fmt: skip
+    kinds = ("Transformer", "Pooling")
+    modules = [{"path": path, "type": f"sentence_transformers.models.{kind}"} for path, kind in zip(("", "1_Pooling"), kinds)]
     (folder / "modules.json").write_text(json.dumps(modules), encoding="utf-8")
     (folder / "1_Pooling").mkdir()
     (folder / "sentence_bert_config.json").write_text('{"max_seq_length": 128, "do_lower_case": false}')
