@@ -43,7 +43,8 @@ def test_score_exact_imports_no_model_stack() -> None:
 
 def test_trace_imports_no_embedding_model() -> None:
     loaded = _loaded("trace", str(EXAMPLES / "data" / "traces" / "refund_identity.yaml"))
-    assert "sentence_transformers" not in loaded and "sklearn" not in loaded, loaded
+    assert "sentence_transformers" not in loaded, loaded
+    assert "sklearn" not in loaded, loaded
 
 
 @pytest.mark.slow
@@ -80,8 +81,8 @@ def test_a_folder_of_another_pipeline_is_not_taken_for_a_plain_one(tmp_path: obj
     from aem_strands.compare.encoder import plain_pipeline
 
     folder = Path(str(tmp_path))
-    kinds = ("Transformer", "Pooling")
-    modules = [{"path": path, "type": f"sentence_transformers.models.{kind}"} for path, kind in zip(("", "1_Pooling"), kinds)]
+    kind = "sentence_transformers.models."
+    modules = [{"path": "", "type": kind + "Transformer"}, {"path": "1_Pooling", "type": kind + "Pooling"}]
     (folder / "modules.json").write_text(json.dumps(modules), encoding="utf-8")
     (folder / "1_Pooling").mkdir()
     (folder / "sentence_bert_config.json").write_text('{"max_seq_length": 128, "do_lower_case": false}')
