@@ -57,11 +57,30 @@ class CaseDialog:
     """Turn number -> the predicted turn's ``span_id``, ``user_turn`` and ``agent`` (for a Session trajectory)."""
 
 
+def dialog_context(dialog: JsonValue) -> dict[str, Any]:
+    """The dialog record's ``metadata.goal`` (a string) and ``metadata.user_messages`` (strings), those it has."""
+    meta = dialog.get("metadata") if isinstance(dialog, Mapping) else None
+    out: dict[str, Any] = {}
+    if isinstance(meta, Mapping):
+        if isinstance(meta.get("goal"), str):
+            out["goal"] = meta["goal"]
+        messages = meta.get("user_messages")
+        if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+            out["user_messages"] = list(messages)
+    return out
+
+
 def offline_case(
     dialog: JsonValue, *, name: str, metadata: Mapping[str, Any] | None = None, **case: Any
 ) -> Case[Any, Any]:
-    """A case carrying an annotated paired dialog (SPEC §3) for offline replay."""
-    return Case(name=name, input=name, metadata={**(metadata or {}), AEM_KEY: {"dialog": dialog}}, **case)
+    """A case carrying an annotated paired dialog (SPEC §3) for offline replay.
+
+    The dialog's ``metadata.goal`` and ``metadata.user_messages`` travel in ``metadata.aem`` too: the replayed
+    Session's user prompts are those messages (``offline_task``) and a trace's goal is that goal
+    (``AemTraceEvaluator``), so values the user gave are grounded.
+    """
+    context = dialog_context(dialog)
+    return Case(name=name, input=name, metadata={**(metadata or {}), AEM_KEY: {"dialog": dialog, **context}}, **case)
 
 
 def live_case(

@@ -41,7 +41,7 @@ from strands_evals.mappers import StrandsInMemorySessionMapper
 from strands_evals.telemetry import StrandsEvalsTelemetry
 
 from aem_strands.errors import ConfigError, InputError, Location
-from aem_strands.strands.cases import aem_entry
+from aem_strands.strands.cases import aem_entry, dialog_context
 from aem_strands.strands.session import offline_session, with_tool_registry
 
 AgentFactory = Callable[..., Any]
@@ -73,7 +73,7 @@ def offline_task(case: Case[Any, Any]) -> dict[str, Any]:
         for t in paired
         if t.get("turn") == "Agent" and isinstance(t.get("predict_turn"), dict)
     ]
-    messages = entry.get("user_messages")
+    messages = entry.get("user_messages", dialog_context(raw).get("user_messages"))
     users = [m for m in messages if isinstance(m, str)] if isinstance(messages, list) else []
     session = offline_session(paired, case.session_id, users)
     return {"output": replies[-1] if replies else None, "trajectory": session}
