@@ -109,9 +109,10 @@ def live_case(
 def aem_entry(metadata: Mapping[str, Any] | None, case_name: str | None) -> dict[str, Any]:
     """The ``aem`` entry of a case's metadata, or an ``InputError`` naming what is missing."""
     entry = (metadata or {}).get(AEM_KEY)
-    if not isinstance(entry, dict) or not ({"dialog", "gold"} & set(entry)):
+    if not isinstance(entry, dict) or not ({"dialog", "gold", "session"} & set(entry)):
         raise InputError(
-            "case metadata needs an 'aem' object with 'dialog' (offline) or 'gold' (live) turns",
+            "case metadata needs an 'aem' object with 'dialog' (offline) or 'gold' (live) turns, or a recorded "
+            "'session'",
             Location(dialog_id=case_name, field="metadata.aem"),
         )
     return entry
@@ -252,6 +253,9 @@ def case_dialog(
         entry = aem_entry(metadata, name)
     if "dialog" in entry:
         return CaseDialog(_offline(entry["dialog"], trajectory, label), "offline", spans=_offline_spans(trajectory))
+    if "gold" not in entry:
+        raise InputError("a recorded session has no gold turns to score against ('gold' or the host's expected_*)",
+                         Location(dialog_id=label, field="metadata.aem.gold"))  # fmt: skip
     live: tuple[PredictedTurn, ...] = ()
     gold = entry["gold"] if isinstance(entry["gold"], list) else []
     if isinstance(trajectory, Session):

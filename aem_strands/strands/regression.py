@@ -20,6 +20,16 @@ trials, ``trials`` (passed, runs: the trials of one case become one case). ``met
 ``true`` exactly when the counterfactual replay fixed the failure (correcting the root cause made the rest
 pass).
 
+Trace rows (``AemTraceEvaluator``) export the same way, when the report has no AEM session rows or ``--evaluator``
+names a trace evaluator: each failing case keeps its fields and its gold; a case that was not an offline replay
+also gets ``metadata.aem.session``, the recorded ``Session`` (what ``offline_task`` replays); the experiment's
+evaluator is an ``AemTraceEvaluator`` rebuilt from the row's ``evaluator_config`` (policy and options), so::
+
+    strands-evals run cases.json --task aem_strands:offline_task --custom-evaluator aem_strands:AemTraceEvaluator
+
+fails the same way; ``metadata.regression`` holds ``source``, ``evaluator``, ``score``, ``status``, ``veto``,
+``first_critical_failure_step``, ``critical_rule`` and ``reason`` (the hypothesis).
+
 A case is exported once (the first report that has it failing); a case the evaluator could not score at all
 (no dialog result) is not exported. Score output (``aem-strands score``) holds no inputs or gold: naming
 such a file is an input error.
@@ -127,7 +137,7 @@ def regression_case(failing: FailingCase, trials: Mapping[str, int] | None = Non
     return Case(name=name, metadata=metadata, **{"input": name, **fields})
 
 
-def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCase | InputError]:
+def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCase | FailingTrace | InputError]:
     """Every row of one Strands Evals report file, failing or not, as ``FailingCase`` (``test_pass`` decides
     later), or the errors that stand for the file; ``evaluator`` chooses the AEM evaluator (default: the first)."""
     file = str(path)
@@ -149,15 +159,93 @@ def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCa
             yield InputError(f"not a Strands Evals report: {printable(str(error))}", Location(file))
             return
         names = list(dict.fromkeys(row.evaluator for row in report.aem_rows()))
+        traces = report.trace_evaluators()
         chosen = evaluator or (names[0] if names else None)
+        if chosen not in names and (evaluator or (traces[0] if traces else None)) in traces:
+            name = evaluator or traces[0]
+            for trace in report.trace_rows(name):
+                yield FailingTrace(dict(trace.case), dict(trace.record), trace.score, trace.test_pass, name, file)
+            continue
         if chosen is None or chosen not in names:
-            known = ", ".join(names) or "none"
+            known = ", ".join([*names, *traces]) or "none"
             wanted = "AEM session rows" if chosen is None else f"AEM evaluator {printable(repr(chosen))}"
-            message = f"no {wanted} (AemSessionEvaluator, CorrectnessCustomEvaluator; found: {known})"
+            message = (
+                f"no {wanted} (AemSessionEvaluator, CorrectnessCustomEvaluator, AemTraceEvaluator; found: {known})"
+            )
             yield InputError(message, Location(file, field=None if chosen is None else "--evaluator"))
             return
         for row in report.aem_rows(chosen):
             yield FailingCase(dict(row.case), {**row.result, "test_pass": row.test_pass}, row.score, chosen, file)
+
+
+@dataclass(frozen=True)
+class FailingTrace:
+    """One trace row of a report (``test_pass`` decides later whether it fails), and where it was read."""
+
+    case: dict[str, Any]
+    record: dict[str, Any]
+    score: float
+    test_pass: bool
+    evaluator: str
+    source: str
+
+
+def trace_regression_case(failing: FailingTrace) -> Case[Any, Any]:
+    """The ``Case`` that reproduces one failing trace row (see the module docstring)."""
+    case, record = failing.case, failing.record
+    metadata = copy.deepcopy(case.get("metadata") or {})
+    name = str(metadata.pop(TRIAL_OF_KEY, None) or case.get("name"))
+    metadata.pop(TRIAL_KEY, None)
+    entry = metadata.get(AEM_KEY)
+    if entry is not None and not isinstance(entry, dict):
+        raise InputError("metadata.aem must be an object", Location(failing.source, name, field="metadata.aem"))
+    entry = dict(entry or {})
+    if "dialog" not in entry:  # a live run: its recorded Session is what offline_task replays
+        session = case.get("actual_trajectory")
+        if not isinstance(session, dict):
+            raise InputError("the report row keeps no Session to replay", Location(failing.source, name))
+        entry["session"] = session
+    metadata[AEM_KEY] = entry
+    metadata["regression"] = {
+        "source": failing.source,
+        "evaluator": failing.evaluator,
+        "score": failing.score,
+        "status": record.get("status"),
+        "veto": record.get("veto"),
+        "first_critical_failure_step": record.get("first_critical_failure_step"),
+        "critical_rule": record.get("critical_rule"),
+        "reason": record.get("root_cause_hypothesis"),
+    }
+    fields = {key: case.get(key) for key in HOST_KEYS if case.get(key) is not None}
+    if not isinstance(fields.get("expected_trajectory", []), list):
+        del fields["expected_trajectory"]
+    if case.get("actual_output") is not None:
+        entry["output"] = case.get("actual_output")
+    return Case(name=name, metadata=metadata, **{"input": name, **fields})
+
+
+def trace_experiment(rows: Sequence[FailingTrace], errors: list[InputError] | None = None) -> Experiment:
+    """An experiment of one case per failing trace row (the first row of each case name), with the
+    ``AemTraceEvaluator`` the first row's ``evaluator_config`` describes (the default one when none is recorded)."""
+    from aem_strands.strands.trace_evaluator import AemTraceEvaluator
+
+    cases: list[Case[Any, Any]] = []
+    seen: set[str] = set()
+    for row in rows:
+        name = str((row.case.get("metadata") or {}).get(TRIAL_OF_KEY) or row.case.get("name"))
+        if row.test_pass or name in seen:
+            continue
+        seen.add(name)
+        try:
+            cases.append(trace_regression_case(row))
+        except InputError as error:
+            if errors is None:
+                raise
+            errors.append(error)
+    config = next(
+        (r.record.get("evaluator_config") for r in rows if isinstance(r.record.get("evaluator_config"), dict)), None
+    )
+    return Experiment(cases=cases, evaluators=[AemTraceEvaluator(**(config or {}))])
 
 
 def regression_experiment(
@@ -194,14 +282,23 @@ def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
     check_target(args.out, args.paths, "--out")
     errors: list[InputError] = []
     rows: list[FailingCase] = []
+    traces: list[FailingTrace] = []
     with AtomicFile(args.out, "--out") as out:  # a folder we cannot write fails before the reading
         for path in args.paths:
             try:
                 for item in failing_rows(path, args.evaluator):
-                    (errors if isinstance(item, InputError) else rows).append(item)  # type: ignore[arg-type]
+                    if isinstance(item, InputError):
+                        errors.append(item)
+                    elif isinstance(item, FailingTrace):
+                        traces.append(item)
+                    else:
+                        rows.append(item)
             except InputError as error:
                 errors.append(error)
-        experiment = regression_experiment(rows, scorer=args.scorer, errors=errors)
+        if traces and not rows:
+            experiment = trace_experiment(traces, errors=errors)
+        else:
+            experiment = regression_experiment(rows, scorer=args.scorer, errors=errors)
         out.write(json.dumps(experiment.to_dict(), indent=2, ensure_ascii=False) + "\n")
     for problem in errors:
         print(f"aem-strands: {printable(str(problem))}", file=stderr)

@@ -169,6 +169,16 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
     def options(self) -> EvalOptions:
         return self._options
 
+    def config(self) -> dict[str, JsonValue]:
+        """The constructor parameters that rebuild this evaluator (``AemTraceEvaluator(**config)``), the judge model
+        left out (it is an object; a model id is kept)."""
+        out: dict[str, JsonValue] = {}
+        for key, value in vars(self).items():
+            if key.startswith("_") or key == "aggregator" or (key == "model" and not isinstance(value, str)):
+                continue
+            out[key] = value
+        return out
+
     def _trace_judge(self) -> Any:
         if not asks_judge(self._options):
             return None
@@ -202,5 +212,6 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
                                      label=NOT_APPLICABLE)]  # fmt: skip
         metadata: dict[str, JsonValue] = trace_record(result, None) if self.keep_pii else trace_record(result)
         metadata["step_spans"] = dict(spans)  # the way back from a step's name to its span (detectors key by span)
+        metadata["evaluator_config"] = self.config()  # export-regression rebuilds this evaluator from it
         return [EvaluationOutput(score=_score(result), test_pass=result.test_pass, reason=_reason(result),
                                  label=_label(result), metadata=metadata)]  # fmt: skip
