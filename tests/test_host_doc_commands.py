@@ -6,7 +6,8 @@ one wrote), with ``aem-strands`` and ``strands-evals`` on ``PATH`` as this check
 else 0 or 1 (1: failures found, which the bundled examples are for). Not run, each with its reason: the ``make``
 targets (they build ``.venv`` and run the whole suite) and commands with a placeholder of the reader's own
 (``my.jsonl``, ``my_agents:task ...``). A comment line ``# exits N: ...`` names the next command's code.
-Optional ``[--flag VALUE]`` groups are left out. Bounded: each command has a time limit, and the whole runs in a few minutes (the default scorer loads the embedding model once per command).
+Optional ``[--flag VALUE]`` groups are left out. Bounded: each command has a time limit, and the whole runs in a
+few minutes (the default scorer loads the embedding model once per command).
 """
 
 from __future__ import annotations
