@@ -30,9 +30,16 @@ evaluator is an ``AemTraceEvaluator`` rebuilt from the row's ``evaluator_config`
 fails the same way; ``metadata.regression`` holds ``source``, ``evaluator``, ``score``, ``status``, ``veto``,
 ``first_critical_failure_step``, ``critical_rule`` and ``reason`` (the hypothesis).
 
+``aem-strands score`` output exports too, with the dialog files it scored: ``export-regression results.jsonl
+--inputs dialogs.json ... --out cases.json`` writes, per failing dialog record, the dialog of that id from the
+inputs as a case (``offline_case`` for a paired dialog; ``metadata.aem.gold`` and ``predicted`` for an unpaired
+one), with ``metadata.regression`` as above (``evaluator``: ``aem-strands score``), so ``strands-evals run cases.json
+--task aem_strands:offline_task --custom-evaluator aem_strands:AemSessionEvaluator`` fails again (with the
+scorer the run used: ``--scorer``). A failing dialog whose id no input has, and an error record, are input errors.
+
 A case is exported once (the first report that has it failing); a case the evaluator could not score at all
 (no dialog result) is not exported. Score output (``aem-strands score``) holds no inputs or gold: naming
-such a file is an input error.
+such a file without ``--inputs`` is an input error.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ from aem_strands.errors import InputError, Location, printable
 from aem_strands.load import read_lines
 from aem_strands.output import AtomicFile, check_target
 from aem_strands.report.words import counted, counterfactual, root_cause_in_words, root_turns
-from aem_strands.strands.cases import AEM_KEY, host_gold
+from aem_strands.strands.cases import AEM_KEY, host_gold, offline_case
 from aem_strands.strands.evaluators import AemSessionEvaluator
 from aem_strands.strands.report import AemReport
 from aem_strands.strands.trials import TRIAL_KEY, TRIAL_OF_KEY
@@ -135,6 +142,14 @@ def regression_case(failing: FailingCase, trials: Mapping[str, int] | None = Non
     if not isinstance(fields.get("expected_trajectory", []), list):  # a Session is a run's, not a Case's field
         del fields["expected_trajectory"]
     return Case(name=name, metadata=metadata, **{"input": name, **fields})
+
+
+def _is_report(path: Path) -> bool:
+    """Whether ``path`` is a Strands Evals report (a JSON object with ``detailed_results``), read as little as can
+    tell: its first record."""
+    for record in read_records(read_lines(path), str(path), format_of(path)):
+        return record.kind == "document" and isinstance(record.value, dict) and "detailed_results" in record.value
+    return False
 
 
 def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCase | FailingTrace | InputError]:
@@ -276,16 +291,94 @@ def regression_experiment(
     return Experiment(cases=cases, evaluators=[evaluator])
 
 
+def input_dialogs(paths: Sequence[Path], errors: list[InputError]) -> dict[str, Any]:
+    """Dialog id → the raw dialog (paired or unpaired JSON) of the files ``score`` read; a dialog that cannot be
+    read is appended to ``errors`` (it can only matter when a failing record names it)."""
+    from aem_strands.load import _units, file_stem  # the units score reads: a bare turn list is one dialog
+
+    found: dict[str, Any] = {}
+    for path in paths:
+        file = str(path)
+        try:
+            for default_id, place, value, error in _units(read_records(read_lines(path), file, format_of(path)),
+                                                           file_stem(file)):  # fmt: skip
+                if error is not None or value is None:
+                    errors.append(InputError(error or "no dialog", Location(file, line=place.line, index=place.index)))
+                    continue
+                named = value.get("dialog_id") if isinstance(value, dict) else None
+                found.setdefault(str(named if isinstance(named, str) else default_id), value)
+        except InputError as error:
+            errors.append(error)
+    return found
+
+
+def score_cases(path: Path, dialogs: Mapping[str, Any]) -> Iterator[Case[Any, Any] | InputError]:
+    """A regression case per failing dialog record of ``score`` output at ``path`` (see the module docstring)."""
+    file = str(path)
+    for record in read_records(read_lines(path), file, format_of(path)):
+        where = Location(file, line=record.line, index=record.index)
+        values = record.value if record.kind == "document" and isinstance(record.value, list) else [record.value]
+        if record.error is not None:
+            yield InputError(record.error, where)
+            continue
+        for value in values:
+            if isinstance(value, dict) and "error" in value and "turns" not in value:
+                yield InputError("an error record: the dialog was not scored", replace_id(where, value))
+                continue
+            if not isinstance(value, dict) or not isinstance(value.get("dialog_id"), str) or "test_pass" not in value:
+                yield InputError("not a Strands Evals report nor a score record ('dialog_id', 'test_pass')", where)
+                continue
+            if value["test_pass"]:
+                continue
+            name = value["dialog_id"]
+            raw = dialogs.get(name)
+            if raw is None:
+                yield InputError("no dialog of this id in --inputs", replace_id(where, value))
+                continue
+            roots = root_turns(value)
+            root = roots[0] if roots else None
+            regression = {
+                "source": file, "evaluator": "aem-strands score", "score": value.get("score"),
+                "status": value.get("status"), "reason": value.get("reason"),
+                "root_cause": None if root is None else {
+                    "turn_no": root.get("turn_no"),
+                    "failure_reason": root.get("own_reason") or root.get("failure_reason"),
+                    "words": root_cause_in_words(value, root)},
+            }  # fmt: skip
+            found = raw.get("metadata") if isinstance(raw, dict) else None
+            own: dict[str, Any] = dict(found) if isinstance(found, dict) else {}
+            if isinstance(raw, dict) and "gold" in raw and "predicted" in raw:  # unpaired: replayed as recorded
+                aem = {"gold": raw["gold"], "predicted": raw["predicted"]}
+                yield Case(name=name, input=name, metadata={**own, AEM_KEY: aem, "regression": regression})
+            else:
+                yield offline_case(raw, name=name, metadata={**own, "regression": regression})
+
+
+def replace_id(where: Location, value: Mapping[str, Any]) -> Location:
+    named = value.get("dialog_id")
+    return Location(where.file, named if isinstance(named, str) else None, line=where.line, index=where.index)
+
+
 def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     """Run ``export-regression`` with parsed ``args``; returns the exit code (0, or 2 when some input could
     not be read: the rest is exported)."""
-    check_target(args.out, args.paths, "--out")
+    inputs: list[Path] = list(getattr(args, "inputs", None) or [])
+    check_target(args.out, [*args.paths, *inputs], "--out")
     errors: list[InputError] = []
     rows: list[FailingCase] = []
     traces: list[FailingTrace] = []
+    scored: list[Case[Any, Any]] = []
     with AtomicFile(args.out, "--out") as out:  # a folder we cannot write fails before the reading
+        dialogs = input_dialogs(inputs, errors) if inputs else None
         for path in args.paths:
             try:
+                if dialogs is not None and not _is_report(path):
+                    for case in score_cases(path, dialogs):
+                        if isinstance(case, InputError):
+                            errors.append(case)
+                        else:
+                            scored.append(case)
+                    continue
                 for item in failing_rows(path, args.evaluator):
                     if isinstance(item, InputError):
                         errors.append(item)
@@ -295,10 +388,13 @@ def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
                         rows.append(item)
             except InputError as error:
                 errors.append(error)
-        if traces and not rows:
+        if traces and not rows and not scored:
             experiment = trace_experiment(traces, errors=errors)
         else:
             experiment = regression_experiment(rows, scorer=args.scorer, errors=errors)
+            known = {case.name for case in experiment.cases}
+            extra = [case for case in scored if case.name not in known]
+            experiment = Experiment(cases=[*experiment.cases, *extra], evaluators=experiment.evaluators)
         out.write(json.dumps(experiment.to_dict(), indent=2, ensure_ascii=False) + "\n")
     for problem in errors:
         print(f"aem-strands: {printable(str(problem))}", file=stderr)
