@@ -109,6 +109,8 @@ def _add_strands_parsers(commands: Any) -> None:
     export.add_argument(
         "--scorer", choices=SCORER_CHOICES, help="the written AemSessionEvaluator's scorer (default: its own default)"
     )
+    export.add_argument("--inputs", nargs="+", type=Path, default=[], metavar="DIALOGS",
+                        help="the dialog files `score` read, when RESULTS are score output")  # fmt: skip
     trials = commands.add_parser(
         "trials", help="expand an experiment file: each case K times, for pass^k (strands-evals run runs it)"
     )

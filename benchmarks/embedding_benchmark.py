@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from aem_bench import load_sgd_dialogs, perturb_dialogs
-from speed_benchmark import DEFAULT_SGD_DIR, load_average
+from speed_benchmark import DEFAULT_SGD_DIR, load_average, require_sgd
 
 from aem_strands import EvalOptions, evaluate_dialogs
 from aem_strands.compare.scorers import EmbeddingScorer
@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=500)
     args = parser.parse_args(argv)
     print(f"load average at start (1/5/15 min): {load_average()}")
+    require_sgd(args.sgd_dir, "embedding_benchmark")
     gold = load_sgd_dialogs(args.sgd_dir, args.limit)
     perturbed = perturb_dialogs(gold, seed=0, rate=0.3)
     turns = sum(len(d.turns) for d in perturbed)

@@ -36,6 +36,7 @@ import itertools
 import json
 import random
 import subprocess
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,9 +48,31 @@ from reply_pairs import Signature, act_groups
 from aem_strands.output import AtomicFile, write_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
-MIRROR = Path("/work/.mirror")
-SGD_GIT = MIRROR / "google-research-datasets+dstc8-schema-guided-dialogue" / "repo"
-STSB_GIT = MIRROR / "aivilmo+textual-similarity" / "repo"
+SGD_SNAPSHOT = "google-research-datasets+dstc8-schema-guided-dialogue"
+STSB_SNAPSHOT = "aivilmo+textual-similarity"
+
+
+def beside_repo(snapshot: str) -> Path:
+    """Where a bare snapshot ``<.mirror>/<owner+name>/repo`` is looked for by default: the first ``.mirror`` folder
+    beside this checkout or one level up (a worktree's), else the one beside it (named in the message)."""
+    candidates = [folder / ".mirror" / snapshot / "repo" for folder in (ROOT.parent, ROOT.parent.parent)]
+    return next((c for c in candidates if c.is_dir()), candidates[0])
+
+
+SGD_GIT = beside_repo(SGD_SNAPSHOT)
+STSB_GIT = beside_repo(STSB_SNAPSHOT)
+
+
+def require_snapshot(git_dir: Path, flag: str, what: str) -> None:
+    """Return when ``git_dir`` is a git snapshot; else say what is missing and exit 2."""
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "rev-parse", "HEAD"], capture_output=True, check=False)
+    if done.returncode == 0:
+        return
+    print(f"pair_model_data: no git snapshot of {what} at {git_dir}: pass {flag} DIR (a bare or ordinary git "
+          f"directory of it); nothing written.", file=sys.stderr)  # fmt: skip
+    raise SystemExit(2)
+
+
 DEV_SHARE = 10
 PER_KEY = 3
 SLOT_PAIRS = 1
@@ -199,12 +222,16 @@ def sgd_dev_pairs(git_dir: Path = SGD_GIT, per_case: int = 700, seed: int = 7) -
     return out, missing
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sgd-git", type=Path, default=SGD_GIT)
-    parser.add_argument("--stsb-git", type=Path, default=STSB_GIT)
+    parser.add_argument("--sgd-git", type=Path, default=SGD_GIT,
+                        help="git snapshot of google-research-datasets/dstc8-schema-guided-dialogue")  # fmt: skip
+    parser.add_argument("--stsb-git", type=Path, default=STSB_GIT,
+                        help="git snapshot of aivilmo/textual-similarity (STS-B)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "pair_model_data")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    require_snapshot(args.sgd_git, "--sgd-git", "the SGD data set (dstc8-schema-guided-dialogue)")
+    require_snapshot(args.stsb_git, "--stsb-git", "STS-B (aivilmo/textual-similarity)")
     args.out.mkdir(parents=True, exist_ok=True)
     missing: list[str] = []
     parts = sgd_keys(sgd_dialogs(args.sgd_git, "train", missing), lambda d: "dev" if _share(d) < DEV_SHARE else "train")

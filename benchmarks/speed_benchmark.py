@@ -52,6 +52,19 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SGD_DIR = REPO_ROOT.parent / "shared" / "external_data" / "sgd"
 
 
+def require_sgd(folder: Path, program: str) -> None:
+    """Return when ``folder/test`` holds SGD dialogues; else say what is missing and exit: 0 (skipped) when the
+    default folder beside the checkout is absent, 2 when the folder given by ``--sgd-dir`` is not one."""
+    test = folder / "test"
+    if test.is_dir() and any(p.name.endswith((".json", ".json.gz")) for p in test.glob("dialogues_*")):
+        return
+    given = folder.resolve() != DEFAULT_SGD_DIR.resolve()
+    print(f"{program}: no SGD dialogues in {test} (test/dialogues_*.json of the Schema-Guided Dialogue data set). "
+          f"Pass --sgd-dir DIR, or put the data at {DEFAULT_SGD_DIR} (../shared/external_data/sgd beside this "
+          f"checkout). {'Nothing measured' if given else 'Skipped: nothing measured'}.", file=sys.stderr)  # fmt: skip
+    raise SystemExit(2 if given else 0)
+
+
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -203,6 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"load average at start (1/5/15 min): {load_average()}")
     if not args.no_cli and not adopt_descendants():
         print("CLI CPU figures leave out worker processes that outlive the command (no PR_SET_CHILD_SUBREAPER here)")
+    require_sgd(args.sgd_dir, "speed_benchmark")
     gold = load_sgd_dialogs(args.sgd_dir, args.limit)
     perturbed = perturb_dialogs(gold, seed=0, rate=0.1)
     objects = [unpaired(d) for d in perturbed]

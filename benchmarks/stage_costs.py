@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from aem_bench import load_sgd_dialogs, perturb_dialogs
-from speed_benchmark import DEFAULT_SGD_DIR, REPO_ROOT, unpaired
+from speed_benchmark import DEFAULT_SGD_DIR, REPO_ROOT, require_sgd, unpaired
 
 _CHILD = """
 import json, sys, time
@@ -110,6 +110,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     print(f"load average at start (1/5/15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    require_sgd(args.sgd_dir, "stage_costs")
     gold = load_sgd_dialogs(args.sgd_dir, args.limit)
     perturbed = perturb_dialogs(gold, seed=0, rate=0.1)
     objects = [unpaired(d) for d in perturbed]

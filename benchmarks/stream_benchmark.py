@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from aem_bench import load_sgd_dialogs, perturb_dialogs
-from speed_benchmark import DEFAULT_SGD_DIR, load_average, unpaired
+from speed_benchmark import DEFAULT_SGD_DIR, load_average, require_sgd, unpaired
 
 API_CHILD = """
 import json, sys
@@ -75,6 +75,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    require_sgd(args.sgd_dir, "stream_benchmark")
     objects = [unpaired(d) for d in perturb_dialogs(load_sgd_dialogs(args.sgd_dir), seed=0, rate=0.1)]
     turns_per_copy = sum(len(o["gold"]) for o in objects)
     path = "API iter_evaluate" if args.api else "CLI score"

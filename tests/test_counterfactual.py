@@ -236,8 +236,8 @@ def test_trace_evaluator_replaces_the_first_critical_failure_step() -> None:
     run = run_live(factory, case)
     evaluator = AemTraceEvaluator()
     found = counterfactual_replay(factory, case, run, evaluator=evaluator, tools="sandboxed")
-    first = run["trajectory"].traces[0].spans  # the step id is the span id of the search_data call
-    assert found.step in {span.span_info.span_id for span in first}
+    # the step is named by its tool and position (user-1, then search_data at step 2); it used to be the span id
+    assert found.step == "search_data#2"
     assert found.outcome is Outcome.FIXED
     # before: filter_data and create_chart never called (trace-level, after every step); after: none
     assert (found.later_failures_before, found.later_failures_after) == (2, 0)

@@ -138,7 +138,7 @@ def test_findings_about_the_whole_trace_only_name_no_step() -> None:
     diagnosis = diagnose(UNGROUNDED, verdicts(at(None, Dimension.STATE, "state.final_state_mismatch")))
     assert diagnosis.first_critical_failure_step is None
     assert diagnosis.critical_rule.startswith("trace_level")
-    assert diagnosis.root_cause_hypothesis.startswith("The trace is where it first went wrong")
+    assert diagnosis.root_cause_hypothesis.startswith("No single step explains it: the trace as a whole fails")
 
 
 def test_a_soft_failure_is_diagnosed_only_when_nothing_hard_failed() -> None:

@@ -19,8 +19,10 @@ the report, since they are plain JSON in ``Case.metadata``):
   trajectory as for live cases (a ``Session``, unpaired turns, or the host's list of tool names); a
   task that returns only its reply (no trajectory) is one predicted reply.
 
-Whatever the gold, a task's non-empty ``output`` is the agent's final reply: it ends the predicted
-turns unless they already end with it (``_final_reply``).
+When gold names a reply, a task's non-empty ``output`` is the agent's final reply: it ends the predicted
+turns unless they already end with it (``_final_reply``). Gold that names no reply (only tool calls, e.g.
+``expected_trajectory`` without ``expected_output``) leaves the replies free: the predicted replies are
+not turns to judge, so a right run of the right tools passes whatever the agent said.
 
 ``offline_case`` and ``live_case`` build such cases.
 """
@@ -55,11 +57,30 @@ class CaseDialog:
     """Turn number -> the predicted turn's ``span_id``, ``user_turn`` and ``agent`` (for a Session trajectory)."""
 
 
+def dialog_context(dialog: JsonValue) -> dict[str, Any]:
+    """The dialog record's ``metadata.goal`` (a string) and ``metadata.user_messages`` (strings), those it has."""
+    meta = dialog.get("metadata") if isinstance(dialog, Mapping) else None
+    out: dict[str, Any] = {}
+    if isinstance(meta, Mapping):
+        if isinstance(meta.get("goal"), str):
+            out["goal"] = meta["goal"]
+        messages = meta.get("user_messages")
+        if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+            out["user_messages"] = list(messages)
+    return out
+
+
 def offline_case(
     dialog: JsonValue, *, name: str, metadata: Mapping[str, Any] | None = None, **case: Any
 ) -> Case[Any, Any]:
-    """A case carrying an annotated paired dialog (SPEC §3) for offline replay."""
-    return Case(name=name, input=name, metadata={**(metadata or {}), AEM_KEY: {"dialog": dialog}}, **case)
+    """A case carrying an annotated paired dialog (SPEC §3) for offline replay.
+
+    The dialog's ``metadata.goal`` and ``metadata.user_messages`` travel in ``metadata.aem`` too: the replayed
+    Session's user prompts are those messages (``offline_task``) and a trace's goal is that goal
+    (``AemTraceEvaluator``), so values the user gave are grounded.
+    """
+    context = dialog_context(dialog)
+    return Case(name=name, input=name, metadata={**(metadata or {}), AEM_KEY: {"dialog": dialog, **context}}, **case)
 
 
 def live_case(
@@ -88,9 +109,10 @@ def live_case(
 def aem_entry(metadata: Mapping[str, Any] | None, case_name: str | None) -> dict[str, Any]:
     """The ``aem`` entry of a case's metadata, or an ``InputError`` naming what is missing."""
     entry = (metadata or {}).get(AEM_KEY)
-    if not isinstance(entry, dict) or not ({"dialog", "gold"} & set(entry)):
+    if not isinstance(entry, dict) or not ({"dialog", "gold", "session"} & set(entry)):
         raise InputError(
-            "case metadata needs an 'aem' object with 'dialog' (offline) or 'gold' (live) turns",
+            "case metadata needs an 'aem' object with 'dialog' (offline) or 'gold' (live) turns, or a recorded "
+            "'session'",
             Location(dialog_id=case_name, field="metadata.aem"),
         )
     return entry
@@ -220,9 +242,9 @@ def case_dialog(
 
     Gold is ``metadata["aem"]`` when present, else the host's ``expected_trajectory`` /
     ``expected_output`` (``host_gold``). ``sub_agents`` says how a live ``Session``'s nested agents are
-    read (``session_to_turns``; ``auto``: their calls are turns only when gold names one). A non-empty
-    ``actual_output`` is the final reply: it is added as the last predicted turn unless the predicted
-    turns already end with that reply.
+    read (``session_to_turns``; ``auto``: their calls are turns only when gold names one). When gold names
+    a reply, a non-empty ``actual_output`` is the final reply: it is added as the last predicted turn unless
+    the predicted turns already end with that reply; gold that names no reply drops the predicted replies.
     """
     label = name or "case"
     if AEM_KEY not in (metadata or {}) and (expected_trajectory is not None or expected_output is not None):
@@ -231,6 +253,9 @@ def case_dialog(
         entry = aem_entry(metadata, name)
     if "dialog" in entry:
         return CaseDialog(_offline(entry["dialog"], trajectory, label), "offline", spans=_offline_spans(trajectory))
+    if "gold" not in entry:
+        raise InputError("a recorded session has no gold turns to score against ('gold' or the host's expected_*)",
+                         Location(dialog_id=label, field="metadata.aem.gold"))  # fmt: skip
     live: tuple[PredictedTurn, ...] = ()
     gold = entry["gold"] if isinstance(entry["gold"], list) else []
     if isinstance(trajectory, Session):
@@ -245,7 +270,14 @@ def case_dialog(
             f"live scoring needs a Session or a list of predicted turns as trajectory, got {type(trajectory).__name__}",
             Location(dialog_id=label, field="actual_trajectory"),
         )
-    final = _final_reply(predicted, actual_output)
+    names_reply = any(isinstance(g, Mapping) and g.get("turn") == "Agent" for g in gold)
+    if not names_reply:  # nothing to compare a reply with: a reply is free, not an extra turn
+        kept = [
+            i for i, turn in enumerate(predicted) if not (isinstance(turn, Mapping) and turn.get("turn") == "Agent")
+        ]
+        predicted = [predicted[i] for i in kept]
+        live = tuple(live[i] for i in kept) if live else live
+    final = _final_reply(predicted, actual_output) if names_reply else None
     if final is not None:
         predicted.append({"turn": "Agent", "response": final})
         if live:

@@ -66,7 +66,7 @@ from aem_strands.strands.session import (
 )
 from aem_strands.strands.tasks import AgentFactory, build_agent, user_messages
 from aem_strands.strands.trace_adapter import session_to_trace
-from aem_strands.strands.trace_evaluator import AemTraceEvaluator
+from aem_strands.strands.trace_evaluator import AemTraceEvaluator, case_goal, readable_steps
 from aem_strands.trace.types import ActionType
 from aem_strands.types import ActionCall, JsonValue, Reply, TurnContent
 
@@ -192,7 +192,9 @@ def _read_trace(evaluator: AemTraceEvaluator, data: EvaluationData[Any, Any]) ->
     session = data.actual_trajectory
     if not isinstance(session, Session):  # judge_case has refused it already; this narrows the type
         raise ConfigError(f"case {data.name!r}: a trace replay needs a Session trajectory")
-    trace = session_to_trace(session, trace_id=data.name or session.session_id, sub_agents=evaluator.sub_agents)
+    name = data.name or session.session_id
+    read = session_to_trace(session, trace_id=name, goal=case_goal(data), sub_agents=evaluator.sub_agents)
+    trace, _ = readable_steps(read)  # the step names judge_case gives
     ordinal = {s.step_id: k for k, s in enumerate(s for s in trace.steps if s.action_type is not ActionType.USER)}
     failures = [
         (float(ordinal.get(f.step_id, -1)) if f.step_id is not None else math.inf, f"{f.rule}")

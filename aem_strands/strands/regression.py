@@ -20,9 +20,26 @@ trials, ``trials`` (passed, runs: the trials of one case become one case). ``met
 ``true`` exactly when the counterfactual replay fixed the failure (correcting the root cause made the rest
 pass).
 
+Trace rows (``AemTraceEvaluator``) export the same way, when the report has no AEM session rows or ``--evaluator``
+names a trace evaluator: each failing case keeps its fields and its gold; a case that was not an offline replay
+also gets ``metadata.aem.session``, the recorded ``Session`` (what ``offline_task`` replays); the experiment's
+evaluator is an ``AemTraceEvaluator`` rebuilt from the row's ``evaluator_config`` (policy and options), so::
+
+    strands-evals run cases.json --task aem_strands:offline_task --custom-evaluator aem_strands:AemTraceEvaluator
+
+fails the same way; ``metadata.regression`` holds ``source``, ``evaluator``, ``score``, ``status``, ``veto``,
+``first_critical_failure_step``, ``critical_rule`` and ``reason`` (the hypothesis).
+
+``aem-strands score`` output exports too, with the dialog files it scored: ``export-regression results.jsonl
+--inputs dialogs.json ... --out cases.json`` writes, per failing dialog record, the dialog of that id from the
+inputs as a case (``offline_case`` for a paired dialog; ``metadata.aem.gold`` and ``predicted`` for an unpaired
+one), with ``metadata.regression`` as above (``evaluator``: ``aem-strands score``), so ``strands-evals run cases.json
+--task aem_strands:offline_task --custom-evaluator aem_strands:AemSessionEvaluator`` fails again (with the
+scorer the run used: ``--scorer``). A failing dialog whose id no input has, and an error record, are input errors.
+
 A case is exported once (the first report that has it failing); a case the evaluator could not score at all
 (no dialog result) is not exported. Score output (``aem-strands score``) holds no inputs or gold: naming
-such a file is an input error.
+such a file without ``--inputs`` is an input error.
 """
 
 from __future__ import annotations
@@ -42,7 +59,7 @@ from aem_strands.errors import InputError, Location, printable
 from aem_strands.load import read_lines
 from aem_strands.output import AtomicFile, check_target
 from aem_strands.report.words import counted, counterfactual, root_cause_in_words, root_turns
-from aem_strands.strands.cases import AEM_KEY, host_gold
+from aem_strands.strands.cases import AEM_KEY, host_gold, offline_case
 from aem_strands.strands.evaluators import AemSessionEvaluator
 from aem_strands.strands.report import AemReport
 from aem_strands.strands.trials import TRIAL_KEY, TRIAL_OF_KEY
@@ -127,7 +144,15 @@ def regression_case(failing: FailingCase, trials: Mapping[str, int] | None = Non
     return Case(name=name, metadata=metadata, **{"input": name, **fields})
 
 
-def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCase | InputError]:
+def _is_report(path: Path) -> bool:
+    """Whether ``path`` is a Strands Evals report (a JSON object with ``detailed_results``), read as little as can
+    tell: its first record."""
+    for record in read_records(read_lines(path), str(path), format_of(path)):
+        return record.kind == "document" and isinstance(record.value, dict) and "detailed_results" in record.value
+    return False
+
+
+def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCase | FailingTrace | InputError]:
     """Every row of one Strands Evals report file, failing or not, as ``FailingCase`` (``test_pass`` decides
     later), or the errors that stand for the file; ``evaluator`` chooses the AEM evaluator (default: the first)."""
     file = str(path)
@@ -149,15 +174,93 @@ def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCa
             yield InputError(f"not a Strands Evals report: {printable(str(error))}", Location(file))
             return
         names = list(dict.fromkeys(row.evaluator for row in report.aem_rows()))
+        traces = report.trace_evaluators()
         chosen = evaluator or (names[0] if names else None)
+        if chosen not in names and (evaluator or (traces[0] if traces else None)) in traces:
+            name = evaluator or traces[0]
+            for trace in report.trace_rows(name):
+                yield FailingTrace(dict(trace.case), dict(trace.record), trace.score, trace.test_pass, name, file)
+            continue
         if chosen is None or chosen not in names:
-            known = ", ".join(names) or "none"
+            known = ", ".join([*names, *traces]) or "none"
             wanted = "AEM session rows" if chosen is None else f"AEM evaluator {printable(repr(chosen))}"
-            message = f"no {wanted} (AemSessionEvaluator, CorrectnessCustomEvaluator; found: {known})"
+            message = (
+                f"no {wanted} (AemSessionEvaluator, CorrectnessCustomEvaluator, AemTraceEvaluator; found: {known})"
+            )
             yield InputError(message, Location(file, field=None if chosen is None else "--evaluator"))
             return
         for row in report.aem_rows(chosen):
             yield FailingCase(dict(row.case), {**row.result, "test_pass": row.test_pass}, row.score, chosen, file)
+
+
+@dataclass(frozen=True)
+class FailingTrace:
+    """One trace row of a report (``test_pass`` decides later whether it fails), and where it was read."""
+
+    case: dict[str, Any]
+    record: dict[str, Any]
+    score: float
+    test_pass: bool
+    evaluator: str
+    source: str
+
+
+def trace_regression_case(failing: FailingTrace) -> Case[Any, Any]:
+    """The ``Case`` that reproduces one failing trace row (see the module docstring)."""
+    case, record = failing.case, failing.record
+    metadata = copy.deepcopy(case.get("metadata") or {})
+    name = str(metadata.pop(TRIAL_OF_KEY, None) or case.get("name"))
+    metadata.pop(TRIAL_KEY, None)
+    entry = metadata.get(AEM_KEY)
+    if entry is not None and not isinstance(entry, dict):
+        raise InputError("metadata.aem must be an object", Location(failing.source, name, field="metadata.aem"))
+    entry = dict(entry or {})
+    if "dialog" not in entry:  # a live run: its recorded Session is what offline_task replays
+        session = case.get("actual_trajectory")
+        if not isinstance(session, dict):
+            raise InputError("the report row keeps no Session to replay", Location(failing.source, name))
+        entry["session"] = session
+    metadata[AEM_KEY] = entry
+    metadata["regression"] = {
+        "source": failing.source,
+        "evaluator": failing.evaluator,
+        "score": failing.score,
+        "status": record.get("status"),
+        "veto": record.get("veto"),
+        "first_critical_failure_step": record.get("first_critical_failure_step"),
+        "critical_rule": record.get("critical_rule"),
+        "reason": record.get("root_cause_hypothesis"),
+    }
+    fields = {key: case.get(key) for key in HOST_KEYS if case.get(key) is not None}
+    if not isinstance(fields.get("expected_trajectory", []), list):
+        del fields["expected_trajectory"]
+    if case.get("actual_output") is not None:
+        entry["output"] = case.get("actual_output")
+    return Case(name=name, metadata=metadata, **{"input": name, **fields})
+
+
+def trace_experiment(rows: Sequence[FailingTrace], errors: list[InputError] | None = None) -> Experiment:
+    """An experiment of one case per failing trace row (the first row of each case name), with the
+    ``AemTraceEvaluator`` the first row's ``evaluator_config`` describes (the default one when none is recorded)."""
+    from aem_strands.strands.trace_evaluator import AemTraceEvaluator
+
+    cases: list[Case[Any, Any]] = []
+    seen: set[str] = set()
+    for row in rows:
+        name = str((row.case.get("metadata") or {}).get(TRIAL_OF_KEY) or row.case.get("name"))
+        if row.test_pass or name in seen:
+            continue
+        seen.add(name)
+        try:
+            cases.append(trace_regression_case(row))
+        except InputError as error:
+            if errors is None:
+                raise
+            errors.append(error)
+    config = next(
+        (r.record.get("evaluator_config") for r in rows if isinstance(r.record.get("evaluator_config"), dict)), None
+    )
+    return Experiment(cases=cases, evaluators=[AemTraceEvaluator(**(config or {}))])
 
 
 def regression_experiment(
@@ -188,20 +291,110 @@ def regression_experiment(
     return Experiment(cases=cases, evaluators=[evaluator])
 
 
+def input_dialogs(paths: Sequence[Path], errors: list[InputError]) -> dict[str, Any]:
+    """Dialog id → the raw dialog (paired or unpaired JSON) of the files ``score`` read; a dialog that cannot be
+    read is appended to ``errors`` (it can only matter when a failing record names it)."""
+    from aem_strands.load import _units, file_stem  # the units score reads: a bare turn list is one dialog
+
+    found: dict[str, Any] = {}
+    for path in paths:
+        file = str(path)
+        try:
+            for default_id, place, value, error in _units(read_records(read_lines(path), file, format_of(path)),
+                                                           file_stem(file)):  # fmt: skip
+                if error is not None or value is None:
+                    errors.append(InputError(error or "no dialog", Location(file, line=place.line, index=place.index)))
+                    continue
+                named = value.get("dialog_id") if isinstance(value, dict) else None
+                found.setdefault(str(named if isinstance(named, str) else default_id), value)
+        except InputError as error:
+            errors.append(error)
+    return found
+
+
+def score_cases(path: Path, dialogs: Mapping[str, Any]) -> Iterator[Case[Any, Any] | InputError]:
+    """A regression case per failing dialog record of ``score`` output at ``path`` (see the module docstring)."""
+    file = str(path)
+    for record in read_records(read_lines(path), file, format_of(path)):
+        where = Location(file, line=record.line, index=record.index)
+        values = record.value if record.kind == "document" and isinstance(record.value, list) else [record.value]
+        if record.error is not None:
+            yield InputError(record.error, where)
+            continue
+        for value in values:
+            if isinstance(value, dict) and "error" in value and "turns" not in value:
+                yield InputError("an error record: the dialog was not scored", replace_id(where, value))
+                continue
+            if not isinstance(value, dict) or not isinstance(value.get("dialog_id"), str) or "test_pass" not in value:
+                yield InputError("not a Strands Evals report nor a score record ('dialog_id', 'test_pass')", where)
+                continue
+            if value["test_pass"]:
+                continue
+            name = value["dialog_id"]
+            raw = dialogs.get(name)
+            if raw is None:
+                yield InputError("no dialog of this id in --inputs", replace_id(where, value))
+                continue
+            roots = root_turns(value)
+            root = roots[0] if roots else None
+            regression = {
+                "source": file, "evaluator": "aem-strands score", "score": value.get("score"),
+                "status": value.get("status"), "reason": value.get("reason"),
+                "root_cause": None if root is None else {
+                    "turn_no": root.get("turn_no"),
+                    "failure_reason": root.get("own_reason") or root.get("failure_reason"),
+                    "words": root_cause_in_words(value, root)},
+            }  # fmt: skip
+            found = raw.get("metadata") if isinstance(raw, dict) else None
+            own: dict[str, Any] = dict(found) if isinstance(found, dict) else {}
+            if isinstance(raw, dict) and "gold" in raw and "predicted" in raw:  # unpaired: replayed as recorded
+                aem = {"gold": raw["gold"], "predicted": raw["predicted"]}
+                yield Case(name=name, input=name, metadata={**own, AEM_KEY: aem, "regression": regression})
+            else:
+                yield offline_case(raw, name=name, metadata={**own, "regression": regression})
+
+
+def replace_id(where: Location, value: Mapping[str, Any]) -> Location:
+    named = value.get("dialog_id")
+    return Location(where.file, named if isinstance(named, str) else None, line=where.line, index=where.index)
+
+
 def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     """Run ``export-regression`` with parsed ``args``; returns the exit code (0, or 2 when some input could
     not be read: the rest is exported)."""
-    check_target(args.out, args.paths, "--out")
+    inputs: list[Path] = list(getattr(args, "inputs", None) or [])
+    check_target(args.out, [*args.paths, *inputs], "--out")
     errors: list[InputError] = []
     rows: list[FailingCase] = []
+    traces: list[FailingTrace] = []
+    scored: list[Case[Any, Any]] = []
     with AtomicFile(args.out, "--out") as out:  # a folder we cannot write fails before the reading
+        dialogs = input_dialogs(inputs, errors) if inputs else None
         for path in args.paths:
             try:
+                if dialogs is not None and not _is_report(path):
+                    for case in score_cases(path, dialogs):
+                        if isinstance(case, InputError):
+                            errors.append(case)
+                        else:
+                            scored.append(case)
+                    continue
                 for item in failing_rows(path, args.evaluator):
-                    (errors if isinstance(item, InputError) else rows).append(item)  # type: ignore[arg-type]
+                    if isinstance(item, InputError):
+                        errors.append(item)
+                    elif isinstance(item, FailingTrace):
+                        traces.append(item)
+                    else:
+                        rows.append(item)
             except InputError as error:
                 errors.append(error)
-        experiment = regression_experiment(rows, scorer=args.scorer, errors=errors)
+        if traces and not rows and not scored:
+            experiment = trace_experiment(traces, errors=errors)
+        else:
+            experiment = regression_experiment(rows, scorer=args.scorer, errors=errors)
+            known = {case.name for case in experiment.cases}
+            extra = [case for case in scored if case.name not in known]
+            experiment = Experiment(cases=[*experiment.cases, *extra], evaluators=experiment.evaluators)
         out.write(json.dumps(experiment.to_dict(), indent=2, ensure_ascii=False) + "\n")
     for problem in errors:
         print(f"aem-strands: {printable(str(problem))}", file=stderr)

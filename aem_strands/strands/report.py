@@ -22,7 +22,14 @@ evaluator's row of each case, session rows preferred) when ``evaluator`` is ``No
 - ``by_metadata``: when ``group_by`` names a case metadata key (e.g. ``version``), per value:
   cases, mean_score, pass_rate.
 
-``summary()`` prints one block per AEM evaluator; ``failing_turns()`` lists the per-turn verdicts of
+Trace rows are the rows of ``AemTraceEvaluator`` (one per case, the trace record in ``metadata``: status, veto,
+dimensions, first critical failure step). ``trace_rollups()`` gives, over one trace evaluator's rows: ``cases``,
+``pass_rate``, ``mean_score`` (as the host averages), ``veto_rate``, ``inconclusive``, per dimension how many cases
+it applied to, passed and failed (``rate`` = passed / applied), ``critical_rules`` (how often each rule chose the
+first critical step), ``first_critical_steps`` (each failing case's step, rule and hypothesis) and, with
+``group_by``, the same rates per metadata value (``version``...).
+
+``summary()`` prints one block per AEM evaluator (dialog and trace); ``failing_turns()`` lists the per-turn verdicts of
 every failing or undecided turn (``python -m aem_strands.strands.report FILE`` prints them: the
 host's ``strands-evals report`` shows rows collapsed).
 """
@@ -58,6 +65,42 @@ class AemRow:
 
 AEM_TYPES = frozenset({"AemSessionEvaluator", "AemTurnEvaluator", "CorrectnessCustomEvaluator"})
 """Evaluator types whose rows are AEM rows even when a case could not be scored (the row has no result)."""
+TRACE_TYPES = frozenset({"AemTraceEvaluator"})
+"""Evaluator types whose rows are trace rows even when a case could not be judged (the row has no record)."""
+
+
+@dataclass(frozen=True)
+class TraceRow:
+    """One trace row of a report: the case record, its trace record (``{}`` when it could not be judged), score and
+    verdict as the host has them."""
+
+    case: dict[str, Any]
+    record: dict[str, Any]
+    score: float
+    test_pass: bool
+    reason: str = ""
+
+    @property
+    def evaluator(self) -> str:
+        return str(self.case.get("evaluator", ""))
+
+
+def _trace_record(outputs: list[EvaluationOutput]) -> dict[str, Any] | None:
+    """The trace record of a row's outputs (``None``: not a trace row)."""
+    metadata = outputs[0].metadata if len(outputs) == 1 else None
+    return metadata if isinstance(metadata, dict) and "dimensions" in metadata and "veto" in metadata else None
+
+
+def _trace_rates(rows: list[TraceRow]) -> dict[str, JsonValue]:
+    judged = [r for r in rows if r.record]
+    return {
+        "cases": len(rows),
+        "mean_score": round(sum(r.score for r in rows) / len(rows), 4) if rows else None,
+        "pass_rate": _rate(sum(r.test_pass for r in rows), len(rows)),
+        "veto_rate": _rate(sum(bool(r.record.get("veto")) for r in rows), len(rows)),
+        "inconclusive": sum(r.record.get("status") == "inconclusive" for r in judged),
+        "not_judged": len(rows) - len(judged),
+    }
 
 
 def _rate(passed: int, total: int) -> float | None:
@@ -169,10 +212,94 @@ class AemReport(EvaluationReport):  # type: ignore[misc]  # strands_evals ships 
             }
         return out
 
-    def summary(self, *, group_by: str | None = None) -> str:
-        """A few lines per AEM evaluator: cases, mean score, pass rate, root causes vs cascades, groups."""
+    def trace_rows(self, evaluator: str | None = None) -> Iterator[TraceRow]:
+        """Every trace row (``AemTraceEvaluator``) of ``evaluator`` (default: every trace evaluator's)."""
+        for index, outputs in enumerate(self.detailed_results):
+            case = self.cases[index] if index < len(self.cases) else {}
+            if evaluator is not None and case.get("evaluator") != evaluator:
+                continue
+            record = _trace_record(outputs)
+            if record is None and case.get("evaluator_type") not in TRACE_TYPES:
+                continue
+            reason = str(self.reasons[index]) if index < len(self.reasons) else ""
+            yield TraceRow(case, record or {}, float(self.scores[index]), bool(self.test_passes[index]), reason)
+
+    def trace_evaluators(self) -> list[str]:
+        """The names of the trace evaluators in this report, in report order."""
+        return list(dict.fromkeys(row.evaluator for row in self.trace_rows()))
+
+    def trace_rollups(self, *, group_by: str | None = None, evaluator: str | None = None) -> dict[str, JsonValue]:
+        """Rollups across the trace rows of ``evaluator`` (default: the first trace evaluator; see the module
+        docstring)."""
+        chosen = evaluator or next(iter(self.trace_evaluators()), None)
+        rows = list(self.trace_rows(chosen))
+        dimensions: dict[str, dict[str, int]] = {}
+        rules: dict[str, int] = {}
+        steps: list[JsonValue] = []
+        groups: dict[str, list[TraceRow]] = {}
+        for row in rows:
+            for name, verdict in (row.record.get("dimensions") or {}).items():
+                counts = dimensions.setdefault(name, {"applicable": 0, "passed": 0, "failed": 0})
+                if isinstance(verdict, dict) and verdict.get("applicable"):
+                    counts["applicable"] += 1
+                    counts["passed"] += verdict.get("pass") is True
+                    counts["failed"] += verdict.get("pass") is False
+            rule = str(row.record.get("critical_rule") or "").split(":", 1)[0]
+            if not row.test_pass and rule:
+                rules[rule] = rules.get(rule, 0) + 1
+                steps.append({"case": row.case.get("name"), "step": row.record.get("first_critical_failure_step"),
+                              "rule": rule, "hypothesis": row.record.get("root_cause_hypothesis")})  # fmt: skip
+            if group_by is not None:
+                groups.setdefault(str((row.case.get("metadata") or {}).get(group_by)), []).append(row)
+        out: dict[str, JsonValue] = {
+            "evaluator": chosen,
+            **_trace_rates(rows),
+            "dimensions": {d: {**c, "rate": _rate(c["passed"], c["applicable"])} for d, c in dimensions.items()},
+            "critical_rules": dict(sorted(rules.items())),
+            "first_critical_steps": steps,
+        }
+        if group_by is not None:
+            out["by_metadata"] = {"key": group_by, "groups": {v: _trace_rates(g) for v, g in sorted(groups.items())}}
+        return out
+
+    def _trace_summary(self, group_by: str | None) -> list[str]:
         lines = []
-        names: list[str | None] = [*self.aem_evaluators()] or [None]
+        for name in self.trace_evaluators():
+            r = self.trace_rollups(group_by=group_by, evaluator=name)
+            lines.append(f"{name}: {counted(int(r['cases']), 'trace')}, mean score {r['mean_score']}, pass rate "
+                         f"{r['pass_rate']}, veto rate {r['veto_rate']}")  # fmt: skip
+            dimensions = r["dimensions"]
+            for dimension, counts in (dimensions if isinstance(dimensions, dict) else {}).items():
+                if isinstance(counts, dict) and counts["applicable"]:
+                    lines.append(f"  {dimension}: {counts['passed']} of {counts['applicable']} pass")
+            groups = r.get("by_metadata")
+            if isinstance(groups, dict):
+                for value, stats in groups["groups"].items():
+                    traces = counted(int(stats["cases"]), "trace")
+                    lines.append(f"  {group_by}={value}: {traces}, mean {stats['mean_score']}, "
+                                 f"pass rate {stats['pass_rate']}, veto rate {stats['veto_rate']}")  # fmt: skip
+        return lines
+
+    def failing_traces(self) -> list[dict[str, JsonValue]]:
+        """Every failing trace row: case, evaluator, status, first critical failure step, its rule and hypothesis."""
+        out: list[dict[str, JsonValue]] = []
+        for row in self.trace_rows():
+            if row.test_pass:
+                continue
+            record = row.record
+            out.append({"case": row.case.get("name"), "evaluator": row.evaluator,
+                        "status": record.get("status") or "not judged", "veto": bool(record.get("veto")),
+                        "step": record.get("first_critical_failure_step"),
+                        "rule": str(record.get("critical_rule") or "").split(":", 1)[0] or None,
+                        "hypothesis": record.get("root_cause_hypothesis") or row.reason})  # fmt: skip
+        return out
+
+    def summary(self, *, group_by: str | None = None) -> str:
+        """A few lines per AEM evaluator: cases, mean score, pass rate, root causes vs cascades, groups; and per
+        trace evaluator: traces, mean score, pass and veto rates, each dimension's passes, groups."""
+        lines = []
+        traces = self._trace_summary(group_by)
+        names: list[str | None] = [*self.aem_evaluators()] or ([] if traces else [None])
         for name in names:
             r = self.rollups(group_by=group_by, evaluator=name)
             label = "AEM" if name is None else name
@@ -186,7 +313,7 @@ class AemReport(EvaluationReport):  # type: ignore[misc]  # strands_evals ships 
             if isinstance(groups, dict):
                 for value, stats in groups["groups"].items():
                     lines.append(f"  {group_by}={value}: mean {stats['mean_score']}, pass rate {stats['pass_rate']}")
-        return "\n".join(lines)
+        return "\n".join([*lines, *traces])
 
     def failing_turns(self, evaluator: str | None = None) -> list[dict[str, JsonValue]]:
         """Every failing or undecided turn of every case (each case once): case, evaluator, turn and verdict."""
@@ -210,7 +337,8 @@ def _printable(value: object) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m aem_strands.strands.report FILE``: the summary and every failing turn's verdict."""
+    """``python -m aem_strands.strands.report FILE``: the summary, every failing turn's verdict and every failing
+    trace's first critical step."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m aem_strands.strands.report", description=main.__doc__)
@@ -227,6 +355,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{turn['case']} turn {turn['turn_no']}: {turn['verdict']} {turn['failure_reason'] or ''} [{role}]{cause}"
         )
         print(_printable(f"{line}: {turn['detail']}"))
+    for trace in report.failing_traces():
+        veto = " (veto)" if trace["veto"] else ""
+        where = f"first critical step {trace['step']} ({trace['rule']})" if trace["step"] or trace["rule"] else ""
+        print(_printable(f"{trace['case']}: {trace['status']}{veto} {where}: {trace['hypothesis']}"))
     return 0
 
 

@@ -39,9 +39,10 @@ from opentelemetry import baggage, context
 from strands_evals import Case
 from strands_evals.mappers import StrandsInMemorySessionMapper
 from strands_evals.telemetry import StrandsEvalsTelemetry
+from strands_evals.types.trace import Session
 
 from aem_strands.errors import ConfigError, InputError, Location
-from aem_strands.strands.cases import aem_entry
+from aem_strands.strands.cases import aem_entry, dialog_context
 from aem_strands.strands.session import offline_session, with_tool_registry
 
 AgentFactory = Callable[..., Any]
@@ -49,13 +50,21 @@ AgentFactory = Callable[..., Any]
 
 def offline_task(case: Case[Any, Any]) -> dict[str, Any]:
     """The predicted side of the case's paired dialog (``metadata["aem"]["dialog"]``) as a real ``Session``,
-    or a live case's recorded predicted turns (``metadata["aem"]["predicted"]``) as they are.
+    a live case's recorded predicted turns (``metadata["aem"]["predicted"]``) as they are, or a recorded
+    ``Session`` (``metadata["aem"]["session"]``, as ``export-regression`` writes for trace rows) with its output.
 
     The trajectory is ``offline_session(turns)`` (one trace per user turn, the exact predicted turns in
     span metadata), so host trace-level evaluators and detectors run on offline cases as on live ones;
     the output is the last predicted reply.
     """
     entry = aem_entry(case.metadata, case.name)
+    if "dialog" not in entry and isinstance(entry.get("session"), dict):  # a recorded Session (trace regression)
+        try:
+            session = Session.model_validate(entry["session"])
+        except ValueError as error:
+            raise InputError(f"unreadable recorded session: {error}", Location(dialog_id=case.name,
+                             field="metadata.aem.session")) from None  # fmt: skip
+        return {"output": entry.get("output"), "trajectory": session}
     recorded = entry.get("predicted")
     if "dialog" not in entry and isinstance(recorded, list):  # a recorded live run: aligned to gold as it was
         last = recorded[-1] if recorded else None
@@ -73,7 +82,7 @@ def offline_task(case: Case[Any, Any]) -> dict[str, Any]:
         for t in paired
         if t.get("turn") == "Agent" and isinstance(t.get("predict_turn"), dict)
     ]
-    messages = entry.get("user_messages")
+    messages = entry.get("user_messages", dialog_context(raw).get("user_messages"))
     users = [m for m in messages if isinstance(m, str)] if isinstance(messages, list) else []
     session = offline_session(paired, case.session_id, users)
     return {"output": replies[-1] if replies else None, "trajectory": session}

@@ -20,6 +20,7 @@ no rule decides when the options name it (``escalate="judge"`` or ``scorer="judg
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from strands_evals.evaluators import Evaluator
@@ -28,11 +29,12 @@ from strands_evals.types.trace import EvaluationLevel, Session
 
 from aem_strands.errors import AemError, ConfigError
 from aem_strands.options import EvalOptions
+from aem_strands.strands.cases import AEM_KEY, dialog_context
 from aem_strands.strands.session import SUB_AGENT_CHOICES
 from aem_strands.strands.trace_adapter import session_to_trace
 from aem_strands.trace.evaluate import asks_judge, evaluate_trace
 from aem_strands.trace.record import trace_record
-from aem_strands.trace.types import TraceGold, TraceResult, TraceStatus
+from aem_strands.trace.types import ActionType, Trace, TraceGold, TraceResult, TraceStatus
 from aem_strands.types import JsonValue
 
 _TOOL_KEYS = ("name", "tool_name", "action", "tool_id")
@@ -70,6 +72,36 @@ def case_gold(data: EvaluationData[Any, Any]) -> TraceGold | None:
         expected_final_state=dict(state) if isinstance(state, Mapping) else None,
         expected_final_response=extra.get("expected_final_response", reply),
     )
+
+
+def case_goal(data: EvaluationData[Any, Any]) -> str | None:
+    """The user's goal a case names (``metadata.aem.goal``, else its dialog's ``metadata.goal``), or ``None``: the
+    trace's goal is then its first user message."""
+    entry = (data.metadata or {}).get(AEM_KEY) if isinstance(data.metadata, Mapping) else None
+    if not isinstance(entry, Mapping):
+        return None
+    goal = entry.get("goal", dialog_context(entry.get("dialog")).get("goal"))
+    return goal if isinstance(goal, str) and goal.strip() else None
+
+
+def readable_steps(trace: Trace) -> tuple[Trace, dict[str, str]]:
+    """The trace with its steps named by what they are and where (``lookup_order#2``: the tool called at step 2,
+    ``reply#4``: the reply at step 4; user steps keep ``user-N``), and each new name's former id (a span id).
+
+    A span id (``f8e8575c23f9a08f``) tells a reader nothing; the metadata's ``step_spans`` keeps the way back to
+    the span, for cross-checks with the host's detectors.
+    """
+    spans: dict[str, str] = {}
+    steps = []
+    for step in trace.steps:
+        if step.action_type is ActionType.USER:
+            steps.append(step)
+            continue
+        what = step.tool_name if step.action_type is ActionType.TOOL_CALL and step.tool_name else "reply"
+        name = f"{what}#{step.index + 1}"
+        spans[name] = step.step_id
+        steps.append(replace(step, step_id=name))
+    return replace(trace, steps=tuple(steps)), spans
 
 
 def _label(result: TraceResult) -> str:
@@ -137,6 +169,16 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
     def options(self) -> EvalOptions:
         return self._options
 
+    def config(self) -> dict[str, JsonValue]:
+        """The constructor parameters that rebuild this evaluator (``AemTraceEvaluator(**config)``), the judge model
+        left out (it is an object; a model id is kept)."""
+        out: dict[str, JsonValue] = {}
+        for key, value in vars(self).items():
+            if key.startswith("_") or key == "aggregator" or (key == "model" and not isinstance(value, str)):
+                continue
+            out[key] = value
+        return out
+
     def _trace_judge(self) -> Any:
         if not asks_judge(self._options):
             return None
@@ -148,21 +190,28 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
 
     def judge_case(self, data: EvaluationData[Any, Any]) -> TraceResult:
         """The trajectory result of one case (raises ``AemError`` when it cannot be judged)."""
+        return self._judged(data)[0]
+
+    def _judged(self, data: EvaluationData[Any, Any]) -> tuple[TraceResult, dict[str, str]]:
         session = data.actual_trajectory
         if not isinstance(session, Session):
             raise ConfigError(
                 f"case {data.name!r}: actual_trajectory is {type(session).__name__}, not a Session "
                 "(run the case with make_live_task or offline_task)"
             )
-        trace = session_to_trace(session, trace_id=data.name or session.session_id, sub_agents=self.sub_agents)
-        return evaluate_trace(trace, self._options, gold=case_gold(data), judge=self._trace_judge())
+        name = data.name or session.session_id
+        trace = session_to_trace(session, trace_id=name, goal=case_goal(data), sub_agents=self.sub_agents)
+        trace, spans = readable_steps(trace)
+        return evaluate_trace(trace, self._options, gold=case_gold(data), judge=self._trace_judge()), spans
 
     def evaluate(self, evaluation_case: EvaluationData[Any, Any]) -> list[EvaluationOutput]:
         try:
-            result = self.judge_case(evaluation_case)
+            result, spans = self._judged(evaluation_case)
         except AemError as error:
             return [EvaluationOutput(score=0.0, test_pass=False, reason=f"could not judge: {error}",
                                      label=NOT_APPLICABLE)]  # fmt: skip
         metadata: dict[str, JsonValue] = trace_record(result, None) if self.keep_pii else trace_record(result)
+        metadata["step_spans"] = dict(spans)  # the way back from a step's name to its span (detectors key by span)
+        metadata["evaluator_config"] = self.config()  # export-regression rebuilds this evaluator from it
         return [EvaluationOutput(score=_score(result), test_pass=result.test_pass, reason=_reason(result),
                                  label=_label(result), metadata=metadata)]  # fmt: skip

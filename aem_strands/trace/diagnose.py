@@ -10,8 +10,15 @@ chosen (``critical_rule`` names the rule):
 - ``decision_before_failures``: the step has a planning, safety, tool-selection or arguments finding and a later
   failing step (or a trace-level finding) reuses a value the step introduced;
 - ``taint``: the step has a finding of another dimension and a later failing step reuses a value it introduced;
-- ``earliest_failure``: no step explains another: the earliest step with a finding (``None`` when every finding
-  is about the whole trace, such as a final-state mismatch with nothing to trace it to).
+- ``earliest_failure``: no step explains another: the earliest step with a finding;
+- ``final_reply``: no step has a finding and the findings are about the final reply (the trace's
+  ``final_response``, no tool involved): that reply, named by its response step, else ``"final_response"``;
+- ``trace_level``: every finding is about the whole trace, such as a final-state mismatch with nothing to trace
+  it to: no step (``None``).
+
+The hypothesis says what this trace did: for an unrecovered error, how the agent went on (it reported success
+anyway, retried past its budget, or stopped without a word); for a trace that passes and is only over a soft
+budget, that it passes and what it overspent.
 
 A value a step *introduces* is a leaf of its arguments, observation or state after it that nothing earlier held
 (the user's messages, the goal, the initial state, earlier steps); a later finding reuses it when the value
@@ -93,6 +100,7 @@ _RULES: Mapping[str, str] = {
     "whose values later failures reuse",
     "taint": "the earliest failing step whose output later failing steps reuse",
     "earliest_failure": "no failure explains another: the earliest failing step",
+    "final_reply": "only the final reply fails, and no step explains it: that reply",
     "trace_level": "every failure is about the whole trace, not one step",
 }
 """What each critical rule means, for the report."""
@@ -104,6 +112,14 @@ class _Choice:
     rule: str
     findings: tuple[Finding, ...]
     downstream: tuple[tuple[Finding, str], ...]
+    recovery: Finding | None = None
+    """For ``unrecovered_error``: the recovery finding that says how the trace went on after the failed call."""
+    name: str | None = None
+    """The critical step's name when it is not a step: ``"final_response"``."""
+
+    @property
+    def step_name(self) -> str | None:
+        return self.step.step_id if self.step is not None else self.name
 
 
 def _leaves(value: JsonValue) -> Iterator[JsonValue]:
@@ -190,20 +206,38 @@ def _after(findings: Sequence[Finding], index: int) -> list[Finding]:
     return [f for f in findings if f.step_index is None or f.step_index > index]
 
 
+def _about_final_reply(finding: Finding) -> bool:
+    """Whether a finding with no step is about the trace's final reply (its evidence quotes ``final_response``)."""
+    evidence = finding.evidence if isinstance(finding.evidence, list) else [finding.evidence]
+    return any(isinstance(item, Mapping) and "final_response" in item for item in evidence)
+
+
+def _final_reply_step(trace: Trace) -> Step | None:
+    """The response step that carries the final reply, if one does."""
+    replies = [s for s in trace.steps if s.action_type is ActionType.RESPONSE]
+    final = trace.final_response
+    if not replies:
+        return None
+    last = replies[-1]
+    return last if final is None or (last.content or "").strip() == final.strip() else None
+
+
 def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
     by_step: dict[int, list[Finding]] = {}
     for finding in findings:
         if finding.step_index is not None and 0 <= finding.step_index < len(trace.steps):
             by_step.setdefault(finding.step_index, []).append(finding)
-    unrecovered = {
-        s.index: s for f in findings if f.dimension is Dimension.RECOVERY and (s := _error_step(trace, f)) is not None
-    }
+    unrecovered: dict[int, tuple[Step, Finding]] = {}
+    for finding in findings:
+        if finding.dimension is Dimension.RECOVERY and (failed := _error_step(trace, finding)) is not None:
+            unrecovered.setdefault(failed.index, (failed, finding))
     for index in sorted(set(by_step) | set(unrecovered)):
         step = trace.steps[index]
         own = tuple(by_step.get(index, ()))
         later = _after(findings, index)
         if index in unrecovered:
-            return _Choice(step, "unrecovered_error", own, tuple((f, "after_error") for f in later))
+            how = unrecovered[index][1]
+            return _Choice(step, "unrecovered_error", own, tuple((f, "after_error") for f in later), recovery=how)
         links = _links(trace, index, later)
         if links:
             decision = any(f.dimension in DECISION_DIMENSIONS for f in own)
@@ -211,6 +245,11 @@ def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
     if by_step:
         first = min(by_step)
         return _Choice(trace.steps[first], "earliest_failure", tuple(by_step[first]), ())
+    about_reply = [f for f in findings if _about_final_reply(f)]
+    if about_reply:  # a reply's own failure, no tool involved: the reply is the step to correct
+        reply = _final_reply_step(trace)
+        rest = tuple((f, "same_reply") for f in findings if f not in about_reply[:1])
+        return _Choice(reply, "final_reply", tuple(about_reply[:1]), rest, name=None if reply else "final_response")
     return _Choice(None, "trace_level", tuple(findings[:1]), ())
 
 
@@ -222,18 +261,38 @@ def _subject(step: Step) -> str:
 _STEP_PREFIX = re.compile(r"^\s*step\s+'?[^':]*'?\s*:\s*", re.IGNORECASE)
 
 
-def _hypothesis(choice: _Choice, lead: Finding) -> str:
+def _went_on(choice: _Choice, tail: str) -> str:
+    """How the trace went on after its unrecovered failed call, from the recovery finding that says so."""
+    how = choice.recovery
+    rule = how.rule if how is not None else ""
+    at = f" at step {how.step_id!r}" if how is not None and how.step_id else ""
+    if rule == "recovery.reported_success_after_error":
+        return (f"the agent reported success anyway{at}{tail}: handle the failure (retry within a bound, explain or "
+                "hand off) instead of going on as if it had worked")  # fmt: skip
+    if rule == "recovery.endless_retry":
+        return (f"the agent kept making the same failing call past its retry budget (until{at[3:] or ' the end'})"
+                f"{tail}: stop after a bounded number of retries, then explain or hand off")  # fmt: skip
+    if rule == "recovery.unhandled_error":
+        return f"the trace ends there with no retry, explanation or hand-off{tail}: tell the user what happened"
+    message = _STEP_PREFIX.sub("", how.message).rstrip(".") if how is not None else "no recovery"
+    return f"the agent did not recover ({rule or 'recovery'}: {message}){tail}"
+
+
+def _hypothesis(choice: _Choice, lead: Finding, passes: bool) -> str:
     explained = len(choice.downstream)
     tail = f", and {explained} later failure{' follows' if explained == 1 else 's follow'} from it" if explained else ""
     if choice.rule == "unrecovered_error" and choice.step is not None:
-        return (
-            f"The call at {_subject(choice.step)} failed ({choice.step.error}) and the agent did not recover"
-            f"{tail}: handle the failure (retry within a bound, explain or hand off) instead of going on as if "
-            "it had worked."
-        )
-    where = "S" + _subject(choice.step)[1:] if choice.step is not None else "The trace"
+        return f"The call at {_subject(choice.step)} failed ({choice.step.error}) and {_went_on(choice, tail)}."
     message = _STEP_PREFIX.sub("", lead.message).rstrip(".")  # the step is named already
-    return f"{where} is where it first went wrong ({lead.rule}: {message}){tail}."
+    what = f"({lead.rule}: {message})"
+    if passes:  # only a soft budget was exceeded: the trace did its job
+        where = f" at {_subject(choice.step)}" if choice.step is not None else ""
+        return f"The trace passes every check that counts; it only goes over a budget{where} {what}{tail}."
+    if choice.step is not None:
+        return f"S{_subject(choice.step)[1:]} is where it first went wrong {what}{tail}."
+    if choice.rule == "final_reply":
+        return f"The final reply is where it went wrong, with no tool involved {what}{tail}."
+    return f"No single step explains it: the trace as a whole fails {what}{tail}."
 
 
 def _layers(choice: _Choice, lead: Finding) -> tuple[Layer, ...]:
@@ -242,11 +301,12 @@ def _layers(choice: _Choice, lead: Finding) -> tuple[Layer, ...]:
     return _SAFETY_LAYERS.get(lead.rule, _LAYERS[lead.dimension])
 
 
-def _pool(verdicts: Mapping[Dimension, DimensionVerdict]) -> list[Finding]:
-    """The findings to diagnose: those that count toward the status, else (a soft gate only) the rest."""
+def _pool(verdicts: Mapping[Dimension, DimensionVerdict]) -> tuple[list[Finding], bool]:
+    """The findings to diagnose: those that count toward the status, else (a soft gate only) the rest; and whether
+    only soft findings are left (the trace passes)."""
     failed = [v for v in verdicts.values() if v.passed is False]
     counted = [f for v in failed if GATES[v.dimension] is not Gate.SOFT for f in v.findings]
-    return counted or [f for v in failed for f in v.findings]
+    return (counted, False) if counted else ([f for v in failed for f in v.findings], True)
 
 
 def regression_case(trace: Trace, diagnosis: Diagnosis, failed: Sequence[Dimension]) -> dict[str, JsonValue]:
@@ -279,9 +339,8 @@ def regression_case(trace: Trace, diagnosis: Diagnosis, failed: Sequence[Dimensi
 def diagnose(trace: Trace, verdicts: Mapping[Dimension, DimensionVerdict]) -> Diagnosis:
     """The replay report of ``trace`` from its dimension verdicts (see the module docstring); an empty
     ``Diagnosis`` when no dimension failed."""
-    findings = sorted(
-        _pool(verdicts), key=lambda f: (f.step_index is None, f.step_index or 0, list(Dimension).index(f.dimension))
-    )
+    pool, soft_only = _pool(verdicts)
+    findings = sorted(pool, key=lambda f: (f.step_index is None, f.step_index or 0, list(Dimension).index(f.dimension)))
     if not findings:
         return Diagnosis()
     choice = _choose(trace, findings)
@@ -292,12 +351,12 @@ def diagnose(trace: Trace, verdicts: Mapping[Dimension, DimensionVerdict]) -> Di
     evidence = [f.evidence for f in (*choice.findings, *(f for f, _ in choice.downstream)) if f.evidence is not None]
     dimension = Dimension.RECOVERY if choice.rule == "unrecovered_error" else lead.dimension
     diagnosis = Diagnosis(
-        first_critical_failure_step=choice.step.step_id if choice.step is not None else None,
+        first_critical_failure_step=choice.step_name,
         critical_rule=f"{choice.rule}: {_RULES[choice.rule]}",
         downstream_failures=tuple(
             DownstreamFailure(f.step_id, f.dimension, f.rule, link) for f, link in choice.downstream
         ),
-        root_cause_hypothesis=_hypothesis(choice, lead),
+        root_cause_hypothesis=_hypothesis(choice, lead, soft_only),
         affected_layers=_layers(choice, lead),
         evidence=tuple(evidence[:MAX_EVIDENCE]),
         suggested_fix=_FIXES[dimension][:1].upper() + _FIXES[dimension][1:] + ".",
