@@ -176,10 +176,10 @@ class EmbeddingScorer:
 
     def _load(self) -> Any:
         if self._model is None:
-            from aem_strands.compare.encoder import load_encoder  # transformers alone for a plain pipeline
+            from sentence_transformers import SentenceTransformer
 
             path = self._model_folder()
-            self._model = _quietly(lambda: load_encoder(path, self.device))
+            self._model = _quietly(lambda: SentenceTransformer(path, device=self.device, local_files_only=True))
         return self._model
 
     def _model_folder(self) -> str:
