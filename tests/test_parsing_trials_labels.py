@@ -121,3 +121,13 @@ def test_good_labels_give_exit_0_and_count_every_line(tmp_path: Path) -> None:
     code, _, err = run("report", results, "--labels", labels, "--json", summary)
     assert code == 0, err
     assert json.loads(summary.read_text(encoding="utf-8"))["labels"]["dialog"]["n"] == 3  # a, b and c
+
+
+def test_an_experiment_beyond_the_input_limits_is_bad_input(tmp_path: Path) -> None:
+    source, out = tmp_path / "experiment.json", tmp_path / "trials.json"
+    source.write_text('{"cases": [{"name": "a", "input": "hi"}], "x": ' + "9" * 5000 + "}", encoding="utf-8")
+    code, _, err = run("trials", source, "--trials", "2", "--out", out)
+    assert code == 2  # was 3: TypeError, BadValue is not JSON serializable
+    assert f"file {source}, field 'x': number literal of 5,000 characters" in err
+    source.write_text('{"cases": [{"name": "a", "input": "hi"}], "x": ' + "9" * 100 + "}", encoding="utf-8")
+    assert run("trials", source, "--trials", "2", "--out", out)[0] == 0  # 100 digits: within the limit

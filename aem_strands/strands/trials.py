@@ -24,7 +24,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 from strands_evals import Case
 
-from aem_strands.decode import format_of, read_records
+from aem_strands.decode import find_flaw, format_of, read_records
 from aem_strands.errors import ConfigError, InputError, Location, printable
 from aem_strands.load import read_lines
 from aem_strands.output import AtomicFile, check_target
@@ -134,6 +134,9 @@ def run_trials(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
         if record.kind != "document":
             raise InputError("not an experiment file: expected one JSON object", Location(file, line=record.line))
         found = record.value
+    flaw = find_flaw(found)  # a part beyond the input limits (a 5,000-digit number) is bad input, not a crash
+    if flaw is not None:
+        raise InputError(flaw.message, Location(file, field=flaw.path or None))
     data = trial_experiment_data(found, args.trials, file)
     with AtomicFile(args.out, "--out") as out:
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
