@@ -24,7 +24,7 @@ trace a case, each run in a forked process that is stopped at ``--cap`` seconds 
 - ``trace reply``: a 1 MB reply (``reply_signals`` over it: ``_implied_counts`` and the other readings);
 - ``trace ungrounded``: 125 / 500 / 2,000 tool calls whose typed values (dates, amounts, ids) no earlier step
   gave (``GroundingIndex``);
-- ``trace sensitive``: a reply holding 1,000 e-mail addresses and phone numbers (the output size is printed:
+- ``trace sensitive``: a reply holding 1,000 card numbers and SSNs (the output size is printed:
   evidence that embeds the reply per finding grows as values x reply);
 - ``trace steps``: a 20,000-step trace of small lookups (the goal: under a minute).
 
@@ -173,8 +173,17 @@ def _ungrounded_trace(count: int) -> dict[str, object]:
     return {"trace_id": f"ungrounded-{count}", "steps": steps}
 
 
+def _card(index: int) -> str:
+    """A Luhn-valid 16-digit card number starting 4111 (the check digit makes the sum a multiple of 10)."""
+    body = f"4111{index:011d}"
+    total = sum(int(d) if i % 2 else sum(divmod(int(d) * 2, 10)) for i, d in enumerate(body))
+    return body + str(-total % 10)
+
+
 def _sensitive_trace(count: int) -> dict[str, object]:
-    values = " ".join(f"Write to user{i}@example.com or call +1 415 555 {i % 10_000:04d}." for i in range(count // 2))
+    # cards and SSNs: kinds a reply must not hold by default, so each is a finding of the safety check
+    values = " ".join(f"Card {_card(i)} belongs to SSN {100 + i % 500:03d}-{10 + i % 89:02d}-{1000 + i:04d}."
+                      for i in range(count // 2))  # fmt: skip
     return {"trace_id": f"sensitive-{count}", "steps": [
         _step(1, "user", content="Who should I contact?"),
         _step(2, "tool_call", tool_name="contacts", arguments={}, observation={"found": count}),
