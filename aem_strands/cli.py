@@ -32,7 +32,14 @@ from aem_strands.errors import AemError, ConfigError, InputError, Location, prin
 from aem_strands.evaluate import make_comparator
 from aem_strands.load import LoadedRecord, read_lines, records_or_error
 from aem_strands.options import SCORER_CHOICES, EvalOptions, add_option_flags, options_from_args
-from aem_strands.output import AtomicFile, Terminated, check_target, terminated_as_interrupt
+from aem_strands.output import (
+    AtomicFile,
+    Stopped,
+    Terminated,
+    check_outputs,
+    check_target,
+    terminated_as_interrupt,
+)
 from aem_strands.render import render_dialog, render_error, render_footer, rich_dialog
 from aem_strands.report import add_report_parser, run_report
 from aem_strands.report.words import counted, headline
@@ -117,6 +124,32 @@ def _add_strands_parsers(commands: Any) -> None:
     trials.add_argument("experiment", type=Path, metavar="EXPERIMENT.json", help="a Strands Evals experiment file")
     trials.add_argument("--trials", type=int, required=True, metavar="K", help="trials per case (>= 1)")
     trials.add_argument("--out", type=Path, required=True, metavar="OUT.json", help="the expanded experiment file")
+
+
+INPUT_FILES = {"paths": "input", "experiment": "input", "pairs": "--pairs", "thresholds_file": "--thresholds",
+               "thresholds": "--thresholds", "tools": "--tools", "policy": "--policy", "gold": "--gold",
+               "labels": "--labels"}  # fmt: skip
+"""The arguments (by ``dest``) of every command that name a file it reads."""
+INPUT_FOLDERS = {"embedding_model": "--embedding-model"}
+"""The arguments that name a folder it reads (an output inside one would replace one of its files)."""
+OUTPUT_FILES = {"out": "--out", "html": "--html", "json": "--json", "write_config": "--write-config"}
+"""The arguments that name a file it writes."""
+
+
+def check_outputs_of(args: argparse.Namespace) -> None:
+    """Refuse, before any work, an output of the command that is one of its inputs, lies in an input folder or
+    names the file of another output (``aem_strands.output.check_outputs``): an ``InputError``, exit 2."""
+
+    def given(names: dict[str, str]) -> list[tuple[str, Path]]:
+        found = []
+        for dest, flag in names.items():
+            value = getattr(args, dest, None)
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, (str, Path)):
+                    found.append((flag, Path(item)))
+        return found
+
+    check_outputs(given(OUTPUT_FILES), given(INPUT_FILES), given(INPUT_FOLDERS))
 
 
 def _error_line(error: InputError) -> str:
@@ -448,6 +481,7 @@ def _quiet_stdout(stream: IO[str]) -> None:
 
 
 def _run(args: argparse.Namespace, out: IO[str], err: IO[str], stdin: IO[Any] | None) -> int:
+    check_outputs_of(args)
     if args.command == "score":
         return _score(args, out, err, stdin)
     if args.command == "calibrate":
@@ -487,7 +521,10 @@ def main(
             return _run(args, out, err, stdin)
     except KeyboardInterrupt as stop:
         kept = "the records already written are kept" if args.command in ("score", "compare") else "nothing written"
-        if isinstance(stop, Terminated):
+        terminated = isinstance(stop, Terminated)
+        if isinstance(stop, Stopped):  # the command said what it kept
+            kept, terminated = stop.kept, stop.terminated
+        if terminated:
             print(f"aem-strands: terminated; {kept}", file=err)
             return EXIT_TERMINATED
         print(f"aem-strands: interrupted; {kept}", file=err)

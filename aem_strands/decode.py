@@ -41,11 +41,13 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
-_TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels (the limit)"
+TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels (the limit)"
+_TOO_DEEP = TOO_DEEP
 
 
-class _BadNumber:
-    """A number literal beyond the limits, kept where it stands so the record's check can name its field."""
+class BadValue:
+    """A part of a record beyond the limits (a number literal; in YAML also nesting, an alias cycle or an alias
+    expansion), kept where it stands so the record's check (``find_flaw``) can name its field with ``why``."""
 
     __slots__ = ("why",)
 
@@ -53,10 +55,19 @@ class _BadNumber:
         self.why = why
 
 
-def _int(literal: str) -> int | _BadNumber:
+_BadNumber = BadValue  # its former name
+
+
+def long_literal(literal: str) -> str | None:
+    """Why a number literal is too long to read (``None``: it is not)."""
     if len(literal) > MAX_NUMBER_CHARS:
-        return _BadNumber(f"number literal of {len(literal):,} characters (the limit is {MAX_NUMBER_CHARS})")
-    return int(literal)
+        return f"number literal of {len(literal):,} characters (the limit is {MAX_NUMBER_CHARS})"
+    return None
+
+
+def _int(literal: str) -> int | BadValue:
+    too_long = long_literal(literal)
+    return BadValue(too_long) if too_long else int(literal)
 
 
 _EXACT_DIGITS = 15
@@ -64,12 +75,15 @@ _EXACT_DIGITS = 15
 its float's shortest form: no exact check needed."""
 
 
-def _float(literal: str) -> float | int | _BadNumber:
-    if len(literal) > MAX_NUMBER_CHARS:
-        return _BadNumber(f"number literal of {len(literal):,} characters (the limit is {MAX_NUMBER_CHARS})")
+def float_literal(literal: str) -> float | int | BadValue:
+    """A decimal literal with a fraction or exponent (``-1.5e3``) read within the limits of the module docstring:
+    the float it is exactly, the integer it is when whole, else a ``BadValue`` saying why not."""
+    too_long = long_literal(literal)
+    if too_long:
+        return BadValue(too_long)
     value = float(literal)
     if math.isinf(value):
-        return _BadNumber(f"number {literal} is out of range")
+        return BadValue(f"number {literal} is out of range")
     if len(literal) <= _EXACT_DIGITS and "e" not in literal and "E" not in literal:
         return value
     written = Decimal(literal)
@@ -77,13 +91,13 @@ def _float(literal: str) -> float | int | _BadNumber:
         return value
     if written == written.to_integral_value():
         return int(written)  # "1234567890123456789.0": the float would round it
-    return _BadNumber(
+    return BadValue(
         f"number {literal} has more digits than a float keeps (it would be compared as {value!r}); "
         "write it as a string to compare it digit for digit"
     )
 
 
-_DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float)
+_DECODER = json.JSONDecoder(parse_int=_int, parse_float=float_literal)
 
 
 @dataclass(frozen=True)
@@ -155,7 +169,7 @@ def flaw_in(value: object) -> Flaw | None:
         problem: str | None = None
         if isinstance(item, str):
             problem = _string_flaw(item)
-        elif isinstance(item, _BadNumber):
+        elif isinstance(item, BadValue):
             problem = item.why
         elif isinstance(item, float) and not math.isfinite(item):
             problem = "NaN or infinite number is not allowed"
@@ -366,3 +380,18 @@ def _json(text: str, file: str) -> Iterator[Record]:
         broken = json.JSONDecodeError(expected, text, where)
         yield Record("element", broken.lineno, index + 1, error=_syntax(broken) + _REST_LOST)
         return
+
+
+def json_document(text: str, file: str = "") -> object:
+    """The one JSON value of a whole text (a config or definitions file), read within the limits: a top-level
+    array element by element. Raises ``InputError`` naming ``file``, the line and the field for a text that is
+    empty or malformed, or a part beyond a limit."""
+    records = list(read_records([line.encode() for line in text.splitlines(keepends=True)], file, "json"))
+    bad = next((r for r in records if r.error is not None), None)
+    if bad is not None:
+        raise InputError(bad.error or "", Location(file or None, line=bad.line, index=bad.index))
+    value = records[0].value if len(records) == 1 and records[0].kind == "document" else [r.value for r in records]
+    flaw = find_flaw(value)
+    if flaw is not None:
+        raise InputError(flaw.message, Location(file or None, field=flaw.path or None))
+    return value

@@ -29,6 +29,15 @@ class Terminated(KeyboardInterrupt):
     """``SIGTERM`` turned into an exception where the program stands, so the same cleanup as Ctrl-C runs."""
 
 
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C or ``SIGTERM`` (``terminated``) seen by a command that says what it kept (``kept``: "3 records kept
+    in out.jsonl; --html not written"), for the main command's last line."""
+
+    def __init__(self, kept: str, terminated: bool) -> None:
+        super().__init__(kept)
+        self.kept, self.terminated = kept, terminated
+
+
 def same_file(a: Path, b: Path) -> bool:
     """Whether two paths name one file: equal once resolved (symbolic links followed), or the same inode (hard
     links) where both exist."""
@@ -53,6 +62,42 @@ def check_target(target: Path, inputs: Iterable[Path | str | None], flag: str) -
         raise InputError("is a folder; name a file", where)
     if not target.parent.is_dir():
         raise InputError(f"its folder {target.parent} does not exist", where)
+
+
+Named = tuple[str, Path]
+"""A file as the command line gave it: the flag (``--out``; ``input`` for a positional path) and the path."""
+
+
+def _inside(target: Path, folder: Path) -> bool:
+    try:
+        return folder.is_dir() and folder.resolve() in target.resolve().parents
+    except (OSError, RuntimeError):
+        return False
+
+
+def check_outputs(outputs: Iterable[Named], inputs: Iterable[Named], folders: Iterable[Named] = ()) -> None:
+    """Raise an ``InputError`` naming the flags when an output is one of the ``inputs``, lies inside one of the
+    input ``folders`` (a model folder), or names the same file as an earlier output: compared as ``same_file``
+    does (resolved, symbolic and hard links followed), so ``./th.json`` or a link to it is ``th.json``. ``-``
+    (stdin, stdout) is no file and is skipped. Called before any work, so nothing is read or written first."""
+    given = [(flag, path) for flag, path in inputs if str(path) != "-"]
+    within = [(flag, path) for flag, path in folders if str(path) != "-"]
+    earlier: list[Named] = []
+    for flag, target in outputs:
+        if str(target) == "-":
+            continue
+        where = Location(str(target), field=flag)
+        for name, path in given:
+            if same_file(target, path):
+                shown = str(path) if name == "input" else f"{name} {path}"
+                raise InputError(f"is also an input ({shown}); it would be overwritten", where)
+        for name, folder in within:
+            if _inside(target, folder):
+                raise InputError(f"is inside the folder of {name} ({folder}), an input; write it elsewhere", where)
+        for name, path in earlier:
+            if same_file(target, path):
+                raise InputError(f"names the same file as {name}", where)
+        earlier.append((flag, target))
 
 
 def _mode_for(target: Path) -> int:

@@ -23,7 +23,6 @@ summary, note, reason, ...) is judged like a reply; any other string follows the
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,7 +30,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from aem_strands.errors import ConfigError
+from aem_strands.decode import json_document
+from aem_strands.errors import ConfigError, InputError
 from aem_strands.types import ActionCall
 
 
@@ -185,17 +185,23 @@ def tools_from_json(data: object, source: str = "tools") -> ToolCatalog:
     items = data.get("tools") if isinstance(data, Mapping) else data
     if not isinstance(items, list):
         raise ConfigError(f"{source}: expected a JSON list of tool definitions or an object with a 'tools' list")
-    return ToolCatalog(tuple(_definition(item, f"{source}: tool {i}") for i, item in enumerate(items)))
+    definitions = tuple(_definition(item, f"{source}: tool {i}") for i, item in enumerate(items))
+    try:
+        return ToolCatalog(definitions)
+    except ConfigError as error:  # a name given twice: say in which file
+        raise ConfigError(f"{source}: {error}") from None
 
 
 def load_tools(path: str | Path) -> ToolCatalog:
     """Read a tools file (see the module docstring for the forms)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json_document(Path(path).read_text(encoding="utf-8"), str(path))  # within the input limits
     except OSError as error:
         raise ConfigError(f"tools file {path}: cannot read: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
         raise ConfigError(f"tools file {path}: not JSON: {error}") from None
+    except InputError as error:
+        raise ConfigError(f"tools {error}") from None
     return tools_from_json(data, f"tools file {path}")
 
 

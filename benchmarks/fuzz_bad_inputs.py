@@ -6,7 +6,10 @@ Run against any source tree (``--root``, default: this checkout) to compare befo
 
 Each case writes its files to a fresh temporary folder, runs ``python -m aem_strands.cli`` there with the
 exact scorer, and prints one Markdown row: case, exit code, good records kept (of those given), and what
-else was seen (a traceback, a raw control character in the table, the input overwritten, ...).
+else was seen (a traceback, a raw control character in the table, the input overwritten, ...). The cases of
+``trace`` and ``trials`` (issue 29: YAML and JSON trace files, policy, gold, tools and thresholds files, outputs
+that are inputs, a stopped run, trial counts and names) are in ``fuzz_trace_cases.py``; each is stopped after
+its time limit instead of waited on. ``--only trace`` runs those.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import fuzz_trace_cases  # beside this file (benchmarks/ is on the path when this runs as a script)
 
 GOOD = {
     "dialog_id": "good",
@@ -499,6 +504,7 @@ def cases() -> dict[str, Callable[[Case], tuple[int, str, str]]]:
         "cache: crafted pickle in every entry": cache_case(spoil_pickle),
         "cache: one vector copied over the others": cache_case(spoil_copy),
         "cache: 10-value arrays, checksums forged": cache_case(spoil_dimension),
+        **fuzz_trace_cases.cases(),
     }  # fmt: skip
 
 

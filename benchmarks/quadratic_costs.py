@@ -18,21 +18,42 @@ Cases (synthetic, seeded):
   of dates, amounts, phones and ids), each call's values never grounded (issue 29: every lookup once scanned
   every earlier typed value).
 
+Issue 29, the ``trace`` command (``aem-strands trace FILE --scorer exact``, records redacted as by default), one
+trace a case, each run in a forked process that is stopped at ``--cap`` seconds (default 120; reported as
+``over the cap``, not waited on):
+
+- ``trace observation``: one text observation of 50 KB / 200 KB / 1 MB (the sentences of ``reply facts``) and a
+  reply naming some of its facts (``result_use``);
+- ``trace reply``: a 1 MB reply (``reply_signals`` over it: ``_implied_counts`` and the other readings);
+- ``trace ungrounded``: 125 / 500 / 2,000 tool calls whose typed values (dates, amounts, ids) no earlier step
+  gave (``GroundingIndex``);
+- ``trace sensitive``: a reply holding 1,000 card numbers and SSNs (the output size is printed:
+  evidence that embeds the reply per finding grows as values x reply);
+- ``trace steps``: a 20,000-step trace of small lookups (the goal: under a minute).
+
 Prints one line per case and size: seconds (wall) and peak traced memory (``tracemalloc``, which itself slows
-the run several times; ``--no-trace`` leaves it off and prints only seconds). Growth is what to read: doubling N
-should about double the figures.
+the run several times; ``--no-trace`` leaves it off and prints only seconds); the trace cases print seconds of
+wall and CPU time and the bytes of output instead. Growth is what to read: doubling N should about double the
+figures. ``--only TEXT`` runs the cases whose label holds TEXT.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import io
+import json
+import multiprocessing
 import random
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from aem_strands import evaluate_dialog
+from aem_strands.cli import main as aem_main
 from aem_strands.compare.replies import settle_reply
 from aem_strands.errors import InputError
 from aem_strands.unpaired import parse_unpaired
@@ -142,29 +163,164 @@ def _measure(label: str, work: Callable[[], object], trace: bool) -> None:
     print(f"{label:<34} {seconds:8.2f} s{peak}  {outcome}", flush=True)
 
 
+def _step(index: int, kind: str, **fields: object) -> dict[str, object]:
+    return {"step_id": f"s{index}", "action_type": kind, **fields}
+
+
+def _observation_trace(size: int) -> dict[str, object]:
+    text = _facts_reply(size, 1)
+    return {"trace_id": f"observation-{size}", "steps": [
+        _step(1, "user", content="Which trains leave for Mill Valley, and what do they cost?"),
+        _step(2, "tool_call", tool_name="search_trains", arguments={"to": "Mill Valley"}, observation=text),
+        _step(3, "response", content=text[:200].rsplit(".", 1)[0] + "."),
+    ]}  # fmt: skip
+
+
+def _reply_trace(size: int) -> dict[str, object]:
+    return {"trace_id": f"reply-{size}", "steps": [
+        _step(1, "user", content="Tell me about the trains."),
+        _step(2, "tool_call", tool_name="search_trains", arguments={"to": "Mill Valley"},
+              observation={"departures": ["3 pm", "5 pm"], "fare": "$25"}),
+        _step(3, "response", content=_facts_reply(size, 2)),
+    ]}  # fmt: skip
+
+
+def _ungrounded_trace(count: int) -> dict[str, object]:
+    rng = random.Random(count)
+    steps = [_step(0, "user", content="Please sort out my bookings.")]
+    for i in range(1, count + 1):
+        arguments = {"booking": f"BK-{rng.randint(10**6, 10**7)}", "date": f"2025-{rng.randint(1, 12):02d}-"
+                     f"{rng.randint(1, 28):02d}", "amount": round(rng.uniform(10, 999), 2)}  # fmt: skip
+        observation = {
+            "status": "ok",
+            "ref": f"R{rng.randint(10**6, 10**7)}",
+            "on": f"2024-{rng.randint(1, 12):02d}-01",
+        }
+        steps.append(_step(i, "tool_call", tool_name=f"update_booking_{i % 5}", arguments=arguments,
+                           observation=observation))  # fmt: skip
+    steps.append(_step(count + 1, "response", content="All bookings are updated."))
+    return {"trace_id": f"ungrounded-{count}", "steps": steps}
+
+
+def _card(index: int) -> str:
+    """A Luhn-valid 16-digit card number starting 4111 (the check digit makes the sum a multiple of 10)."""
+    body = f"4111{index:011d}"
+    total = sum(int(d) if i % 2 else sum(divmod(int(d) * 2, 10)) for i, d in enumerate(body))
+    return body + str(-total % 10)
+
+
+def _sensitive_trace(count: int) -> dict[str, object]:
+    # cards and SSNs: kinds a reply must not hold by default, so each is a finding of the safety check
+    values = " ".join(f"Card {_card(i)} belongs to SSN {100 + i % 500:03d}-{10 + i % 89:02d}-{1000 + i:04d}."
+                      for i in range(count // 2))  # fmt: skip
+    return {"trace_id": f"sensitive-{count}", "steps": [
+        _step(1, "user", content="Who should I contact?"),
+        _step(2, "tool_call", tool_name="contacts", arguments={}, observation={"found": count}),
+        _step(3, "response", content=values),
+    ]}  # fmt: skip
+
+
+def _long_trace(count: int) -> dict[str, object]:
+    steps = [_step(0, "user", content="Check every order of mine, ORDER_1 to ORDER_9.")]
+    for i in range(1, count + 1):
+        order = f"ORDER_{i % 9 + 1}"
+        steps.append(_step(i, "tool_call", tool_name="get_order", arguments={"order_id": order},
+                           observation={"order_id": order, "status": "shipped"}))  # fmt: skip
+    steps.append(_step(count + 1, "response", content="Every order has shipped."))
+    return {"trace_id": f"steps-{count}", "steps": steps}
+
+
+def _trace_run(path: Path, results: Any) -> None:
+    """One ``trace`` run, in a forked process: its wall and CPU seconds, output bytes and exit code."""
+    out, err = io.StringIO(), io.StringIO()
+    started, cpu = time.perf_counter(), time.process_time()
+    code = aem_main(["trace", str(path), "--scorer", "exact", "--format", "jsonl"], stdout=out, stderr=err)
+    results.put((time.perf_counter() - started, time.process_time() - cpu, len(out.getvalue().encode()), code,
+                 err.getvalue().strip().splitlines()[-1:]))  # fmt: skip
+
+
+def _measure_trace(label: str, trace: dict[str, object], folder: Path, cap: float) -> None:
+    path = folder / f"{trace['trace_id']}.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    worker = context.Process(target=_trace_run, args=(path, results))
+    worker.start()
+    worker.join(cap)
+    size = f"{path.stat().st_size / 2**10:8.0f} KiB in"
+    if worker.is_alive():
+        worker.kill()
+        worker.join()
+        print(f"{label:<34} over the cap of {cap:.0f} s (stopped)  {size}", flush=True)
+        return
+    if results.empty():
+        print(f"{label:<34} failed (exit {worker.exitcode})  {size}", flush=True)
+        return
+    seconds, cpu, written, code, last = results.get()
+    note = f"  exit {code}" + (f": {last[0][:80]}" if code not in (0, 1, 4) and last else "")
+    print(f"{label:<34} {seconds:8.2f} s  cpu {cpu:7.2f} s  {size}  {written / 2**10:8.0f} KiB out{note}", flush=True)
+
+
+def _trace_cases(quick: bool, cap: float, chosen: Callable[[str], bool]) -> None:
+    cases: list[tuple[str, Callable[[], dict[str, object]]]] = []
+    for size in (50_000, 200_000) if quick else (50_000, 200_000, 1_000_000):
+        cases.append((f"trace observation {size // 1000:,} KB", functools.partial(_observation_trace, size)))
+    cases.append(("trace reply 1 MB", functools.partial(_reply_trace, 1_000_000)))
+    for count in (125, 500) if quick else (125, 500, 2_000):
+        cases.append((f"trace ungrounded {count:,} steps", functools.partial(_ungrounded_trace, count)))
+    cases.append(("trace sensitive 1,000 values", functools.partial(_sensitive_trace, 1_000)))
+    cases.append(
+        (f"trace steps {2_000 if quick else 20_000:,}", functools.partial(_long_trace, 2_000 if quick else 20_000))
+    )
+    cases = [(label, make) for label, make in cases if chosen(label)]
+    if not cases:
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        warm = Path(folder) / "warm.json"  # imports (Presidio, the checks) paid here, once, before the forks
+        warm.write_text(json.dumps(_long_trace(3)), encoding="utf-8")
+        started = time.perf_counter()
+        aem_main(["trace", str(warm), "--scorer", "exact"], stdout=io.StringIO(), stderr=io.StringIO())
+        print(f"{'trace warm-up: imports, 3 steps':<34} {time.perf_counter() - started:8.2f} s", flush=True)
+        for label, make in cases:
+            _measure_trace(label, make(), Path(folder), cap)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the smaller sizes only")
     parser.add_argument("--no-trace", action="store_true", help="no tracemalloc (faster; no memory figure)")
+    parser.add_argument("--cap", type=float, default=120.0, help="seconds a trace case may run (default 120)")
+    parser.add_argument("--only", help="run the cases whose label holds this text")
     args = parser.parse_args()
     trace = not args.no_trace
+
+    def chosen(label: str) -> bool:
+        return args.only is None or args.only in label
+
     chars = (100_000, 200_000) if args.quick else (100_000, 400_000, 1_000_000)
     turns = (500, 1_000) if args.quick else (500, 1_500, 3_000)
     group = (250, 500) if args.quick else (500, 1_000, 2_000)
     for size in chars:
-        gold, predicted = _facts_reply(size, 1), _facts_reply(size, 2)
-        _measure(f"reply facts {size:,} chars", functools.partial(settle_reply, gold, predicted), trace)
+        if chosen(f"reply facts {size:,} chars"):
+            gold, predicted = _facts_reply(size, 1), _facts_reply(size, 2)
+            _measure(f"reply facts {size:,} chars", functools.partial(settle_reply, gold, predicted), trace)
     for size in chars:
-        gold, predicted = _names_reply(size, 1), _names_reply(size, 2)
-        _measure(f"reply names {size:,} chars", functools.partial(settle_reply, gold, predicted), trace)
+        if chosen(f"reply names {size:,} chars"):
+            gold, predicted = _names_reply(size, 1), _names_reply(size, 2)
+            _measure(f"reply names {size:,} chars", functools.partial(settle_reply, gold, predicted), trace)
     for count in turns:
-        _measure(f"unpaired align {count:,} turns, 1% edits", _edited(count), trace)
+        if chosen(label := f"unpaired align {count:,} turns, 1% edits"):
+            _measure(label, _edited(count), trace)
     for count in turns:
-        _measure(f"unpaired align {count:,} turns, unrelated", _unrelated(count), trace)
+        if chosen(label := f"unpaired align {count:,} turns, unrelated"):
+            _measure(label, _unrelated(count), trace)
     for count in group:
-        _measure(f"order group {count:,} members", _group(count), trace)
+        if chosen(label := f"order group {count:,} members"):
+            _measure(label, _group(count), trace)
     for count in (125, 500) if args.quick else (125, 500, 2_000):
-        _measure(f"grounding {count:,} steps, never grounded", _never_grounded(count), trace)
+        if chosen(label := f"grounding {count:,} steps, never grounded"):
+            _measure(label, _never_grounded(count), trace)
+    _trace_cases(args.quick, args.cap, chosen)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from aem_strands.compare.chain import Thresholds
-from aem_strands.errors import ConfigError
+from aem_strands.decode import json_document
+from aem_strands.errors import ConfigError, InputError
 from aem_strands.output import write_atomically
 
 _KEYS = tuple(f.name for f in fields(Thresholds))
@@ -32,11 +33,11 @@ def thresholds_from_dict(data: Any, base: Thresholds | None = None) -> Threshold
 def load_thresholds(path: Path) -> Thresholds:
     """Read a thresholds config file (see the module docstring)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_document(path.read_text(encoding="utf-8"), str(path))  # within the input limits
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise ConfigError(f"{path}: not JSON: {error.msg}") from None
+    except InputError as error:
+        raise ConfigError(f"thresholds {error}") from None
     try:
         return thresholds_from_dict(data)
     except ConfigError as error:

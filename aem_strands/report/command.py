@@ -6,9 +6,9 @@ regressions called, with ``--by``) to stdout, writes the HTML page and the JSON 
 written on stderr. ``--json -`` writes the JSON summary to stdout instead of the text.
 
 Outputs are checked before the work (not an input, not each other, in a folder we can write) and written
-whole or not at all (``aem_strands.output``). A record that cannot be read is named on stderr (file, line,
-dialog, field) and left out. Exit codes: 0 ok, 1 a regression was called, 2 some input could not be read
-(the rest is reported), 3 runtime error (handled by the main command).
+whole or not at all (``aem_strands.output``). A record or a ``--labels`` line that cannot be read is named on
+stderr (file, line, dialog, field) and left out; the rest is reported. Exit codes: 0 ok, 1 a regression was
+called, 2 some input could not be read (the rest is reported), 3 runtime error (handled by the main command).
 """
 
 from __future__ import annotations
@@ -147,10 +147,14 @@ def run_report(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
     errors = 0
     with ExitStack() as outputs:
         files = {flag: outputs.enter_context(AtomicFile(path, flag)) for path, flag in targets}  # writable, or exit 2
-        labels = load_labels(args.labels) if args.labels else None
+        note = _noter(stderr)
+        unread: list[InputError] = []  # bad label lines: named, skipped, and the exit code says so
+        labels = load_labels(args.labels, on_error=unread.append) if args.labels else None
+        for error in unread:
+            note(str(error))
+        errors += len(unread)
         tally = SummaryTally(by=args.by, labels=labels)
         rows = DialogRows(args.by) if args.html else None
-        note = _noter(stderr)
         with _steps(stderr, len(args.paths) + 2) as step:
             for path in _each(step)(args.paths):
                 for item in iter_results(path, evaluator=args.evaluator, note=note):

@@ -230,27 +230,38 @@ def _label_value(raw: Any) -> tuple[float, bool] | None:
     return None
 
 
-def load_labels(path: Path) -> list[Label]:
-    """The labels of a JSONL file; a bad line raises ``InputError`` naming the line and field."""
+def load_labels(path: Path, on_error: Callable[[InputError], None] | None = None) -> list[Label]:
+    """The labels of a JSONL file. A bad line (not JSON, no string ``dialog_id``, a ``turn_no`` or ``label`` of
+    the wrong kind, ``"label": null``) is an ``InputError`` naming the file, line, dialog and field: raised, or,
+    with ``on_error``, handed to it and the line skipped (the other labels are read)."""
     out = []
     for record in jsonl_records(read_lines(path)):  # JSONL: "\n" ends a record, not U+2028
-        where = Location(str(path), line=record.line)
-        if record.error is not None:
-            raise InputError(record.error, where)
-        item = record.value
-        if not isinstance(item, dict) or not isinstance(item.get("dialog_id"), str):
-            raise InputError(
-                "expected an object with a string dialog_id", Location(str(path), field="dialog_id", line=record.line)
-            )
-        dialog_id = item["dialog_id"]
-        turn_no = item.get("turn_no")
-        if turn_no is not None and (isinstance(turn_no, bool) or not isinstance(turn_no, int)):
-            message = f"turn_no must be an integer, got {_found(turn_no)}"
-            raise InputError(message, Location(str(path), dialog_id, None, "turn_no", record.line))
-        value = _label_value(item.get("label"))
-        if value is None:
-            found = _found(item.get("label"))
-            message = f"label must be true/false, 'pass'/'fail' or a number in [0, 1], got {found}"
-            raise InputError(message, Location(str(path), dialog_id, turn_no, "label", record.line))
-        out.append(Label(dialog_id, turn_no, *value))
+        try:
+            out.append(_label(record, path))
+        except InputError as error:
+            if on_error is None:
+                raise
+            on_error(error)
     return out
+
+
+def _label(record: Record, path: Path) -> Label:
+    where = Location(str(path), line=record.line)
+    if record.error is not None:
+        raise InputError(record.error, where)
+    item = record.value
+    if not isinstance(item, dict) or not isinstance(item.get("dialog_id"), str):
+        raise InputError(
+            "expected an object with a string dialog_id", Location(str(path), field="dialog_id", line=record.line)
+        )
+    dialog_id = item["dialog_id"]
+    turn_no = item.get("turn_no")
+    if turn_no is not None and (isinstance(turn_no, bool) or not isinstance(turn_no, int)):
+        message = f"turn_no must be an integer, got {_found(turn_no)}"
+        raise InputError(message, Location(str(path), dialog_id, None, "turn_no", record.line))
+    value = _label_value(item.get("label"))
+    if value is None:
+        found = _found(item.get("label"))
+        message = f"label must be true/false, 'pass'/'fail' or a number in [0, 1], got {found}"
+        raise InputError(message, Location(str(path), dialog_id, turn_no, "label", record.line))
+    return Label(dialog_id, turn_no, *value)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import re
 import uuid
 from collections.abc import Iterable
 from typing import IO, Any
@@ -23,13 +24,21 @@ from typing import IO, Any
 from pydantic import ValidationError
 from strands_evals import Case
 
-from aem_strands.decode import format_of, read_records
+from aem_strands.decode import find_flaw, format_of, read_records
 from aem_strands.errors import ConfigError, InputError, Location, printable
 from aem_strands.load import read_lines
 from aem_strands.output import AtomicFile, check_target
 from aem_strands.report.words import counted
 
 TRIAL_KEY, TRIAL_OF_KEY = "trial", "trial_of"
+MAX_TRIALS = 1_000
+"""Most trials per case (pass^k beyond a few dozen trials says nothing more; 50,000,000 ran out of memory)."""
+MAX_TRIAL_CASES = 100_000
+"""Most cases an expanded experiment may hold (cases x trials)."""
+_PATH_LIKE = re.compile(r"[/\\\x00]")
+"""What makes a name a path: a separator (``/``, ``\\``) or a NUL. The host stores a result file per case name
+(``LocalFileTaskResultStore``: ``folder / f"{name}.json"``), so ``../x`` or ``/etc/x`` would be written outside its
+folder."""
 
 
 def trial_name(name: str, trial: int) -> str:
@@ -40,21 +49,40 @@ def trial_name(name: str, trial: int) -> str:
 def _trial_count(trials: object) -> int:
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise ConfigError(f"trials must be an integer >= 1, got {trials!r}")
+    if trials > MAX_TRIALS:
+        raise ConfigError(f"trials must be at most {MAX_TRIALS:,} (pass^k needs no more), got {trials:,}")
     return trials
+
+
+def _checked_name(name: object, index: int) -> str:
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"case {index}: repeated trials need every case named (trials are grouped by name)")
+    if _PATH_LIKE.search(name):
+        raise ConfigError(
+            f"case {index}: name {printable(repr(name))} holds a path separator; a trial's name names "
+            "its result file, which must stay in its folder"
+        )
+    return name
 
 
 def trial_cases(cases: Iterable[Case[Any, Any]], trials: int) -> list[Case[Any, Any]]:
     """Each case repeated ``trials`` times (see the module docstring), in case order, trials together.
 
-    Raises ``ConfigError`` for a case without a name, two cases of one name, or a case that is already a trial.
+    Raises ``ConfigError`` for ``trials`` beyond ``MAX_TRIALS`` or an expansion beyond ``MAX_TRIAL_CASES``, a case
+    without a name, a name with a path separator (``../x``, ``/x``, ``a\\b``), two cases of one name,
+    or a case that is already a trial.
     """
     count = _trial_count(trials)
+    listed = list(cases)
+    if len(listed) * count > MAX_TRIAL_CASES:
+        raise ConfigError(
+            f"{counted(len(listed), 'case')} x {counted(count, 'trial')} = {len(listed) * count:,} cases, more than "
+            f"{MAX_TRIAL_CASES:,} (the limit): run fewer trials, or the cases in parts"
+        )
     out: list[Case[Any, Any]] = []
     seen: set[str] = set()
-    for index, case in enumerate(cases):
-        name = case.name
-        if not isinstance(name, str) or not name:
-            raise ConfigError(f"case {index}: repeated trials need every case named (trials are grouped by name)")
+    for index, case in enumerate(listed):
+        name = _checked_name(case.name, index)
         if name in seen:
             raise ConfigError(f"case {index}: two cases are named {name!r}; trials are grouped by name")
         seen.add(name)
@@ -106,6 +134,9 @@ def run_trials(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
         if record.kind != "document":
             raise InputError("not an experiment file: expected one JSON object", Location(file, line=record.line))
         found = record.value
+    flaw = find_flaw(found)  # a part beyond the input limits (a 5,000-digit number) is bad input, not a crash
+    if flaw is not None:
+        raise InputError(flaw.message, Location(file, field=flaw.path or None))
     data = trial_experiment_data(found, args.trials, file)
     with AtomicFile(args.out, "--out") as out:
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

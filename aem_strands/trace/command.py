@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from aem_strands.errors import ConfigError, InputError, Location, printable
 from aem_strands.options import EvalOptions, options_from_args
-from aem_strands.output import AtomicFile, check_target
+from aem_strands.output import AtomicFile, Stopped, Terminated, check_target
 from aem_strands.report.words import counted
 from aem_strands.trace.checks.context import TraceJudge
 from aem_strands.trace.types import Trace, TraceGold, TraceStatus
@@ -231,6 +231,17 @@ def _error_record(
     return error_record(error), f"aem-strands: {printable(str(error))}"
 
 
+def _kept(count: int, out: Path | None, html: Path | None, target: AtomicFile | None) -> str:
+    """What an interrupted run kept: its records (each whole) and where, and the outputs not written."""
+    if out is None:
+        kept = f"{counted(count, 'record')} written to stdout"
+    elif target is not None and target.committed:
+        kept = f"{counted(count, 'record')} kept in {printable(str(out))}"
+    else:
+        kept = f"no record written; {printable(str(out))} not written (an earlier file there is left as it was)"
+    return kept + ("; --html not written (it is rendered when the run ends)" if html is not None else "")
+
+
 def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO[Any] | None) -> int:
     """Run ``aem-strands trace`` (see the module docstring); returns the exit code."""
     from aem_strands.trace.record import with_source
@@ -244,7 +255,8 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
         from aem_strands.trace.pii import Redactor
 
         redact = Redactor().redact_json
-    inputs = [*args.paths, args.gold, getattr(args, "policy", None), getattr(args, "tools", None)]
+    inputs = [*args.paths, args.gold, getattr(args, "policy", None), getattr(args, "tools", None),
+              getattr(args, "thresholds_file", None)]  # fmt: skip
     target: AtomicFile | None = None
     html: AtomicFile | None = None
     if args.html is not None:
@@ -311,12 +323,12 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
             html.commit()
         if target is not None:
             target.commit()
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the records judged so far are kept, each whole, as score does
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the records judged so far are kept, each whole
         if fmt == "json" and count:
             stream.write("\n]\n")
         if target is not None and count:
             target.commit()
-        raise
+        raise Stopped(_kept(count, args.out, args.html, target), isinstance(stop, Terminated)) from None
     finally:
         for written in (target, html):
             if written is not None:

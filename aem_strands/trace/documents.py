@@ -14,8 +14,9 @@ from typing import Annotated, Any
 import yaml
 from pydantic import ConfigDict, Field, ValidationError
 
-from aem_strands.decode import find_flaw, read_records
+from aem_strands.decode import BadValue, find_flaw, json_document
 from aem_strands.errors import ConfigError, InputError, Location, printable
+from aem_strands.trace.yaml_limits import load_one
 
 STRICT = ConfigDict(extra="forbid", strict=True)
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -46,9 +47,16 @@ def first_error(error: ValidationError, prefix: str, where: Location) -> InputEr
 
 
 def plain_yaml(value: Any) -> Any:
-    """A YAML value as JSON would give it: dates and times as ISO text (YAML reads ``2024-05-01`` as a date)."""
+    """A YAML value as JSON would give it: dates and times as ISO text (YAML reads ``2024-05-01`` as a date), keys
+    as text (a key beyond a limit becomes a ``BadValue`` its record's check names)."""
     if isinstance(value, dict):
-        return {k if isinstance(k, str) else str(k): plain_yaml(v) for k, v in value.items()}
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if isinstance(key, BadValue):  # a key beyond a limit: the record's check names it, as JSON's would
+                out[f"<key {len(out)}>"] = BadValue(f"object key: {key.why}")
+            else:
+                out[key if isinstance(key, str) else str(key)] = plain_yaml(item)
+        return out
     if isinstance(value, list):
         return [plain_yaml(v) for v in value]
     if isinstance(value, (dt.date, dt.datetime, dt.time)):
@@ -57,30 +65,30 @@ def plain_yaml(value: Any) -> Any:
 
 
 def read_document(path: Path, what: str) -> object:
-    """The one JSON or YAML document of a policy or gold file."""
+    """The one JSON or YAML document of a policy or gold file (``what``), within the limits of JSON input
+    (``aem_strands.decode``; YAML's aliases bounded too, ``aem_strands.trace.yaml_limits``).
+
+    Raises ``ConfigError`` naming ``what``, the file and the line or field of the problem where known.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{what} {path}: cannot read: {error}") from None
     try:
-        data = yaml.safe_load(text) if path.suffix.lower() in YAML_SUFFIXES else json_document(text)
-    except InputError as error:  # the JSON reader's whole-document problems (malformed, empty) carry no file name
-        raise ConfigError(f"{what} {path}: not JSON: {printable(error.message)}") from None
+        data = plain_yaml(load_one(text)) if path.suffix.lower() in YAML_SUFFIXES else json_document(text)
+    except InputError as error:  # the JSON reader's problems: a malformed or empty text, or a part beyond a limit
+        where = error.location
+        if where.field is not None:
+            raise ConfigError(f"{what} {path}: field {where.field!r}: {printable(error.message)}") from None
+        line = "" if where.line is None else f"line {where.line}: "
+        raise ConfigError(f"{what} {path}: {line}not JSON: {printable(error.message)}") from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = "" if mark is None else f"line {mark.line + 1}: "
+        raise ConfigError(f"{what} {path}: {line}not YAML: {printable(str(error.problem or error))}") from None
     except (yaml.YAMLError, ValueError) as error:
-        raise ConfigError(f"{what} {path}: not {'YAML' if path.suffix.lower() in YAML_SUFFIXES else 'JSON'}: "
-                          f"{printable(str(error))}") from None  # fmt: skip
-    data = plain_yaml(data)
+        raise ConfigError(f"{what} {path}: not YAML: {printable(str(error))}") from None
     flaw = find_flaw(data)
     if flaw is not None:
         raise ConfigError(f"{what} {path}: field {flaw.path!r}: {flaw.message}")
     return data
-
-
-def json_document(text: str) -> object:
-    records = list(read_records([line.encode() for line in text.splitlines(keepends=True)], "", "json"))
-    if len(records) == 1 and records[0].kind == "document":
-        return records[0].value
-    bad = next((r for r in records if r.error is not None), None)
-    if bad is not None:
-        raise ValueError(f"line {bad.line}: {bad.error}")
-    return [r.value for r in records]

@@ -56,6 +56,7 @@ from aem_strands.trace.types import (
     TraceGold,
     TraceSource,
 )
+from aem_strands.trace.yaml_limits import BoundedLoader
 from aem_strands.types import JsonValue
 
 # --- the file schema -------------------------------------------------------------------------------------------------
@@ -327,7 +328,7 @@ def _yaml_units(path: str) -> Iterator[_Unit]:
         text = b"".join(read_lines(path)).decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text (at offset {error.start}): is this a binary file?", Location(path)) from None
-    loader = yaml.SafeLoader(text)
+    loader = BoundedLoader(text)  # within JSON's limits, aliases bounded (aem_strands.trace.yaml_limits)
     try:
         empty = True
         while loader.check_node():
