@@ -94,3 +94,40 @@ def test_benchmark_script_prints_every_section() -> None:
         if heading in ("False alarms", "Planted faults") and not (SGD_DIR / "test_schema.json").exists():
             continue
         assert heading in done.stdout
+
+
+KNOWN_WRONG = {
+    "refusal-rather-you-didnt": "the dialog-act model is unsure of 'I'd rather you didn't, okay?'",
+    "refusal-wait": "'Wait.' alone reads neither agree nor refuse with certainty",
+    "earlier-question-shares-word": "an earlier question naming the action is still taken as the proposal",
+    "harmless-cat": "the shell command's argument is left undecided by grounding (free text without a judge)",
+}
+"""Adversarial cases the rules still get wrong (issue 28 stays open for them): each is expected to fail
+strictly, so a fix shows up as an unexpected pass and the entry must go."""
+
+
+def _adversarial_params() -> list[object]:
+    return [
+        pytest.param(
+            raw,
+            id=raw["trace_id"],
+            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_WRONG[raw["trace_id"]])]
+            if raw["trace_id"] in KNOWN_WRONG
+            else [],
+        )
+        for raw in cases()
+    ]
+
+
+@pytest.mark.parametrize("raw", _adversarial_params())
+def test_adversarial_case_gets_its_verdict(raw: dict[str, object]) -> None:
+    from aem_strands.trace.evaluate import evaluate_trace
+
+    label = raw["label"]
+    assert isinstance(label, dict)
+    trace = parse_trace({k: v for k, v in raw.items() if k != "label"})
+    result = evaluate_trace(trace, policy=environment_from_json(POLICY, "aem_bench.adversarial.POLICY"))
+    assert result.status.value == label["expected"], [f.rule for v in result.dimensions.values() for f in v.findings]
+    if label["expected"] == "fail":
+        failing = {f.dimension.value for v in result.dimensions.values() for f in v.findings}
+        assert label["dimension"] in failing
