@@ -13,6 +13,8 @@ chosen (``critical_rule`` names the rule):
 - ``earliest_failure``: no step explains another: the earliest step with a finding;
 - ``final_reply``: no step has a finding and the findings are about the final reply (the trace's
   ``final_response``, no tool involved): that reply, named by its response step, else ``"final_response"``;
+- ``left_gold_path``: expected calls are missing and no step has a finding: the first call to a tool the gold
+  does not expect (link ``after_detour``);
 - ``trace_level``: every finding is about the whole trace, such as a final-state mismatch with nothing to trace
   it to: no step (``None``).
 
@@ -101,6 +103,8 @@ _RULES: Mapping[str, str] = {
     "taint": "the earliest failing step whose output later failing steps reuse",
     "earliest_failure": "no failure explains another: the earliest failing step",
     "final_reply": "only the final reply fails, and no step explains it: that reply",
+    "left_gold_path": "expected calls are missing and no step has a finding: the first call to a tool the gold "
+    "does not expect, where the run left the expected path",
     "trace_level": "every failure is about the whole trace, not one step",
 }
 """What each critical rule means, for the report."""
@@ -207,9 +211,13 @@ def _after(findings: Sequence[Finding], index: int) -> list[Finding]:
 
 
 def _about_final_reply(finding: Finding) -> bool:
-    """Whether a finding with no step is about the trace's final reply (its evidence quotes ``final_response``)."""
+    """Whether a finding with no step is about the trace's final reply (its evidence quotes ``final_response``,
+    or says that is where it is: ``{"where": "final_response", ...}``)."""
     evidence = finding.evidence if isinstance(finding.evidence, list) else [finding.evidence]
-    return any(isinstance(item, Mapping) and "final_response" in item for item in evidence)
+    return any(
+        isinstance(item, Mapping) and ("final_response" in item or item.get("where") == "final_response")
+        for item in evidence
+    )
 
 
 def _final_reply_step(trace: Trace) -> Step | None:
@@ -250,6 +258,14 @@ def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
         reply = _final_reply_step(trace)
         rest = tuple((f, "same_reply") for f in findings if f not in about_reply[:1])
         return _Choice(reply, "final_reply", tuple(about_reply[:1]), rest, name=None if reply else "final_response")
+    missing = [f for f in findings if f.rule == "tool_selection.missing_tool"]
+    expected = trace.gold.calls() if trace.gold is not None else None
+    if missing and expected is not None:  # the run took another way: the first call the gold does not expect
+        wanted = {call.tool for call in expected}
+        detour = next((s for s in trace.tool_calls() if s.tool_name not in wanted), None)
+        if detour is not None:
+            detoured = tuple((f, "after_detour") for f in missing[1:])
+            return _Choice(detour, "left_gold_path", tuple(missing[:1]), detoured)
     return _Choice(None, "trace_level", tuple(findings[:1]), ())
 
 

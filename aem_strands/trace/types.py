@@ -388,7 +388,8 @@ def verdict_from(dimension: Dimension, findings: list[Finding] | tuple[Finding, 
 class DownstreamFailure:
     """A later finding the first critical failure step explains, and how (``link``: ``same_value`` when a
     value from the critical step reappears, ``after_error`` after an unrecovered error, ``follows`` when it
-    is later in the same chain of dependent steps)."""
+    is later in the same chain of dependent steps, ``after_detour`` for an expected call missing after the run
+    left the expected path)."""
 
     step_id: str | None
     dimension: Dimension
