@@ -7,8 +7,8 @@
   (``tool_name`` = the method, ``arguments`` = its parameters, ``observation`` = its ``service_results``; an empty
   list is what SGD records for a transaction that could not be made), then a ``response`` step (the utterance).
   The trace's own ``environment.tools`` is the dialogue's services from ``test_schema.json``: every intent a
-  tool, its slots the properties (categorical slots with their ``possible_values`` as an ``enum``), its required
-  slots required; a transactional intent (``is_transactional``) is a write that needs consent
+  tool, its slots the properties (categorical slots with their ``possible_values`` as an ``enum``, optional slots
+  with their schema default as ``default``), its required slots required; a transactional intent (``is_transactional``) is a write that needs consent
   (``destructiveHint: true``), any other intent a read (``readOnlyHint: true``). SGD's dialogues were collected
   with 1 March 2019 as today (the dates users call "today" are 2019-03-01 in 21 of 27 calls of the first 34
   files), so ``initial_state`` is ``{"today": "2019-03-01"}``.
@@ -77,6 +77,8 @@ def sgd_catalog(schema: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]
                 prop: dict[str, Any] = {"type": "string", "description": slot.get("description", name)}
                 if slot.get("is_categorical") and slot.get("possible_values"):
                     prop["enum"] = list(slot["possible_values"])
+                if name in intent["optional_slots"]:  # SGD's optional slots carry their default values
+                    prop["default"] = intent["optional_slots"][name]
                 properties[name] = prop
             transactional = bool(intent["is_transactional"])
             tools.append(
