@@ -8,8 +8,9 @@
   list is what SGD records for a transaction that could not be made), then a ``response`` step (the utterance).
   The trace's own ``environment.tools`` is the dialogue's services from ``test_schema.json``: every intent a
   tool, its slots the properties (categorical slots with their ``possible_values`` as an ``enum``, optional slots
-  with their schema default as ``default``), its required slots required; a transactional intent (``is_transactional``) is a write that needs consent
-  (``destructiveHint: true``), any other intent a read (``readOnlyHint: true``). SGD's dialogues were collected
+  with their schema default as ``default``), its required slots required; a transactional intent
+  (``is_transactional``) is a write that needs consent (``destructiveHint: true``), any other intent a read
+  (``readOnlyHint: true``). SGD's dialogues were collected
   with 1 March 2019 as today (the dates users call "today" are 2019-03-01 in 21 of 27 calls of the first 34
   files), so ``initial_state`` is ``{"today": "2019-03-01"}``.
 - **ToolTalk** (Farn and Shin, "ToolTalk: Evaluating Tool-Usage in a Conversational Setting", 2023; MIT),
