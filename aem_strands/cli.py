@@ -128,7 +128,7 @@ def _add_strands_parsers(commands: Any) -> None:
 
 INPUT_FILES = {"paths": "input", "experiment": "input", "pairs": "--pairs", "thresholds_file": "--thresholds",
                "thresholds": "--thresholds", "tools": "--tools", "policy": "--policy", "gold": "--gold",
-               "labels": "--labels"}  # fmt: skip
+               "labels": "--labels", "inputs": "--inputs"}  # fmt: skip
 """The arguments (by ``dest``) of every command that name a file it reads."""
 INPUT_FOLDERS = {"embedding_model": "--embedding-model"}
 """The arguments that name a folder it reads (an output inside one would replace one of its files)."""

@@ -2,7 +2,8 @@
 
 The sales agent of ``experiments/sales_agent.py`` (real ``Agent``, real ``@tool``s, scripted model, offline) runs
 two versions of one conversation. In v1 it filters on ``metric="profit"``, a value nobody gave (the user asked for
-a sales report): the arguments check finds it and names the step by tool and position (``filter_data#4``). In v2
+a sales report): rules alone cannot tell "profit" from a sales word said otherwise, so without a judge the case
+is inconclusive (never a pass; ``AemTraceEvaluator(escalate="judge", model=...)`` asks the judge). In v2
 the user asks for revenue and the agent filters on it: every check passes. ``ToolCalled`` runs beside it on the
 same Session, and ``AemReport.trace_rollups`` gives the pass, veto and dimension rates by version. Run from the
 repository root:
