@@ -33,6 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from aem_bench.trace_sets import sgd_catalog
+
 from aem_strands.tools import ToolCatalog, tools_from_json
 from aem_strands.trace.checks.arguments import check_arguments
 from aem_strands.trace.checks.context import TraceContext
@@ -48,34 +52,9 @@ def _read(path: Path) -> Any:
         return json.load(handle)
 
 
-def catalog(schema: list[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """For each service, its intents as MCP tool definitions (see the module docstring)."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for service in schema:
-        slots = {slot["name"]: slot for slot in service["slots"]}
-        tools = []
-        for intent in service["intents"]:
-            properties: dict[str, Any] = {}
-            names = [*intent["required_slots"], *intent["optional_slots"]]
-            for name in names:
-                slot = slots[name]
-                prop: dict[str, Any] = {"type": "string", "description": slot["description"]}
-                if slot["is_categorical"] and slot["possible_values"]:
-                    prop["enum"] = list(slot["possible_values"])
-                if name in intent["optional_slots"]:
-                    prop["default"] = intent["optional_slots"][name]
-                properties[name] = prop
-            transactional = bool(intent["is_transactional"])
-            tools.append(
-                {
-                    "name": intent["name"],
-                    "description": intent["description"],
-                    "inputSchema": {"type": "object", "properties": properties, "required": intent["required_slots"]},
-                    "annotations": {"readOnlyHint": not transactional, "destructiveHint": transactional},
-                }
-            )
-        out[service["service_name"]] = tools
-    return out
+catalog = sgd_catalog
+"""For each service, its intents as MCP tool definitions (``aem_bench.trace_sets.sgd_catalog``, shared with
+``trace_realdata.py``)."""
 
 
 def tool_name(service: str, method: str, services: list[str], tools: Mapping[str, list[dict[str, Any]]]) -> str:
