@@ -171,7 +171,9 @@ def _labelled(path: Path) -> Iterator[dict[str, Any]]:
                 yield json.loads(line)
 
 
-def labelled_set(name: str, traces: Iterable[dict[str, Any]], policy_of: Callable[[str], Environment | None]) -> None:
+def labelled_set(
+    name: str, traces: Iterable[dict[str, Any]], policy_of: Callable[[str], Environment | None], shown: int = 40
+) -> None:
     right = 0
     total = 0
     right_step = 0
@@ -212,7 +214,7 @@ def labelled_set(name: str, traces: Iterable[dict[str, Any]], policy_of: Callabl
         f"  {name}: verdict right {_pct(right, total)}; of the failing ones, first critical step right "
         f"{_pct(right_step, failing)}"
     )
-    for line in wrong[:40]:
+    for line in wrong[:shown]:
         print(line)
 
 
@@ -222,8 +224,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sections", default=",".join(SECTIONS))
     parser.add_argument("--sgd", type=Path, default=SGD_DIR)
     parser.add_argument("--tooltalk", type=Path, default=TOOLTALK_DIR)
-    parser.add_argument("--samples", type=int, default=5, help="examples printed per set or kind")
+    parser.add_argument("--samples", type=int, default=5, help="examples printed per set or kind (tuning half)")
+    parser.add_argument(
+        "--heldout-samples",
+        type=int,
+        default=0,
+        help="examples printed per set or kind of the held-out halves (default 0: their figures only, so that a "
+        "reader tuning rules does not see what they miss there)",
+    )
+    parser.add_argument("--halves", default="tuning,heldout", help="which halves to judge (tuning, heldout)")
     args = parser.parse_args(argv)
+    halves = tuple(h.strip() for h in args.halves.split(",") if h.strip())
+    if not halves or set(halves) - {"tuning", "heldout"}:
+        parser.error(f"--halves takes tuning and/or heldout, not {args.halves!r}")
+
+    def samples(split: str) -> int:
+        return args.samples if split == "tuning" else args.heldout_samples
+
     sections = [s.strip() for s in args.sections.split(",") if s.strip()]
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
@@ -233,31 +250,30 @@ def main(argv: list[str] | None = None) -> int:
     for what, present, where in (("SGD", have_sgd, args.sgd), ("ToolTalk", have_tooltalk, args.tooltalk)):
         if not present:
             print(f"{what} not found at {where}: its sets are skipped (pass --sgd / --tooltalk)")
-    halves = ("tuning", "heldout")
     if "false_alarms" in sections:
         print("False alarms (every finding is false; goal >= 99% pass, no veto):")
         for split in halves:
             if have_sgd:
                 false_alarms(
-                    f"SGD test, {split}", _limited(sgd_traces(args.sgd, split=split), args.limit), args.samples
+                    f"SGD test, {split}", _limited(sgd_traces(args.sgd, split=split), args.limit), samples(split)
                 )
             if have_tooltalk:
                 false_alarms(
                     f"ToolTalk, {split}",
                     _limited(tooltalk_traces(args.tooltalk, split=split), args.limit),
-                    args.samples,
+                    samples(split),
                 )
     if "faults" in sections and have_sgd:
         print("Planted faults (caught = a new finding of the expected dimension at the planted step; goal >= 95%):")
         for split in halves:
             pools = _pools(args.sgd, split)
-            faults(f"SGD test, {split}", _limited(sgd_traces(args.sgd, split=split), args.limit), pools, args.samples)
+            faults(f"SGD test, {split}", _limited(sgd_traces(args.sgd, split=split), args.limit), pools, samples(split))
             if have_tooltalk:
                 faults(
                     f"ToolTalk, {split}",
                     _limited(tooltalk_traces(args.tooltalk, split=split), args.limit),
                     pools,
-                    args.samples,
+                    samples(split),
                 )
     if "adversarial" in sections:
         print("Adversarial traces of issue 28 (each must get its verdict):")
@@ -270,7 +286,12 @@ def main(argv: list[str] | None = None) -> int:
             if not path.exists():
                 print(f"  fresh, {split}: {path.relative_to(REPO)} is missing; skipped")
                 continue
-            labelled_set(f"fresh, {split}", _labelled(path), lambda name: load_policy(FRESH / name))
+            labelled_set(
+                f"fresh, {split}",
+                _labelled(path),
+                lambda name: load_policy(FRESH / name),
+                40 if split == "tuning" else args.heldout_samples,
+            )
     return 0
 
 
