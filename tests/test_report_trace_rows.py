@@ -83,18 +83,19 @@ def test_trace_output_as_a_json_array_reads_the_same(tmp_path: Path) -> None:
     assert text.startswith("1 of 2 traces does not pass")
 
 
-def _versions(tmp_path: Path, v2: list[dict[str, Any]]) -> tuple[int, dict[str, Any], str]:
+def _versions(tmp_path: Path, v2: list[dict[str, Any]]) -> tuple[int, dict[str, Any], str, str]:
     traces = [("a1", FOLLOWS, "v1"), ("b1", FOLLOWS, "v1")]
     traces += [(f"{name}2", story, "v2") for name, story in zip("ab", v2, strict=True)]
     judged = _judged(tmp_path, traces)
     code, out, _ = _run(["report", str(judged), "--by", "version", "--json", "-"])
-    code_text, text, _ = _run(["report", str(judged), "--by", "version"])
+    html = tmp_path / "r.html"
+    code_text, text, _ = _run(["report", str(judged), "--by", "version", "--html", str(html)])
     assert code_text == code
-    return code, json.loads(out), text
+    return code, json.loads(out), text, html.read_text(encoding="utf-8")
 
 
 def test_a_version_whose_traces_all_fail_is_a_regression(tmp_path: Path) -> None:
-    code, summary, text = _versions(tmp_path, [SKIPS, SKIPS])
+    code, summary, text, page = _versions(tmp_path, [SKIPS, SKIPS])
     assert code == 1  # a regression was called
     # v1 passes 2 of 2, v2 0 of 2: both samples constant, the difference -1.0 with a zero-width interval below 0
     groups = summary["traces"]["groups"]
@@ -103,12 +104,15 @@ def test_a_version_whose_traces_all_fail_is_a_regression(tmp_path: Path) -> None
     assert summary["regressions"] == ["traces v2 vs v1"]
     assert "REGRESSION traces version v2 vs v1" in text
     assert "  version=v2: 2 traces, pass rate 0.000" in text
+    assert "<h3>Traces by version</h3>" in page
+    assert '<p class="bad">Regression called: v2 vs v1</p>' in page
 
 
 def test_a_version_that_fails_as_often_is_no_regression(tmp_path: Path) -> None:
-    code, summary, _ = _versions(tmp_path, [FOLLOWS, FOLLOWS])
+    code, summary, _, page = _versions(tmp_path, [FOLLOWS, FOLLOWS])
     assert code == 0
     assert summary["regressions"] == []
+    assert "<p>No regression called.</p>" in page
     assert summary["traces"]["groups"][1]["vs_previous"]["regression"] is False
 
 
@@ -122,6 +126,18 @@ def test_a_trace_record_with_a_wrong_field_is_named_and_the_rest_reported(tmp_pa
     assert code == 2
     assert "line 2, trace 'follows', field 'status'" in err
     assert text.startswith("1 of 1 trace does not pass")  # the readable record is reported
+
+
+def test_trace_text_on_the_page_is_escaped(tmp_path: Path) -> None:
+    judged = _judged(tmp_path, [("skips", SKIPS, "v1")])
+    record = json.loads(judged.read_text(encoding="utf-8"))
+    record["trace_id"] = "</td><script>alert(1)</script>"
+    judged.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    html = tmp_path / "r.html"
+    assert _run(["report", str(judged), "--html", str(html)])[0] == 0
+    page = html.read_text(encoding="utf-8")
+    assert "<script>alert(1)" not in page
+    assert "&lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_a_strands_report_of_trace_rows_gets_the_trace_view(tmp_path: Path) -> None:
