@@ -174,3 +174,19 @@ def test_a_report_with_dialog_and_trace_rows_reports_each_case_once_per_kind(tmp
     code, _, err = _run(["report", str(path), "--evaluator", "nobody"])
     assert code == 2
     assert "the report has: AemSessionEvaluator, aem_trace" in err
+
+
+def test_a_case_the_trace_evaluator_could_not_judge_is_named_and_the_rest_reported(tmp_path: Path) -> None:
+    cases = [offline_case(_dialog(ORDER, **USER), name="good"),
+             offline_case(_dialog(ORDER, **USER), name="no-session")]  # fmt: skip
+
+    def task(case: Any) -> Any:
+        replayed = offline_task(case)
+        return replayed if case.name == "good" else {"output": "done"}  # no trajectory: nothing to judge
+
+    path = tmp_path / "partly.json"
+    Experiment(cases=cases, evaluators=[AemTraceEvaluator(policy=POLICY)]).run_evaluations(task).to_file(str(path))
+    code, out, err = _run(["report", str(path), "--json", "-"])
+    assert code == 2  # some input could not be read
+    assert "trace 'no-session': not judged: could not judge: case 'no-session': actual_trajectory is" in err
+    assert json.loads(out)["traces"]["overall"]["traces"] == 1  # the judged case is reported
