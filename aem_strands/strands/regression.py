@@ -63,12 +63,9 @@ from aem_strands.strands.evaluators import AemSessionEvaluator
 from aem_strands.strands.report import AemReport
 from aem_strands.strands.trace_regression import (
     FailingTrace,
-    TraceInputs,
-    gold_entries,
     is_trace_output,
-    reproduces,
     trace_experiment,
-    trace_output_cases,
+    trace_output_experiment,
 )
 from aem_strands.strands.trials import TRIAL_KEY, TRIAL_OF_KEY
 
@@ -292,45 +289,6 @@ def replace_id(where: Location, value: Mapping[str, Any]) -> Location:
     return Location(where.file, named if isinstance(named, str) else None, line=where.line, index=where.index)
 
 
-def _trace_evaluator(args: argparse.Namespace) -> Any:
-    """The ``AemTraceEvaluator`` of the options the trace run was judged under (``--policy``, ``--budget``,
-    ``--scorer``)."""
-    from aem_strands.options import options_from_args  # --budget NAME=VALUE read as `trace` reads it
-    from aem_strands.strands.trace_evaluator import AemTraceEvaluator
-
-    budgets = options_from_args(argparse.Namespace(budgets=list(args.budgets or []))).budgets
-    options: dict[str, Any] = {"budgets": dict(budgets)} if budgets else {}
-    if args.scorer is not None:
-        options["scorer"] = args.scorer
-    policy = None if args.policy is None else str(args.policy)
-    return AemTraceEvaluator(policy=policy, **options)
-
-
-def _trace_output(paths: Sequence[Path], args: argparse.Namespace, errors: list[InputError]) -> Experiment:
-    """The experiment of the failing traces of ``aem-strands trace`` output (``trace_regression``), each case judged
-    before it is written: one that the given options do not judge as its record says is an error, left out."""
-    evaluator = _trace_evaluator(args)
-    inputs = TraceInputs(list(args.inputs))
-    gold = gold_entries(args.gold)
-    cases: list[Case[Any, Any]] = []
-    seen: set[str] = set()
-    for path in paths:
-        try:
-            for case in trace_output_cases(path, inputs, gold):
-                if isinstance(case, InputError):
-                    errors.append(case)
-                elif case.name not in seen:
-                    seen.add(str(case.name))
-                    differs = reproduces(case, evaluator)
-                    if differs is None:
-                        cases.append(case)
-                    else:
-                        errors.append(InputError(f"not exported: {differs}", Location(str(path), trace_id=case.name)))
-        except InputError as error:
-            errors.append(error)
-    return Experiment(cases=cases, evaluators=[evaluator])
-
-
 def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     """Run ``export-regression`` with parsed ``args``; returns the exit code (0, or 2 when some input could
     not be read: the rest is exported)."""
@@ -347,7 +305,8 @@ def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
             errors += [InputError(f"{needs} it was judged under (--policy)", Location(str(p))) for p in judged]
             judged = []
         if judged:
-            experiment = _trace_output(judged, args, errors)
+            experiment = trace_output_experiment(judged, inputs, policy=args.policy, gold=args.gold,
+                                                 budgets=args.budgets, scorer=args.scorer, errors=errors)  # fmt: skip
             if others:
                 errors.append(InputError("trace output is exported alone (this file is not trace output)",
                                          Location(str(others[0]))))  # fmt: skip

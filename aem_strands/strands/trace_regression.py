@@ -261,3 +261,48 @@ def reproduces(case: Case[Any, Any], evaluator: Any) -> str | None:
             "and --scorer of the trace run"
         )
     return None
+
+
+def trace_output_experiment(
+    paths: Sequence[Path],
+    inputs: Sequence[Path],
+    *,
+    policy: Path | None = None,
+    gold: Path | None = None,
+    budgets: Sequence[str] = (),
+    scorer: str | None = None,
+    errors: list[InputError],
+) -> Experiment:
+    """The experiment of the failing traces of ``aem-strands trace`` output at ``paths``, read with the trace files
+    ``inputs``, under an ``AemTraceEvaluator`` of ``policy``, ``budgets`` (``NAME=VALUE``, as ``--budget``) and
+    ``scorer``; each case is judged before it is kept: one that would not reproduce its record is appended to
+    ``errors``, as is every record that cannot be a case (see the module docstring)."""
+    import argparse
+
+    from aem_strands.options import options_from_args  # NAME=VALUE read as `trace --budget` reads it
+    from aem_strands.strands.trace_evaluator import AemTraceEvaluator
+
+    given = options_from_args(argparse.Namespace(budgets=list(budgets))).budgets
+    options: dict[str, Any] = {"budgets": dict(given)} if given else {}
+    if scorer is not None:
+        options["scorer"] = scorer
+    evaluator = AemTraceEvaluator(policy=None if policy is None else str(policy), **options)
+    found = TraceInputs(inputs)
+    entries = gold_entries(gold)
+    cases: list[Case[Any, Any]] = []
+    seen: set[str] = set()
+    for path in paths:
+        try:
+            for case in trace_output_cases(path, found, entries):
+                if isinstance(case, InputError):
+                    errors.append(case)
+                elif case.name not in seen:
+                    seen.add(str(case.name))
+                    differs = reproduces(case, evaluator)
+                    if differs is None:
+                        cases.append(case)
+                    else:
+                        errors.append(InputError(f"not exported: {differs}", Location(str(path), trace_id=case.name)))
+        except InputError as error:
+            errors.append(error)
+    return Experiment(cases=cases, evaluators=[evaluator])
