@@ -49,7 +49,7 @@ from aem_strands.compare.values import (
     agree,
 )
 from aem_strands.compare.walk import json_key, json_leaves
-from aem_strands.trace.grounding_dates import DateIndex
+from aem_strands.trace.grounding_dates import DateIndex, week_days
 from aem_strands.trace.value_tokens import (
     CACHED_TEXT,
     NUMBER_WORDS,
@@ -67,10 +67,15 @@ SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
 """Typed equivalence of two values, given the argument or key name: a ``ValueJudge``'s ``same``."""
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
+_RANGE = re.compile(r"(?<=\d)\s*[-–]\s*(?=\d{1,2}[/:]\d)")
+"""The dash of a range of dates or times (``9/15-9/21``, ``10:00-11:30``): its ends are read apart."""
 _EDGE = "\"'.,;:!?()[]{}<>"
 _APART = "|"
 """What stands for a word with a digit when numbers in words are read: no number word joins across it."""
-_SMALL_WORDS = frozenset(["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with"])
+_SMALL_WORDS = frozenset(
+    ["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with", "my", "your", "our", "their",
+     "his", "her", "its", "i", "me", "you", "we"]
+)  # fmt: skip
 _LONG_PHRASE = 6
 _SHORT_PHRASE = 3
 _PLACE_PHRASE = 3
@@ -203,17 +208,54 @@ class GroundingIndex:
             return self._find_place(shown)
         return self._find_typed(typed, value, name)
 
-    def day_of(self, value: JsonValue) -> Grounding | None:
-        """For a date with a time of day whose time is found nowhere: where its date was, when it was. The time
-        may be worked out from what was said (an end from a start and a length, "after lunch"), which no rule
-        here can settle."""
+    def may_be_derived(self, value: JsonValue) -> Grounding | None:
+        """For a date, time or date with a time found nowhere: the earlier value it may have been worked out from,
+        which no rule here can settle (``method`` says how):
+
+        - ``date only``: a date with a time whose date was said (the time from a start and a length, "after
+          lunch");
+        - ``weekly``: a date with a time whose time was said and whose date is a whole number of weeks (up to ten)
+          after an earlier date (a meeting set up "weekly until the end of next month");
+        - ``near``: a time on the hour or half hour, whole half hours up to two hours from an earlier time (the
+          bounds of "around 6 PM").
+
+        A time off the half hours, or far from every earlier time, is no such bound: it stays ungrounded."""
         typed = typed_value(value, self._context)
-        if not isinstance(typed, Moment):
+        if not isinstance(typed, (Moment, ClockTime)):
             return None
         self._read_texts()
         self._parse_pending()
-        dated = self._dates.find(typed.day)
-        return Grounding(dated.source, dated.matched, "date only") if dated is not None else None
+        time = typed.time if isinstance(typed, Moment) else typed
+        if isinstance(typed, Moment):
+            dated = self._dates.find(typed.day)
+            if dated is not None:
+                return Grounding(dated.source, dated.matched, "date only")
+            if self._dates.find(time) is not None or self._hour_said(time, True):
+                weekly = self._dates.weeks_after(typed.day)
+                if weekly is not None:
+                    return Grounding(weekly.source, weekly.matched, "weekly")
+        near = self._dates.near(time)
+        return Grounding(near.source, near.matched, "near") if near is not None else None
+
+    def composed(self, value: JsonValue) -> Grounding | None:
+        """For a name of two words or more found nowhere whole: whether every word of it (small words aside) and
+        every number was said or seen earlier, each somewhere (``1 on 1 with Olivie`` after "one on one" and "Her
+        name is Olivie"; ``Pay electricity bill`` after "pay my electricity bill"): a name the agent composed
+        from what it was given, not a value it invented."""
+        if not isinstance(value, str):
+            return None
+        self._read_texts()
+        found = [t for t in tokens(value) if t.key not in _SMALL_WORDS]
+        if len(value.split()) < 2 or not found:
+            return None
+        numbers = [t for t in found if t.number is not None]
+        if numbers:
+            self._parse_pending()
+        for token in found:
+            known = token.key in self._postings or (token.number is not None and token.number in self._numbers)
+            if not known:
+                return None
+        return Grounding("earlier texts, word by word", value, "composed")
 
     def named_in_part(self, value: JsonValue) -> Grounding | None:
         """An earlier text that names ``value`` in part: at least two of its words, and at least half of them (its
@@ -301,8 +343,11 @@ class GroundingIndex:
                 self._add_typed(text, source)
                 continue
             self._add_number_words(text, source)
-            words = [w.strip(_EDGE) for w in text.split()]
+            words = [w.strip(_EDGE) for w in _RANGE.sub(" - ", text).split()]
             words = [w for w in words if w]
+            for word in words:
+                if "/" in word:
+                    self._dates.add_numeric(word, self._context.day_first, source)
             for phrase in anchored_phrases(words, longest):
                 self._add_typed(phrase, source)
         self._pending.clear()
@@ -312,10 +357,14 @@ class GroundingIndex:
         if isinstance(typed, Text) and may_be_relative(phrase):
             if self.today is not None:
                 typed = typed_value(phrase, self._context)  # "tomorrow", "next Friday" against the known today
+                for day in week_days(phrase, self.today):  # "next week": each of its days
+                    self._dates.add(CalendarDate(frozenset({(day.year, day.month, day.day)})), phrase, source)
             elif self._dates.add_relative(normalise_text(phrase), source):
                 return
         if isinstance(typed, Text):
             return
+        if isinstance(typed, Duration):
+            self._dates.add(typed, phrase, source)  # a length a time or date may be worked out with
         if isinstance(typed, (CalendarDate, Moment, Weekday, ClockTime)):
             self._dates.add(typed, phrase, source)
         elif isinstance(typed, Quantity):

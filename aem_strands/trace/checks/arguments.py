@@ -272,7 +272,9 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                 checked += 1
                 for value in _ungrounded(index, path, whole, wording):
                     method = FindingMethod.RULE
-                    part = None if wording else index.named_in_part(value) or index.day_of(value)
+                    if not wording and index.composed(value) is not None:
+                        continue
+                    part = None if wording else index.named_in_part(value) or index.may_be_derived(value)
                     chosen = _another_listed(index, value, _schema_of(definition, path))
                     words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
                     if chosen is None and words_given and (paraphrasable(value) or part is not None):
