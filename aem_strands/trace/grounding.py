@@ -77,6 +77,7 @@ _SMALL_WORDS = frozenset(
      "his", "her", "its", "i", "me", "you", "we"]
 )  # fmt: skip
 _LONG_PHRASE = 6
+_SHORT_FORM = 3
 _SHORT_PHRASE = 3
 _PLACE_PHRASE = 3
 
@@ -130,6 +131,7 @@ class GroundingIndex:
         self._places: dict[str, tuple[str, str]] | None = None
         self._acronyms: dict[str, tuple[str, str]] = {}
         self._unread: list[tuple[str, str]] = []
+        self._squeezed: dict[str, tuple[str, str]] = {}
 
     @property
     def today(self) -> date | None:
@@ -158,6 +160,10 @@ class GroundingIndex:
                     self._identifiers.setdefault(token.key[1:], (source, token.shown))
             for word in acronyms:
                 self._acronyms.setdefault(word.casefold(), (source, word))
+            for raw in text.split():
+                word = raw.strip(_EDGE)
+                if len(word) > 2 and not word.isalnum() and not any(ch.isdigit() for ch in word):
+                    self._squeezed.setdefault(compact(word), (source, word))  # "McDonald's", "P.F."
             for key, shown in joined:
                 self._identifiers.setdefault(key, (source, shown))
         self._unread.clear()
@@ -198,6 +204,9 @@ class GroundingIndex:
         if contained is not None:
             return Grounding(contained.source, shown if len(contained.original) > len(shown) else contained.original,
                              "normalised")  # fmt: skip
+        squeezed = self._find_squeezed(shown)
+        if squeezed is not None:
+            return squeezed
         typed = typed_value(value, self._context)
         if isinstance(typed, Identifier) or (len(wanted) > 1 and any(t.kind != "word" for t in wanted)):
             key = typed.key if isinstance(typed, Identifier) else "".join(_spelled(t) for t in wanted)
@@ -207,6 +216,62 @@ class GroundingIndex:
         if isinstance(typed, Text):
             return self._find_place(shown)
         return self._find_typed(typed, value, name)
+
+    def _find_squeezed(self, shown: str) -> Grounding | None:
+        """A one-word value by its letters alone, apostrophes and dots aside (``Mcdonald's`` and "Mcdonalds",
+        ``P.F.`` and "PF"): one word either way, never several words run together."""
+        if len(shown.split()) != 1 or any(ch.isdigit() for ch in shown):
+            return None
+        key = compact(shown)
+        if len(key) < 3:
+            return None
+        hit = self._squeezed.get(key)
+        if hit is not None:
+            return Grounding(hit[0], hit[1], "normalised")
+        if not shown.isalnum() and key in self._postings:
+            text = self._texts[self._postings[key][0][0]]
+            return Grounding(text.source, key, "normalised")
+        return None
+
+    def unsaid_name(self, value: JsonValue) -> str | None:
+        """Why a value of words found nowhere is settled as not said in other words either, or ``None`` when it
+        may have been (``paraphrasable`` values otherwise go to the judge). Settled: no word of it was said or
+        seen earlier, nor a word it is a short form of or that is a short form of it (``Pop`` for "Popular",
+        "sci-fi" for ``Science Fiction``), and it is a place by its own name (``Sydney``: a place is said by one
+        of its names, which the gazetteer knows) or a name of two capitalised words or more (``Union Station``)."""
+        if not isinstance(value, str):
+            return None
+        self._read_texts()
+        words = [t.key for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS]
+        if not words or any(self._said_in_part(word) for word in words):
+            return None
+        if places(value).primary:
+            return "a place by its own name"
+        names = [w for w in value.split() if normalise_text(w) not in _SMALL_WORDS]
+        if len(value.split()) >= 2 and all(w[:1].isupper() for w in names):
+            return "a name none of whose words was said"
+        return None
+
+    def _said_in_part(self, word: str) -> bool:
+        """Whether ``word``, or a word it is a short form of or that is a short form of it (a prefix of three
+        letters or more and at least two fifths of the longer), was said or seen earlier."""
+        if word in self._postings:
+            return True
+        if len(word) < _SHORT_FORM:
+            return False
+        for key in self._postings:
+            if key[:1] != word[:1] or len(key) < _SHORT_FORM:
+                continue
+            short, long = (key, word) if len(key) < len(word) else (word, key)
+            if long.startswith(short) and len(short) * 5 >= len(long) * 2:
+                return True
+        return False
+
+    def mostly_said(self, value: str) -> bool:
+        """Whether at least half the words of ``value`` (small words aside) were said or seen earlier."""
+        self._read_texts()
+        words = [t.key for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS]
+        return bool(words) and 2 * sum(self._said_in_part(w) for w in words) >= len(words)
 
     def may_be_derived(self, value: JsonValue) -> Grounding | None:
         """For a date, time or date with a time found nowhere: the earlier value it may have been worked out from,

@@ -230,6 +230,9 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
         if not (isinstance(value, str) and len(value.split()) >= _WORDING):
             yield value
             return
+        if index.named_in_part(value) is None and not index.mostly_said(value):
+            yield value  # a long name, not wording: most of its words were never said
+            return
     if not isinstance(value, str):
         return
     for inside in _free_text_values(value):
@@ -277,7 +280,8 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                     part = None if wording else index.named_in_part(value) or index.may_be_derived(value)
                     chosen = _another_listed(index, value, _schema_of(definition, path))
                     words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
-                    if chosen is None and words_given and (paraphrasable(value) or part is not None):
+                    unsaid = index.unsaid_name(value) if part is None else None
+                    if chosen is None and words_given and unsaid is None and (paraphrasable(value) or part is not None):
                         named = f" ({part.source} named it in part: {part.matched!r})" if part is not None else ""
                         question = (
                             f"Did the user (or an earlier tool result) give the value {value!r} of argument {path!r} "
