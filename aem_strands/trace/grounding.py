@@ -30,6 +30,7 @@ from fractions import Fraction
 
 from aem_strands.compare.gazetteer import places
 from aem_strands.compare.normalise import display, normalise_text
+from aem_strands.compare.parse_numbers import currency_code
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import (
     CalendarDate,
@@ -78,6 +79,8 @@ _SMALL_WORDS = frozenset(
 )  # fmt: skip
 _LONG_PHRASE = 6
 _SHORT_FORM = 3
+_KEPT_PER_KEY = 4
+_NAME_WORD = 4
 _SHORT_PHRASE = 3
 _PLACE_PHRASE = 3
 
@@ -132,6 +135,7 @@ class GroundingIndex:
         self._acronyms: dict[str, tuple[str, str]] = {}
         self._unread: list[tuple[str, str]] = []
         self._squeezed: dict[str, tuple[str, str]] = {}
+        self._by_key: dict[str, list[JsonValue]] = {}
 
     @property
     def today(self) -> date | None:
@@ -170,8 +174,11 @@ class GroundingIndex:
 
     def add_json(self, value: JsonValue, source: str) -> None:
         """Index a structured value: its scalar leaves and object keys (strings also as text)."""
-        for _, leaf in json_leaves(value):
+        for path, leaf in json_leaves(value):
             self._add_scalar(leaf, source)
+            kept = self._by_key.setdefault(_last_key(path), [])
+            if len(kept) < _KEPT_PER_KEY and leaf is not None and not isinstance(leaf, bool):
+                kept.append(leaf)
         for key in _keys(value):
             self._add_scalar(key, source)
 
@@ -214,8 +221,32 @@ class GroundingIndex:
             if hit is not None:
                 return Grounding(hit[0], hit[1], "identifier")
         if isinstance(typed, Text):
-            return self._find_place(shown)
+            return self._find_place(shown) or self._find_currency(shown) or self._find_same_word(shown, value, name)
         return self._find_typed(typed, value, name)
+
+    def _find_same_word(self, shown: str, value: JsonValue, name: str) -> Grounding | None:
+        """A one-word value by an earlier word ``same`` (the typed equivalence) finds equal to it, among the words
+        that start with its first three letters (``Drama`` by "dramatic", ``Pop`` by "Popular")."""
+        key = normalise_text(shown)
+        if " " in key or len(key) < _SHORT_FORM or any(ch.isdigit() for ch in key):
+            return None
+        for word, posted in self._postings.items():
+            if word[:_SHORT_FORM] == key[:_SHORT_FORM] and word != key and self._same(word, value, name) is True:
+                text = self._texts[posted[0][0]]
+                return Grounding(text.source, word, "typed")
+        return None
+
+    def _find_currency(self, shown: str) -> Grounding | None:
+        """A currency (``USD``, ``dollars``) by an earlier amount in it (``$40``, ``forty bucks``)."""
+        code = currency_code(shown)
+        if code is None:
+            return None
+        self._parse_pending()
+        for units in self._numbers.values():
+            hit = units.get(code)
+            if hit is not None:
+                return Grounding(hit[0], hit[1], "typed")
+        return None
 
     def _find_squeezed(self, shown: str) -> Grounding | None:
         """A one-word value by its letters alone, apostrophes and dots aside (``Mcdonald's`` and "Mcdonalds",
@@ -233,11 +264,21 @@ class GroundingIndex:
             return Grounding(text.source, key, "normalised")
         return None
 
+    def typed_key(self, name: str) -> JsonValue | None:
+        """An earlier value under the key ``name`` (in a state, an observation or arguments) when every such value
+        has a typed reading or a digit (``session_token: "98a5a87a-7714-b404"``, ``time: "09:00:00"``): a value of
+        that key is no word that could have been said in other words. ``None`` when none was seen or one was a
+        word."""
+        kept = self._by_key.get(name.rsplit(".", 1)[-1], [])
+        if not kept or any(_worded(value) for value in kept):
+            return None
+        return kept[0]
+
     def unsaid_name(self, value: JsonValue) -> str | None:
         """Why a value of words found nowhere is settled as not said in other words either, or ``None`` when it
         may have been (``paraphrasable`` values otherwise go to the judge). Settled: no word of it was said or
         seen earlier, nor a word it is a short form of or that is a short form of it (``Pop`` for "Popular",
-        "sci-fi" for ``Science Fiction``), and it is a place by its own name (``Sydney``: a place is said by one
+        "sci-fi" for ``Science Fiction``), and it is a city by its own name (``Sydney``: a city is said by one
         of its names, which the gazetteer knows) or a name of two capitalised words or more (``Union Station``)."""
         if not isinstance(value, str):
             return None
@@ -245,8 +286,8 @@ class GroundingIndex:
         words = [t.key for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS]
         if not words or any(self._said_in_part(word) for word in words):
             return None
-        if places(value).primary:
-            return "a place by its own name"
+        if not value.isupper() and any(p.startswith("city:") for p in places(value).primary):
+            return "a city by its own name"  # codes (``ORD``) aside: an airport is said by names no gazetteer has
         names = [w for w in value.split() if normalise_text(w) not in _SMALL_WORDS]
         if len(value.split()) >= 2 and all(w[:1].isupper() for w in names):
             return "a name none of whose words was said"
@@ -266,6 +307,11 @@ class GroundingIndex:
             if long.startswith(short) and len(short) * 5 >= len(long) * 2:
                 return True
         return False
+
+    def any_word_said(self, value: str) -> bool:
+        """Whether any word of ``value`` (small words aside), or a short form of it, was said or seen earlier."""
+        self._read_texts()
+        return any(self._said_in_part(t.key) for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS)
 
     def mostly_said(self, value: str) -> bool:
         """Whether at least half the words of ``value`` (small words aside) were said or seen earlier."""
@@ -325,12 +371,18 @@ class GroundingIndex:
     def named_in_part(self, value: JsonValue) -> Grounding | None:
         """An earlier text that names ``value`` in part: at least two of its words, and at least half of them (its
         numbers and small words aside), in one text ("Livermore Cinema" for ``Livermore 13 Cinema``, "AMC
-        NewPark" for ``AMC NewPark 12``). Such a value may be the one the user meant, completed from elsewhere;
+        NewPark" for ``AMC NewPark 12``), or its first word of four letters or more ("Lavier" for ``Lavier Latin Fusion
+        Restaurant``). Such a value may be the one the user meant, completed from elsewhere;
         no rule here can settle that."""
         self._read_texts()
-        words = {t.key for t in tokens(display(value)) if t.kind == "word" and t.key not in _SMALL_WORDS}
+        ordered = [t.key for t in tokens(display(value)) if t.kind == "word" and t.key not in _SMALL_WORDS]
+        words = set(ordered)
         if len(words) < 2:
             return None
+        first = self._postings.get(ordered[0], ()) if len(ordered[0]) >= _NAME_WORD else ()
+        if first:  # "Lavier" for ``Lavier Latin Fusion Restaurant``: a name completed from its first word
+            text = self._texts[first[0][0]]
+            return Grounding(text.source, text.original, "in part")
         counts: dict[int, int] = {}
         for word in words:
             for position in {p for p, _ in self._postings.get(word, ())}:
@@ -467,7 +519,7 @@ class GroundingIndex:
         for text, source in self._pending_places:
             words = [w.strip(_EDGE) for w in text.split()]
             for phrase in phrases([w for w in words if w], _PLACE_PHRASE):
-                for place in places(phrase).any:
+                for place in places(phrase).any | _code_in_title_case(phrase):
                     self._places.setdefault(place, (source, phrase))
         self._pending_places.clear()
         for place in named:
@@ -525,6 +577,26 @@ def _unit(token: Token) -> str | None:
 
 def _spelled(token: Token) -> str:
     return token.key[1:] if token.kind == "identifier" else compact(token.shown)
+
+
+def _code_in_title_case(phrase: str) -> frozenset[str]:
+    """The places a three-letter word written with a capital first (``Lax``) names as a code (``LAX``): a code
+    in running text is often written so; lower case (``lax``) stays a word."""
+    if len(phrase) == 3 and phrase.isalpha() and phrase[0].isupper() and phrase[1:].islower():
+        return places(phrase.upper()).any
+    return frozenset()
+
+
+def _last_key(path: str) -> str:
+    """The last object key of a leaf's path (``events[0].start_time`` → ``start_time``)."""
+    return re.sub(r"\[\d+\]", "", path).rsplit(".", 1)[-1]
+
+
+def _worded(value: JsonValue) -> bool:
+    """Whether a value is words (no digit and no typed reading): what may be said in other words."""
+    if not isinstance(value, str):
+        return False
+    return not any(ch.isdigit() for ch in value) and isinstance(typed_value(value), Text)
 
 
 def _keys(value: JsonValue) -> Iterator[str]:

@@ -30,7 +30,8 @@ time are each grounded.
 Derived values: a time is also grounded by an earlier time and an earlier length of time (``from 8 am`` and ``30
 minutes before`` give ``07:30``; ``at 9`` and ``for half an hour`` give ``09:30``), and a date by an earlier date
 and an earlier length of whole days up to two weeks (``September 28th`` and ``a day before`` give ``09-27``): the
-agent worked it out from what was said (``how`` is ``derived``).
+agent worked it out from what was said (``how`` is ``derived``). With a known today, the start of a period up to
+it is derived from it too (the first of this month or the last, a month or a week before today: a listing "since").
 """
 
 from __future__ import annotations
@@ -153,9 +154,26 @@ class DateIndex:
             return self._weekdays.get(wanted.day) or self._dated_weekdays.get(wanted.day)
         if isinstance(wanted, CalendarDate):
             for reading in wanted.readings:
-                hit = self._find_reading(*reading) or self._derived_date(*reading)
+                hit = self._find_reading(*reading) or self._derived_date(*reading) or self._period_start(*reading)
                 if hit is not None:
                     return hit
+        return None
+
+    def _period_start(self, year: int | None, month: int | None, day: int | None) -> DateHit | None:
+        """With a known today, the start of a period up to it: the first day of its month or the month before, or
+        one to three months, one to four weeks, or 30, 60 or 90 days before it (a listing "since" then)."""
+        if self.today is None or year is None or month is None or day is None or not _valid(year, month, day):
+            return None
+        full, today = date(year, month, day), self.today
+        last_month = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
+        starts = {today.replace(day=1), last_month}
+        starts |= {today - timedelta(weeks=w) for w in range(1, 5)} | {today - timedelta(days=d) for d in (30, 60, 90)}
+        for months in range(1, 4):
+            y, m = divmod(today.year * 12 + today.month - 1 - months, 12)
+            if _valid(y, m + 1, today.day):
+                starts.add(date(y, m + 1, today.day))
+        if full in starts:
+            return DateHit("the known today", today.isoformat(), "derived")
         return None
 
     def weeks_after(self, wanted: CalendarDate) -> DateHit | None:

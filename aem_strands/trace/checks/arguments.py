@@ -182,6 +182,32 @@ def _another_listed(index: GroundingIndex, value: JsonValue, schema: Mapping[str
     return next((c for c in choices if c.casefold() != value.casefold() and index.find(c) is not None), None)
 
 
+_FORMAT_TEXT = re.compile(r"%[HMSYmdI]|\b(?:YYYY|HH:MM|MM/DD|DD/MM)\b")
+_CITY = re.compile(r"\b(?:city|town)\b", re.IGNORECASE)
+_TYPED_KINDS = (ArgKind.DATE, ArgKind.EMAIL, ArgKind.URI, ArgKind.NUMBER)
+
+
+def _typed_argument(
+    index: GroundingIndex, path: str, value: JsonValue, schema: Mapping[str, Any] | None
+) -> str | None:
+    """Why an argument's value is no words that could have been said in other words: its schema's ``format`` or
+    ``type`` (a date, e-mail, URI or number), a format its description gives (``Format: %H:%M:%S``), a city
+    argument (``City where the event is taking place``: a city is said by one of its names) none of whose words
+    was said, or the typed values earlier states, observations or calls held under its name (``session_token``);
+    else ``None``."""
+    if schema is not None:
+        kind = arg_kind(path.rsplit(".", 1)[-1], schema)
+        if kind in _TYPED_KINDS:
+            return f"the schema of {path!r} makes it a {kind.value}"
+        description = schema.get("description")
+        if isinstance(description, str) and _FORMAT_TEXT.search(description):
+            return f"the description of {path!r} gives its format ({description[:60]!r})"
+        if isinstance(description, str) and _CITY.search(description) and not index.any_word_said(str(value)):
+            return f"{path!r} is a city ({description[:60]!r}) and no word of {value!r} was said"
+    earlier = index.typed_key(path)
+    return f"earlier values of {path!r} are typed ({earlier!r}), not words" if earlier is not None else None
+
+
 def _schema_of(definition: ToolDefinition | None, path: str) -> Mapping[str, Any] | None:
     if definition is None:
         return None
@@ -281,6 +307,8 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                     chosen = _another_listed(index, value, _schema_of(definition, path))
                     words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
                     unsaid = index.unsaid_name(value) if part is None else None
+                    if unsaid is None and part is None:
+                        unsaid = _typed_argument(index, path, value, _schema_of(definition, path))
                     if chosen is None and words_given and unsaid is None and (paraphrasable(value) or part is not None):
                         named = f" ({part.source} named it in part: {part.matched!r})" if part is not None else ""
                         question = (
