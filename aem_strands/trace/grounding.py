@@ -68,7 +68,7 @@ SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
 """Typed equivalence of two values, given the argument or key name: a ``ValueJudge``'s ``same``."""
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
-_RANGE = re.compile(r"(?<=\d)\s*[-–]\s*(?=\d{1,2}[/:]\d)")
+_RANGE = re.compile(r"(?<=\d)\s*[-\u2013]\s*(?=\d{1,2}[/:]\d)")
 """The dash of a range of dates or times (``9/15-9/21``, ``10:00-11:30``): its ends are read apart."""
 _EDGE = "\"'.,;:!?()[]{}<>"
 _APART = "|"
@@ -341,7 +341,7 @@ class GroundingIndex:
             dated = self._dates.find(typed.day)
             if dated is not None:
                 return Grounding(dated.source, dated.matched, "date only")
-            if self._dates.find(time) is not None or self._hour_said(time, True):
+            if self._dates.find(time) is not None:
                 weekly = self._dates.weeks_after(typed.day)
                 if weekly is not None:
                     return Grounding(weekly.source, weekly.matched, "weekly")
@@ -465,6 +465,7 @@ class GroundingIndex:
             for word in words:
                 if "/" in word:
                     self._dates.add_numeric(word, self._context.day_first, source)
+            self._dates.add_clock_words(words, source)
             for phrase in anchored_phrases(words, longest):
                 self._add_typed(phrase, source)
         self._pending.clear()

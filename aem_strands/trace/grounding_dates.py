@@ -58,9 +58,10 @@ _MAX_LENGTHS = 16
 _MOST_WEEKS = 10
 _NEAR_MINUTES = 120
 _NUMERIC_DATE = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?")
-_HALF_DAY_MARK = re.compile(r"[ap]\.?m\b|morning|afternoon|evening|night|noon|midnight|o'?clock", re.IGNORECASE)
-_TWELVE_HOUR = re.compile(r"(?<![\d:-])(?:[1-9]|1[0-2]):[0-5]\d(?![\d:])")
-"""A time written as a twelve-hour clock shows it (``6:30``, not ``06:30`` nor ``18:30`` nor ``2023-09-11 06:30``)."""
+_HALF_DAY_MARK = re.compile(r"[ap]\.?m\b|morning|afternoon|evening|night|noon|midnight", re.IGNORECASE)
+_TWELVE_HOUR = re.compile(r"(?:[1-9]|1[0-2]):[0-5]\d")
+"""A time written as a twelve-hour clock (``6:30``; not ``06:30``, ``18:30`` nor ``6:30pm``)."""
+_WEEK = re.compile(r"\b(this|next|last) week\b")
 
 
 @dataclass(frozen=True)
@@ -108,13 +109,21 @@ class DateIndex:
             self._weekdays.setdefault(typed.day, DateHit(source, shown, "weekday"))
         elif isinstance(typed, ClockTime):
             self._times.setdefault((typed.hour, typed.minute), DateHit(source, shown, "time"))
-            if 1 <= typed.hour <= 12 and _TWELVE_HOUR.search(shown) and not _HALF_DAY_MARK.search(shown):
-                other = (typed.hour + 12) % 24  # "6:30" with no am or pm: either half of the day
-                self._times.setdefault((other, typed.minute), DateHit(source, shown, "time"))
         elif isinstance(typed, Duration):
             seconds = int(typed.seconds)
-            if seconds == typed.seconds and 0 < seconds and len(self._lengths) < _MAX_LENGTHS:
+            if seconds == typed.seconds and seconds > 0 and len(self._lengths) < _MAX_LENGTHS:
                 self._lengths.setdefault(seconds, DateHit(source, shown, "length"))
+
+    def add_clock_words(self, words: list[str], source: str) -> None:
+        """Keep each time written as a twelve-hour clock (``6:30``) that no half-day mark follows (``am``, ``in
+        the evening``) in both halves of the day: ``06:30`` and ``18:30``."""
+        for i, word in enumerate(words):
+            found = _TWELVE_HOUR.fullmatch(word)
+            if found is None or _HALF_DAY_MARK.search(" ".join(words[max(0, i - 1) : i + 4])):
+                continue
+            hour, minute = (int(part) for part in word.split(":"))
+            for half in (hour % 12, hour % 12 + 12):
+                self._times.setdefault((half, minute), DateHit(source, word, "time"))
 
     def add_numeric(self, word: str, day_first: bool | None, source: str) -> None:
         """Keep a numeric date (``9/15``, ``9/15/2023``): month first unless ``day_first``; both readings when
@@ -184,7 +193,7 @@ class DateIndex:
             for weeks in range(1, _MOST_WEEKS + 1):
                 earlier = date(year, month, day) - timedelta(weeks=weeks)
                 for given, hit in self._days.get((earlier.month, earlier.day), ()):
-                    if given == earlier.year:
+                    if given == earlier.year and not _WEEK.search(hit.matched.casefold()):
                         return DateHit(hit.source, hit.matched, "weekly")
         return None
 
@@ -259,9 +268,6 @@ class DateIndex:
             if self._consistent[key]:
                 return hit
         return None
-
-
-_WEEK = re.compile(r"\b(this|next|last) week\b")
 
 
 def week_days(phrase: str, today: date) -> list[date]:

@@ -187,9 +187,7 @@ _CITY = re.compile(r"\b(?:city|town)\b", re.IGNORECASE)
 _TYPED_KINDS = (ArgKind.DATE, ArgKind.EMAIL, ArgKind.URI, ArgKind.NUMBER)
 
 
-def _typed_argument(
-    index: GroundingIndex, path: str, value: JsonValue, schema: Mapping[str, Any] | None
-) -> str | None:
+def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: Mapping[str, Any] | None) -> str | None:
     """Why an argument's value is no words that could have been said in other words: its schema's ``format`` or
     ``type`` (a date, e-mail, URI or number), a format its description gives (``Format: %H:%M:%S``), a city
     argument (``City where the event is taking place``: a city is said by one of its names) none of whose words
