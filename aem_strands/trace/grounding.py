@@ -371,18 +371,20 @@ class GroundingIndex:
     def named_in_part(self, value: JsonValue) -> Grounding | None:
         """An earlier text that names ``value`` in part: at least two of its words, and at least half of them (its
         numbers and small words aside), in one text ("Livermore Cinema" for ``Livermore 13 Cinema``, "AMC
-        NewPark" for ``AMC NewPark 12``), or its first word of four letters or more ("Lavier" for ``Lavier Latin Fusion
-        Restaurant``). Such a value may be the one the user meant, completed from elsewhere;
-        no rule here can settle that."""
+        NewPark" for ``AMC NewPark 12``), or its first word of four letters or more written as a name within a
+        sentence ("at Lavier" for ``Lavier Latin Fusion Restaurant``). Such a value may be the one the user meant,
+        completed from elsewhere; no rule here can settle that."""
         self._read_texts()
         ordered = [t.key for t in tokens(display(value)) if t.kind == "word" and t.key not in _SMALL_WORDS]
         words = set(ordered)
         if len(words) < 2:
             return None
         first = self._postings.get(ordered[0], ()) if len(ordered[0]) >= _NAME_WORD else ()
-        if first:  # "Lavier" for ``Lavier Latin Fusion Restaurant``: a name completed from its first word
-            text = self._texts[first[0][0]]
-            return Grounding(text.source, text.original, "in part")
+        for position in dict.fromkeys(p for p, _ in first):
+            text = self._texts[position]
+            if _named_within(text.original, ordered[0]):
+                # "Lavier" for ``Lavier Latin Fusion Restaurant``: a name completed from its first word
+                return Grounding(text.source, text.original, "in part")
         counts: dict[int, int] = {}
         for word in words:
             for position in {p for p, _ in self._postings.get(word, ())}:
@@ -578,6 +580,17 @@ def _unit(token: Token) -> str | None:
 
 def _spelled(token: Token) -> str:
     return token.key[1:] if token.kind == "identifier" else compact(token.shown)
+
+
+def _named_within(text: str, word: str) -> bool:
+    """Whether ``text`` writes ``word`` as a name: with a capital, and not first in a sentence (``at Lavier``, not
+    "Best of all")."""
+    words = text.split()
+    for i, raw in enumerate(words):
+        shown = raw.strip(_EDGE)
+        if i and shown[:1].isupper() and normalise_text(shown) == word and not words[i - 1].endswith((".", "!", "?")):
+            return True
+    return False
 
 
 def _code_in_title_case(phrase: str) -> frozenset[str]:

@@ -11,25 +11,34 @@ typed equivalence (``trace.grounding.GroundingIndex``): ``order 123`` grounds ``
 not ground ``4000``, nor ``C-3003`` ``3003``. Relative and yearless dates are read against the known today
 (``reference_date``: ``initial_state`` keys ``today``, ``current_date``, ``reference_date``, ``date``..., or the
 trace's metadata); without one a yearless date grounds its month and day in any year, and a relative date any date
-it names for some today (``grounding_dates``).
+it names for some today (``grounding_dates``). Values worked out from what was said are grounded too: a time or
+date shifted by a said length (``8 am`` and ``30 minutes before`` give ``07:30``), the start of a period up to a
+known today, a month by a date in it, ``6:30`` said without am or pm in either half of the day, the days of ``next
+week``, the ends of ``9/15-9/21``, a currency by an amount in it (``forty bucks`` grounds ``USD``), and a name
+composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie").
 
 Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool's schema gives (``enum``,
 ``const``, ``default``: the tool, not the conversation, says what they may be). A free-text argument
 (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression`` or ``query``,
-and any string of six words or more not found whole) is the agent's own wording; only the identifiers and
-amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
+and any string of six words or more not found whole, most of whose words were said) is the agent's own wording; only
+the identifiers and amounts inside it must be grounded, each alone or with the word beside it (``order 123``,
+``7 pm``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
 (``paraphrasable``: ``Drama`` after "the Play genre"), or a name an earlier text names in part (``Livermore 13
-Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``), or a date-time whose date was said and whose
-time may be worked out from what was (an end time from a start and a length: ``GroundingIndex.day_of``); but not a
-value the argument's description lists as a choice when the user said another of them (``profit`` of "revenue,
-profit or units" after "EU revenue"), nor any value of a trace in which the user said nothing (no words, so no
-other words): those are settled. The judge is asked those when one is given (a no is the finding, method
-``judge``); without one the question is ``undecided`` (the trace inconclusive, never a pass). A value outside its
-schema's ``enum`` / ``const``, or a missing ``required`` argument, gives ``arguments.schema``
-(``argument_schema``). Not applicable when no tool call has an argument.
+Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``), or a date or time that may be worked out
+from what was (a date-time whose date was said, a weekly series, the bounds of "around 6 PM":
+``GroundingIndex.may_be_derived``). Settled all the same, as no words could have said them otherwise: a city by its
+own name or a name of capitalised words none of whose words (nor a short form) was said
+(``GroundingIndex.unsaid_name``: ``Sydney``, ``Union Station``); a word where the argument takes typed values (its
+schema's format or type, a format its description gives, the typed values earlier seen under its key) or cities
+(its description says so) and no word of it was said; a value the argument's description lists as a choice when
+the user said another of them (``profit`` of "revenue, profit or units" after "EU revenue"); any value of a trace
+in which the user said nothing (no words, so no other words). The judge is asked the open ones when one is given
+(a no is the finding, method ``judge``); without one the question is ``undecided`` (the trace inconclusive, never a
+pass). A value outside its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives
+``arguments.schema`` (``argument_schema``). Not applicable when no tool call has an argument.
 """
 
 from __future__ import annotations
