@@ -46,6 +46,8 @@ READ_VERBS = frozenset(["get", "find", "search", "list", "lookup", "look", "chec
 _STATUS_KEY = re.compile(r"^(?:status|state)$|_(?:status|state)$")
 _TOKENS = re.compile(r"[a-z]+")
 _FIRST_WORD = re.compile(r"[A-Za-z][a-z]*")
+_BARE_WORDS = 3
+"""Words of a bare report of success (``You're all set``): more make a sentence that describes something."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,26 @@ def _names_a_write(claim: Claim, env: Environment) -> bool:
     return any(names_action(said, name) for name in writes)
 
 
+def _bare(claim: Claim) -> bool:
+    """Whether a claim is a bare report of success: a clause of its sentence that is nothing else, read as
+    ``notify_success`` by the dialog act reading (``Done``, ``All set``), with no verb or object of its own."""
+    return (
+        claim.strong
+        and not claim.verbs
+        and claim.sentence != claim.whole
+        and len(_TOKENS.findall(claim.sentence.casefold())) <= _BARE_WORDS
+    )
+
+
+def _names_a_catalog_write(claim: Claim, env: Environment) -> bool:
+    """Whether a bare report of success (the dialog act ``notify_success`` with no verb of its own: ``Done —
+    you're now in seat 14C``) is in a sentence naming the action or the object of a write tool of the catalog
+    (``assign_seat``): what it says was done. A claim with a verb of state (``Alarm is set at 7 am``) may describe
+    what a read returned."""
+    writes = [d.name for d in env.tools.definitions if d.destructive is True or not d.read_only]
+    return any(names_action(claim.whole or claim.sentence, name) for name in [*writes, *sorted(env.destructive_tools)])
+
+
 def unsupported(
     text: str,
     calls: Sequence[Step],
@@ -120,7 +142,10 @@ def unsupported(
     found: list[Outcome] = []
     writes = [c for c in calls if is_write(c, env)]
     for claim in success_claims(text):
-        about = list(named(claim.sentence)) or (list(last_write) if len(last_write) == 1 else [])
+        # the records the sentence names, and the answer of the latest write (``cancel_reservation`` answering
+        # ``status: cancel_requested`` for the reservation the reply names by its code)
+        about = list(named(claim.sentence))
+        about += [r for r in (last_write if len(last_write) == 1 else ()) if all(r is not a for a in about)]
         reading = next((o for o in (_status_reading(claim, r) for r in about) if o is not None), None)
         if reading is not None:
             found.append(reading)
@@ -128,7 +153,7 @@ def unsupported(
         verbs = " ".join(claim.verbs)
         if writes or any(names_action(verbs, c.tool_name or "") for c in calls):
             continue
-        if claim.done and _names_a_write(claim, env):
+        if (claim.done and _names_a_write(claim, env)) or (_bare(claim) and _names_a_catalog_write(claim, env)):
             found.append(Outcome(claim, "no call"))
     return found
 
