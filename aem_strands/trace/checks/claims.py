@@ -58,6 +58,8 @@ _CLAUSE = re.compile(r"\s*(?:[,;:\u2014\u2013]\s*(?:and|but|so)?|\s-|\s(?:and|bu
 """Where a sentence splits into clauses, each read on its own: ``Your ride is confirmed and the cab will reach in 5
 minutes`` claims in its first clause and promises in its second; ``W2291 is cancelled — you won't be charged``
 claims in its first and denies only in its second."""
+_RUN_ON = re.compile(r"(?<=[a-z][.!?])(?=[A-Z][a-z])")
+"""Sentences run together with no space (``The reservation was made.Outdoor seating is not available.``)."""
 _GOVERNED = re.compile(r"(?P<head>[^.!?]*?\bthat)\s*,")
 """A sentence that opens with a request or a condition on a complement (``Kindly ensure that, on March 1st, 4 tickets
 have been booked``): the complement is what is asked, in every clause of it, no claim."""
@@ -82,7 +84,8 @@ _WITHOUT_TROUBLE = re.compile(r"\bwithout (?:any |a |an )?(?:problems?|issues?|t
 """``without any problems``: a way to say it went well, not a denial (``negates`` reads ``without`` as one)."""
 
 
-def _denies(sentence: str) -> bool:
+def denies(sentence: str) -> bool:
+    """Whether a sentence denies (a negation governing a word, a denying word, the act ``notify_failure``)."""
     return negates(_WITHOUT_TROUBLE.sub("", sentence)) or ActKind.NOTIFY_FAILURE in dialog_act(sentence).kinds
 
 
@@ -94,12 +97,12 @@ def _stating(sentence: str, folded: str) -> bool:
 def success_claims(text: str) -> tuple[Claim, ...]:
     """The sentences of ``text`` that claim success, in order (see the module docstring)."""
     found = []
-    for whole in sentences(text):
+    for whole in (p for s in sentences(text) for p in _RUN_ON.split(s)):
         head = _GOVERNED.match(whole)
         if head and _CONDITION.search(head["head"].casefold()):
             continue
         for sentence in (c for c in _CLAUSE.split(whole) if c and c.strip()):
-            if _denies(sentence):
+            if denies(sentence):
                 break  # a denial governs the clauses after it: its reasons (``I couldn't cancel it — it has shipped``)
             folded = sentence.casefold().replace("\u2019", "'")
             if not _stating(sentence, folded):
@@ -112,4 +115,4 @@ def success_claims(text: str) -> tuple[Claim, ...]:
     return tuple(found)
 
 
-__all__ = ["Claim", "success_claims"]
+__all__ = ["Claim", "denies", "success_claims"]
