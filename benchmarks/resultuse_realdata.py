@@ -2,7 +2,8 @@
 
 Usage (from the repository root)::
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/resultuse_realdata.py [--sgd-dir DIR] [--limit N] [--sample K]
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/resultuse_realdata.py [--sgd-dir DIR] [--limit N] [--sample K] \
+        [--misses K] [--halves tuning]
 
 Each SGD test dialog (``dialogues_*.json(.gz)`` under ``DIR/test``, default ``../shared/external_data/sgd`` from
 the repository root, else ``/work/shared/external_data/sgd``) becomes a trace: a user turn is a ``user`` step,
@@ -153,25 +154,34 @@ _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Augu
 _DATE = re.compile(rf"\b({'|'.join(_MONTHS)}) (\d{{1,2}})(st|nd|rd|th)?\b")
 
 
-def _observed_strings(observation: Any) -> set[str]:
-    first = observation[0] if isinstance(observation, list) and observation else {}
-    return {str(v) for v in first.values()} if isinstance(first, dict) else set()
+def _observed_strings(observation: Any, first_only: bool = True) -> set[str]:
+    items = observation if isinstance(observation, list) else [observation]
+    items = items[:1] if first_only else items
+    return {str(v) for item in items if isinstance(item, dict) for v in item.values()}
 
 
-def _plant_value(text: str, observed: set[str]) -> str | None:
-    """``text`` with one time, price or date the observation states changed, or ``None``."""
+def _plant_value(text: str, observed: set[str], held: set[str]) -> str | None:
+    """``text`` with one time, price or date the observation's first result states changed to one no result of
+    it holds (``held``: another bus of the list at that time is no contradiction), or ``None``."""
     for match in _TIME.finditer(text):
-        hour = int(match.group(1)) % 12 + (12 if match.group(3).casefold().startswith("p") else 0)
+        evening = match.group(3).casefold().startswith("p")
+        hour = int(match.group(1)) % 12 + (12 if evening else 0)
         if f"{hour:02d}{match.group(2) or ':00'}" in observed:
             shifted = int(match.group(1)) % 12 + 1
+            if f"{shifted % 12 + (12 if evening else 0):02d}{match.group(2) or ':00'}" in held:
+                continue
             return text[: match.start(1)] + str(shifted) + text[match.end(1) :]
     for match in _PRICE.finditer(text):
         digits = match.group(1).replace(",", "")
         if digits in observed or any(o.split(".")[0] == digits for o in observed):
+            if any(o.split(".")[0] == str(int(digits) + 7) for o in held):
+                continue
             return text[: match.start(1)] + str(int(digits) + 7) + text[match.end(1) :]
     for match in _DATE.finditer(text):
         month, day = _MONTHS.index(match.group(1)) + 1, int(match.group(2))
         if any(re.fullmatch(rf"\d{{4}}-{month:02d}-{day:02d}", o) for o in observed) and day < 28:
+            if any(re.fullmatch(rf"\d{{4}}-{month:02d}-{day + 1:02d}", o) for o in held):
+                continue
             return text[: match.start(2)] + str(day + 1) + text[match.end(2) :]
     return None
 
@@ -184,7 +194,9 @@ def plant_contradiction(dialog: Dialog) -> tuple[Trace, int] | None:
         after = next((s for s in steps[index + 1 :] if s.action_type is ActionType.RESPONSE), None)
         if after is None or not after.content or "NOTIFY_FAILURE" in dialog.system_acts.get(after.index, ()):
             continue  # after a failure the system proposes other values: no statement of the observation
-        changed = _plant_value(after.content, _observed_strings(step.observation))
+        changed = _plant_value(
+            after.content, _observed_strings(step.observation), _observed_strings(step.observation, first_only=False)
+        )
         if changed is not None:
             steps[after.index] = replace(after, content=changed)
             return replace(dialog.trace, steps=tuple(steps), final_response=None), after.index
@@ -212,7 +224,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int)
     parser.add_argument("--sample", type=int, default=12, help="false alarms printed per split")
     parser.add_argument("--misses", type=int, default=0, help="missed plants printed per split and kind")
+    parser.add_argument(
+        "--halves",
+        default="tuning,heldout",
+        help="which halves to judge (tuning, heldout); the held-out half prints its figures only, never its traces",
+    )
     args = parser.parse_args(argv)
+    halves = {h.strip().replace("heldout", "held-out") for h in args.halves.split(",") if h.strip()}
+    if not halves or halves - {"tuning", "held-out"}:
+        parser.error(f"--halves takes tuning and/or heldout, not {args.halves!r}")
     data = _data_dir(args.sgd_dir)
     if data is None:
         print("SGD data not found (give --sgd-dir, holding test/ and test_schema.json)", file=sys.stderr)
@@ -226,13 +246,16 @@ def main(argv: list[str] | None = None) -> int:
     rules: dict[str, Counter[str]] = {"tuning": Counter(), "held-out": Counter()}
     for number, dialog in enumerate(dialogs(data, env, args.limit)):
         split = "tuning" if tuning(dialog.dialogue_id) else "held-out"
+        if split not in halves:
+            continue
+        shown = split == "tuning"  # the held-out half is measured, never read: no trace of it is printed
         count = totals[split]
         found, undecided = findings(dialog.trace, env, ctx)
         count["traces"] += 1
         count["clean"] += not found
         count["undecided"] += undecided and not found
         rules[split].update(f.rule for f in found)
-        if found and len(samples[split]) < args.sample:
+        if shown and found and len(samples[split]) < args.sample:
             samples[split].append(f"{dialog.dialogue_id} {found[0].step_id} {found[0].rule}: {found[0].message[:300]}")
         planted = plant_contradiction(dialog)
         if planted is not None:
@@ -241,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
             caught = [f for f in findings(trace, env, ctx)[0] if f.rule.startswith("result_use.")]
             hit = any(f.step_index == at for f in caught)
             count["contradiction caught"] += hit
-            if not hit and len(misses[split]) < args.misses:
+            if shown and not hit and len(misses[split]) < args.misses:
                 misses[split].append(f"{dialog.dialogue_id} contradiction at s{at + 1}: {trace.steps[at].content}")
         errored = plant_error(dialog, transactional, number)
         if errored is not None:
@@ -250,9 +273,11 @@ def main(argv: list[str] | None = None) -> int:
             caught = [f for f in findings(trace, env, ctx)[0] if f.rule == "recovery.reported_success_after_error"]
             hit = any(f.step_index == at for f in caught)
             count["error caught"] += hit
-            if not hit and len(misses[split]) < 2 * args.misses:
+            if shown and not hit and len(misses[split]) < 2 * args.misses:
                 misses[split].append(f"{dialog.dialogue_id} error at s{at + 1}: {trace.steps[at].content}")
     for split, count in totals.items():
+        if split not in halves:
+            continue
         traces = count["traces"] or 1
         print(f"{split}: {count['traces']} traces, {count['clean'] / traces:.2%} without a result_use / recovery / "
               f"asked_again finding ({count['undecided']} of them undecided)")  # fmt: skip

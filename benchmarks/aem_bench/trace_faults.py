@@ -20,7 +20,8 @@ that kind. The choice inside a trace is deterministic (a ``random.Random`` seede
 - ``repeated_call``: a lookup is made twice in a row with the same arguments. Expected: ``necessity`` at the
   repeat.
 - ``hidden_error``: a write's observation becomes a failure (one of several shapes tools use) and the reply
-  after it still reports success. Expected: ``recovery`` at the reply or the call.
+  after it still reports success (where the data labels the reply's acts, SGD's ``NOTIFY_SUCCESS``: a reply that
+  reports a failure already is no place for it). Expected: ``recovery`` at the reply or the call.
 """
 
 from __future__ import annotations
@@ -255,6 +256,13 @@ ERROR_SHAPES: tuple[Any, ...] = (
 """Failure shapes tools use, one per trace (chosen by its id)."""
 
 
+def _reports_success(reply: dict[str, Any]) -> bool:
+    """Whether a reply reports the call went through, by its labelled dialog acts where the data gives them (SGD's
+    ``NOTIFY_SUCCESS``; a reply labelled ``NOTIFY_FAILURE`` already says the call failed: no place for the plant)."""
+    acts = (reply.get("metadata") or {}).get("sgd_acts")
+    return acts is None or "NOTIFY_SUCCESS" in acts
+
+
 def hidden_error(trace: dict[str, Any]) -> Planted | None:
     steps = trace["steps"]
     places = [
@@ -265,6 +273,7 @@ def hidden_error(trace: dict[str, Any]) -> Planted | None:
         and steps[i].get("observation")
         and not steps[i].get("error")
         and steps[i + 1]["action_type"] == "response"
+        and _reports_success(steps[i + 1])
     ]
     if not places:
         return None

@@ -5,7 +5,8 @@
   dialogue is a successful, human-written task dialog whose transactions the user confirmed first. A USER turn
   becomes a ``user`` step; a SYSTEM turn becomes, in order, one ``tool_call`` per frame with a ``service_call``
   (``tool_name`` = the method, ``arguments`` = its parameters, ``observation`` = its ``service_results``; an empty
-  list is what SGD records for a transaction that could not be made), then a ``response`` step (the utterance).
+  list is what SGD records for a transaction that could not be made), then a ``response`` step (the utterance;
+  its SGD system acts, ``NOTIFY_SUCCESS`` or ``NOTIFY_FAILURE`` among them, in the step's ``metadata.sgd_acts``).
   The trace's own ``environment.tools`` is the dialogue's services from ``test_schema.json``: every intent a
   tool, its slots the properties (categorical slots with their ``possible_values`` as an ``enum``, optional slots
   with their schema default as ``default``), its required slots required; a transactional intent
@@ -112,7 +113,8 @@ def _sgd_trace(dialogue: dict[str, Any], catalog: dict[str, list[dict[str, Any]]
                     "observation": list(frame.get("service_results") or []),
                 }
             )
-        steps.append({"action_type": "response", "content": turn["utterance"]})
+        acts = sorted({action["act"] for frame in turn["frames"] for action in frame["actions"]})
+        steps.append({"action_type": "response", "content": turn["utterance"], "metadata": {"sgd_acts": acts}})
     tools: dict[str, dict[str, Any]] = {}
     for service in dialogue["services"]:
         for tool in catalog.get(service, []):

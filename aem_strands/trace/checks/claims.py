@@ -54,9 +54,15 @@ _PASSIVE = re.compile(
 )
 
 
-_CLAUSE = re.compile(r"\s*(?:[,;:]\s*(?:and|but|so)?|\s(?:and|but|so|while|whereas))\s+")
+_CLAUSE = re.compile(r"\s*(?:[,;:\u2014\u2013]\s*(?:and|but|so)?|\s-|\s(?:and|but|so|while|whereas))\s+")
 """Where a sentence splits into clauses, each read on its own: ``Your ride is confirmed and the cab will reach in 5
-minutes`` claims in its first clause and promises in its second."""
+minutes`` claims in its first clause and promises in its second; ``W2291 is cancelled — you won't be charged``
+claims in its first and denies only in its second."""
+_RUN_ON = re.compile(r"(?<=[a-z][.!?])(?=[A-Z][a-z])")
+"""Sentences run together with no space (``The reservation was made.Outdoor seating is not available.``)."""
+_GOVERNED = re.compile(r"(?P<head>[^.!?]*?\bthat)\s*,")
+"""A sentence that opens with a request or a condition on a complement (``Kindly ensure that, on March 1st, 4 tickets
+have been booked``): the complement is what is asked, in every clause of it, no claim."""
 
 
 @dataclass(frozen=True)
@@ -70,32 +76,43 @@ class Claim:
     done: bool = False
     """Whether the sentence reports the action done in the perfect or as gone through (``I've booked it``,
     ``It has been sent``, ``the money went through``): a claim by its grammar alone."""
+    whole: str = ""
+    """The sentence the claim's clause is of (``Done — you're now in seat 14C``: the clause is ``Done``)."""
 
 
 _WITHOUT_TROUBLE = re.compile(r"\bwithout (?:any |a |an )?(?:problems?|issues?|trouble|hitch|hiccups?|errors?)\b", re.I)
 """``without any problems``: a way to say it went well, not a denial (``negates`` reads ``without`` as one)."""
 
 
+def denies(sentence: str) -> bool:
+    """Whether a sentence denies (a negation governing a word, a denying word, the act ``notify_failure``)."""
+    return negates(_WITHOUT_TROUBLE.sub("", sentence)) or ActKind.NOTIFY_FAILURE in dialog_act(sentence).kinds
+
+
 def _stating(sentence: str, folded: str) -> bool:
-    if "?" in sentence or _CONDITION.search(folded) or negates(_WITHOUT_TROUBLE.sub("", sentence)):
-        return False
-    return ActKind.NOTIFY_FAILURE not in dialog_act(sentence).kinds
+    return "?" not in sentence and not _CONDITION.search(folded)
 
 
 @functools.lru_cache(maxsize=1 << 12)
 def success_claims(text: str) -> tuple[Claim, ...]:
     """The sentences of ``text`` that claim success, in order (see the module docstring)."""
     found = []
-    for sentence in (c for s in sentences(text) for c in _CLAUSE.split(s) if c and c.strip()):
-        folded = sentence.casefold().replace("\u2019", "'")
-        if not _stating(sentence, folded):
+    for whole in (p for s in sentences(text) for p in _RUN_ON.split(s)):
+        head = _GOVERNED.match(whole)
+        if head and _CONDITION.search(head["head"].casefold()):
             continue
-        verbs = tuple(m.group("verb") for pattern in (_PERFECT, _THROUGH) for m in pattern.finditer(folded))
-        passive = tuple(m.group("verb") for m in _PASSIVE.finditer(folded))
-        strong = bool(verbs) or ActKind.NOTIFY_SUCCESS in dialog_act(sentence).kinds
-        if strong or passive:
-            found.append(Claim(sentence, strong, tuple(dict.fromkeys([*verbs, *passive])), bool(verbs)))
+        for sentence in (c for c in _CLAUSE.split(whole) if c and c.strip()):
+            if denies(sentence):
+                break  # a denial governs the clauses after it: its reasons (``I couldn't cancel it — it has shipped``)
+            folded = sentence.casefold().replace("\u2019", "'")
+            if not _stating(sentence, folded):
+                continue
+            verbs = tuple(m.group("verb") for pattern in (_PERFECT, _THROUGH) for m in pattern.finditer(folded))
+            passive = tuple(m.group("verb") for m in _PASSIVE.finditer(folded))
+            strong = bool(verbs) or ActKind.NOTIFY_SUCCESS in dialog_act(sentence).kinds
+            if strong or passive:
+                found.append(Claim(sentence, strong, tuple(dict.fromkeys([*verbs, *passive])), bool(verbs), whole))
     return tuple(found)
 
 
-__all__ = ["Claim", "success_claims"]
+__all__ = ["Claim", "denies", "success_claims"]

@@ -4,9 +4,9 @@
 
 - its ``error`` is set (the runtime's or the tool's error text, a timeout included);
 - its observation holds, at any depth, a non-empty ``error`` / ``errors`` / ``exception`` / ``fault`` member
-  (``{"result": {"error": {"code": 503}}}``), ``success: false``, MCP's ``isError: true``, an HTTP status of
-  400 to 599 under ``status_code`` / ``statusCode`` / ``http_status`` / ``status`` (``status_code: 500``), or a
-  ``status`` word of a failed call (``FAILED_STATUSES``: ``error``, ``timeout``, ``exception``);
+  (``{"result": {"error": {"code": 503}}}``), ``success: false`` or ``ok: false``, MCP's ``isError: true``, an HTTP
+  status of 400 to 599 under ``status_code`` / ``statusCode`` / ``http_status`` / ``status`` (``status_code: 500``),
+  or a ``status`` word of a failed call (``FAILED_STATUSES``: ``error``, ``timeout``, ``exception``);
 - its observation is a text (or a list of content blocks, ``[{"type": "text", "text": ...}]``, read as their
   texts) that is JSON holding any of the above (``'{"error": "not found"}'``), that opens as an error
   (``Error: ...``, ``Exception``, ``Traceback``, ``Failed``, ``Timeout``), that gives an HTTP error status
@@ -32,7 +32,7 @@ FAILED_STATUSES = frozenset(["error", "errored", "timeout", "timed_out", "timedo
 ``denied``: a payment that failed, a refund that was refused) are answers, not failures of the call."""
 
 _ERROR_MEMBERS = frozenset(["error", "errors", "exception", "fault"])
-_SUCCESS_MEMBERS = frozenset(["success", "succeeded"])
+_SUCCESS_MEMBERS = frozenset(["success", "succeeded", "ok"])
 _HTTP_MEMBERS = frozenset(["status_code", "statuscode", "http_status", "httpstatus", "http_code", "status"])
 _EMPTY: tuple[JsonValue, ...] = (None, False, "", [], {}, 0)
 _MAX_DEPTH = 64

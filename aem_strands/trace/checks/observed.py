@@ -28,8 +28,10 @@ from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.trace.types import Step
 from aem_strands.types import JsonValue
 
-COMPARED_GROUPS = frozenset({"duration", "money", "percent", "measure", "date", "time"})
-"""Groups of reply facts result use compares with what tools reported."""
+COMPARED_GROUPS = frozenset({"duration", "money", "percent", "measure", "date", "time", "phone", "address"})
+"""Groups of reply facts result use compares with what tools reported: quantities, and the contact values a reply
+repeats (a phone number and a street address, read by the fact reading as such: ``+1 416-350-2000``, ``2423 1st
+Avenue``)."""
 
 _UNIT_KEYS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:^|_)(?:business_|working_)?days?(?:$|_)"), "days"),
@@ -42,6 +44,8 @@ _MONEY_KEY = re.compile(
     r"(?:^|_)(?:amount|price|cost|total|fee|fees|fare|rent|balance|refund|charge|subtotal|usd|eur|gbp)(?:$|_)"
 )
 _NUMERIC = re.compile(r"-?\d+(?:\.\d+)?")
+_PER_UNIT = re.compile(r"_?per_[a-z]+$")
+"""A rate's denominator (``price_per_day``, ``fee_per_hour``): the value is counted in the key's first unit."""
 _IDENTITY_KEY = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference|name|title)$|^(?:id|name|title|sku)$")
 _NAME_WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _NOT_NAMES = frozenset(["true", "false", "yes", "no", "none", "null", "n/a", "ok"])
@@ -68,8 +72,9 @@ def _unit_read(key: str, value: JsonValue) -> tuple[str, bool] | None:
             return None
     elif not isinstance(value, (int, float)):
         return None
+    unit_key = _PER_UNIT.sub("", key)
     for pattern, unit in _UNIT_KEYS:
-        if pattern.search(key):
+        if pattern.search(unit_key):
             return f"{value} {unit}", False
     if _MONEY_KEY.search(key):
         return str(value).strip(), True
@@ -102,6 +107,8 @@ class Record:
     identity: frozenset[str] = frozenset()
     values: dict[str, tuple[str, JsonValue]] = field(default_factory=dict)
     """Key → (leaf path, value) of the record's scalars."""
+    numbers: list[Fact] = field(default_factory=list)
+    """The bare numbers of its scalars (``discount: 6.0``): a fact with a unit agrees with one (``$6.00``)."""
 
     _index: KnownFacts | None = None
 
@@ -112,6 +119,8 @@ class Record:
             for held in self.fields.values():
                 for _, _, known in held:
                     self._index.add(known)
+            for number in self.numbers:
+                self._index.add(number)
         return self._index.agrees(fact)
 
     def slot(self, key: str) -> tuple[frozenset[str], str] | None:
@@ -154,6 +163,8 @@ def records(step: Step) -> Iterator[Record]:
                 stack.append((value, leaf, listed or isinstance(value, list)))
                 continue
             record.values[key] = (leaf, value)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                record.numbers.extend(f for f in facts_in(str(value)) if f.group == "number")
             for kind, fact in leaf_facts(key, value):
                 record.fields.setdefault(kind, []).append((key, leaf, fact))
             if isinstance(value, str) and _is_name(value):

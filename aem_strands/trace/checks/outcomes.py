@@ -24,11 +24,11 @@ not a word list). A claim is unsupported when:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from aem_strands.trace.checks.claims import Claim, success_claims
-from aem_strands.trace.checks.observed import Record
+from aem_strands.trace.checks.observed import Record, name_words
 from aem_strands.trace.checks.steps import names_action
 from aem_strands.trace.types import Environment, Step
 from aem_strands.types import JsonValue
@@ -46,6 +46,8 @@ READ_VERBS = frozenset(["get", "find", "search", "list", "lookup", "look", "chec
 _STATUS_KEY = re.compile(r"^(?:status|state)$|_(?:status|state)$")
 _TOKENS = re.compile(r"[a-z]+")
 _FIRST_WORD = re.compile(r"[A-Za-z][a-z]*")
+_BARE_WORDS = 3
+"""Words of a bare report of success (``You're all set``): more make a sentence that describes something."""
 
 
 @dataclass(frozen=True)
@@ -73,11 +75,16 @@ def is_write(step: Step, env: Environment) -> bool:
 
 
 def _stem(verb: str) -> str:
-    base = re.sub(r"(?:ed|d)$", "", verb.split()[0]) if verb.endswith("d") else verb.split()[0]
+    """The beginning of a claim's word of the action (``cancelled`` → ``cance``; ``is complete`` → ``compl``)."""
+    words = verb.split()
+    word = words[0] if words[-1] == "through" else words[-1]
+    base = re.sub(r"(?:ed|d)$", "", word) if word.endswith("d") else word
     return base[: min(len(base), 5)]
 
 
-def _status_reading(claim: Claim, record: Record) -> Outcome | None:
+def _statuses(claim: Claim, record: Record) -> Iterator[tuple[str, JsonValue, list[str], bool]]:
+    """Each status of the record that names the claim's action: (path, value, its words, whether it says done:
+    ``cancelled``, ``cancelled_by_user``, ``complete`` for ``is complete``)."""
     for key, (path, value) in record.values.items():
         if not _STATUS_KEY.search(key) or not isinstance(value, str):
             continue
@@ -85,14 +92,41 @@ def _status_reading(claim: Claim, record: Record) -> Outcome | None:
         for verb in claim.verbs:
             stem = _stem(verb)
             named = [t for t in tokens if len(stem) >= 4 and t.startswith(stem)]
-            if not named:
-                continue
-            if any(t.endswith(("ed", "en")) or t == verb for t in named):
-                return None  # "cancelled", "cancelled_by_user": the status says it is done
-            short = any(t.startswith(STAGES) for t in tokens)
-            reason = "another stage" if short else "a status the rule cannot place"
-            return Outcome(claim, reason, record, (path, value), question=not short)
+            if named:
+                done = any(t.endswith(("ed", "en")) or t == verb or t == verb.split()[-1] for t in named)
+                yield path, value, tokens, done
+                break
+
+
+def _status_reading(claim: Claim, record: Record) -> Outcome | None:
+    for path, value, tokens, done in _statuses(claim, record):
+        if done:
+            return None
+        short = any(t.startswith(STAGES) for t in tokens)
+        reason = "another stage" if short else "a status the rule cannot place"
+        return Outcome(claim, reason, record, (path, value), question=not short)
     return None
+
+
+def _observed_done(claim: Claim, records: Sequence[Record]) -> bool:
+    """Whether a record the claim is about has a status saying its action is done (``Take out the trash is
+    complete`` after a read answered ``status: complete`` for it): the claim reports what a tool observed."""
+    said = f" {' '.join(name_words(claim.sentence))} "
+    return any(
+        done and _named_apart_from_status(record, said)
+        for record in records
+        for _, _, _, done in _statuses(claim, record)
+    )
+
+
+def _named_apart_from_status(record: Record, said: str) -> bool:
+    """Whether the words ``said`` hold a name of the record that is not its status (``take out the trash``, not
+    ``complete``, which every completed record shares)."""
+    return any(
+        isinstance(value, str) and not _STATUS_KEY.search(key) and f" {' '.join(name_words(value))} " in said
+        for key, (_, value) in record.values.items()
+        if name_words(value if isinstance(value, str) else "")
+    )
 
 
 def _names_a_write(claim: Claim, env: Environment) -> bool:
@@ -105,6 +139,26 @@ def _names_a_write(claim: Claim, env: Environment) -> bool:
         return True
     said = " ".join(claim.verbs) or claim.sentence
     return any(names_action(said, name) for name in writes)
+
+
+def _bare(claim: Claim) -> bool:
+    """Whether a claim is a bare report of success: a clause of its sentence that is nothing else, read as
+    ``notify_success`` by the dialog act reading (``Done``, ``All set``), with no verb or object of its own."""
+    return (
+        claim.strong
+        and not claim.verbs
+        and claim.sentence != claim.whole
+        and len(_TOKENS.findall(claim.sentence.casefold())) <= _BARE_WORDS
+    )
+
+
+def _names_a_catalog_write(claim: Claim, env: Environment) -> bool:
+    """Whether a bare report of success (the dialog act ``notify_success`` with no verb of its own: ``Done —
+    you're now in seat 14C``) is in a sentence naming the action or the object of a write tool of the catalog
+    (``assign_seat``): what it says was done. A claim with a verb of state (``Alarm is set at 7 am``) may describe
+    what a read returned."""
+    writes = [d.name for d in env.tools.definitions if d.destructive is True or not d.read_only]
+    return any(names_action(claim.whole or claim.sentence, name) for name in [*writes, *sorted(env.destructive_tools)])
 
 
 def unsupported(
@@ -120,15 +174,18 @@ def unsupported(
     found: list[Outcome] = []
     writes = [c for c in calls if is_write(c, env)]
     for claim in success_claims(text):
-        about = list(named(claim.sentence)) or (list(last_write) if len(last_write) == 1 else [])
+        # the records the sentence names, and the answer of the latest write (``cancel_reservation`` answering
+        # ``status: cancel_requested`` for the reservation the reply names by its code)
+        about = list(named(claim.sentence))
+        about += [r for r in (last_write if len(last_write) == 1 else ()) if all(r is not a for a in about)]
         reading = next((o for o in (_status_reading(claim, r) for r in about) if o is not None), None)
         if reading is not None:
             found.append(reading)
             continue
         verbs = " ".join(claim.verbs)
-        if writes or any(names_action(verbs, c.tool_name or "") for c in calls):
+        if writes or _observed_done(claim, about) or any(names_action(verbs, c.tool_name or "") for c in calls):
             continue
-        if claim.done and _names_a_write(claim, env):
+        if (claim.done and _names_a_write(claim, env)) or (_bare(claim) and _names_a_catalog_write(claim, env)):
             found.append(Outcome(claim, "no call"))
     return found
 

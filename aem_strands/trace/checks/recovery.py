@@ -5,10 +5,12 @@ off; it never reports success, and it does not retry the same failing call witho
   step carries it) has a sentence claiming success, read by the reply fact reading (``claims.success_claims``:
   the dialog act ``notify_success``, an action reported done, ``went through``; not a denied, conditional or
   promised one), about the failed call's action (it names an action word of the tool, or it is a plain report
-  of success in the first reply after the error and no call succeeded in between), while no call of that tool
-  (or of one sharing an action word: a fallback) succeeded between the error and the reply (a success later,
-  in another task, does not make the earlier claim true). One finding per failed tool, at the
-  first such reply. A call failed as ``failures.failure`` reads it (every shape tools report an error in).
+  of success in the first reply after the error, saying nothing failed, and no call succeeded in between; a
+  first reply that closes the exchange, the dialog act ``goodbye``, with no word of the failure, ``Enjoy your
+  music!``, reports it as done),
+  while no call of that tool (or of one sharing an action word: a fallback) succeeded between the error and the
+  reply (a success later, in another task, does not make the earlier claim true). One finding per failed tool, at
+  the first such reply. A call failed as ``failures.failure`` reads it (every shape tools report an error in).
 - ``recovery.endless_retry``: the same call (tool and arguments) made again after it failed more than
   ``budgets.max_retries`` times in a row; at the first retry beyond the budget.
 - ``recovery.unhandled_error``: the trace's last failed call is followed by no reply, call or hand-off, and
@@ -18,10 +20,11 @@ off; it never reports success, and it does not retry the same failing call witho
 
 from __future__ import annotations
 
-from aem_strands.trace.checks.claims import success_claims
+from aem_strands.compare.acts import ActKind, dialog_act
+from aem_strands.trace.checks.claims import denies, success_claims
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
-from aem_strands.trace.checks.steps import action_words, call_failed, call_key, names_action, step_fragment
+from aem_strands.trace.checks.steps import action_words, call_failed, call_key, names_action, sentences, step_fragment
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -38,13 +41,23 @@ from aem_strands.types import JsonValue
 _HANDLING = frozenset([ActionType.RESPONSE, ActionType.TOOL_CALL, ActionType.HANDOFF])
 
 
-def _claim(text: str, name: str, first_after: bool) -> str | None:
-    """The first sentence of ``text`` that claims the failed call of ``name`` went through (``claims``): a claim
+def _claim(text: str, failed: Step, first_after: bool) -> str | None:
+    """The first sentence of ``text`` that claims the ``failed`` call went through (``claims``): a claim
     naming its action, or, in the first reply after the error with nothing succeeding between, a plain report
-    of success (``Done!``, ``the money went through``)."""
+    of success (``Done!``, ``the money went through``), or a close of the exchange that says nothing of the
+    failure (the dialog act ``goodbye`` and no denial: ``Enjoy your music!``)."""
+    # a reply that denies something of the failed call (its action, or what it was given: "Your old password no
+    # longer works") reports the failure: its plain reports of success are about the calls that went through
+    name = failed.tool_name or ""
+    words = [name, *failed.arguments]
+    plain = first_after and not any(denies(s) and any(names_action(s, w) for w in words) for s in sentences(text))
     for claim in success_claims(text):
-        if names_action(claim.sentence, name) or (claim.strong and first_after):
+        if names_action(claim.sentence, name) or (claim.strong and plain):
             return claim.sentence
+    if plain and "?" not in text:
+        kinds = dialog_act(text).kinds
+        if ActKind.GOODBYE in kinds and ActKind.NOTIFY_FAILURE not in kinds:
+            return text
     return None
 
 
@@ -86,7 +99,7 @@ def _success_claims(trace: Trace, failed: list[Step]) -> list[Finding]:
                 for s in trace.tool_calls()
             ):
                 break  # retried or replaced by a fallback that succeeded before this reply: recovered
-            sentence = _claim(text, name, position == 0 and not _succeeded_between(trace, step, reply))
+            sentence = _claim(text, step, position == 0 and not _succeeded_between(trace, step, reply))
             if sentence is None:
                 continue
             where = f"step {reply.step_id!r}" if reply is not None else "the final response"

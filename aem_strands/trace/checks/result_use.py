@@ -46,7 +46,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from aem_strands.compare.acts import ActKind, dialog_act
-from aem_strands.compare.fact_match import amount
+from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
@@ -92,6 +92,8 @@ _MAX_FACTOR = 31
 """Largest count a record's amount is multiplied by in a derived amount (nights, tickets, people)."""
 _DESCRIBED = 2
 """Values and names a reply must share with a record before it is taken as describing it."""
+_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)$", re.I)
+"""A day of the month said alone (``the 8th``): no amount, and no hour of a clock time."""
 _IDENTIFIER_ARGUMENT = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|^id$")
 
 
@@ -175,6 +177,8 @@ class _Reader:
         self.reported: set[tuple[int | None, Fact]] = set()
         self.spoke_since = False
         """Whether the user spoke after the latest observation: a reply then may be about something else."""
+        self.stated: list[Fact] = []
+        """The facts of the reply being read."""
         if trace.goal:
             self.user(trace.goal)
 
@@ -182,7 +186,7 @@ class _Reader:
 
     def _state(self, text: str) -> None:
         for fact in facts_in(text):
-            if fact.group in COMPARED_GROUPS or fact.group == "number":
+            if fact.group in COMPARED_GROUPS or (fact.group == "number" and not _ORDINAL.search(fact.text)):
                 self.said.add(fact)
         self.grounded.update(identifier_key(w) for w in re.findall(r"[\w@.#-]+", text))
 
@@ -290,6 +294,7 @@ class _Reader:
         # A reply that reports a failure proposes other values in its questions ("Do you prefer 5:15 pm?"):
         # they are offers in place of what failed, not statements of what a tool reported.
         failing = ActKind.NOTIFY_FAILURE in dialog_act(text).kinds
+        self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS]
         for sentence in sentences(text):
             if not (failing and "?" in sentence):
                 self._values(step, where, sentence)
@@ -350,6 +355,8 @@ class _Reader:
         titled = [r for r in named if r.identity and _titled(r, sentence)]
         distinct = self._distinct(sentence)
         for fact in facts:
+            if any(_holds(r, fact) for r in named):
+                continue  # a value of a record the sentence names (another flight of the list, by its airline)
             about = [r for r in distinct if fact.group in r.fields]
             single = [r for r in self.latest_records if fact.group in r.fields] if not self.spoke_since else []
             if about:
@@ -373,8 +380,16 @@ class _Reader:
                 continue
             self._report(step, where, sentence, fact, about[0])
 
+    def _other_quantity(self, fact: Fact, record: Record) -> bool:
+        """Whether the reply states every value of the fact's kind the record holds (``AA 211 is $189 ... insurance
+        for $24``): then another value of that kind is about another quantity, not in place of the record's."""
+        held = record.fields.get(fact.group, [])
+        return bool(held) and all(
+            any(f is not fact and (agree(known, f) or agree(f, known)) for f in self.stated) for _, _, known in held
+        )
+
     def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
-        if (step.index if step else None, fact) in self.reported:
+        if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
             return
         self.reported.add((step.index if step else None, fact))
         held = record.fields[fact.group]
@@ -415,13 +430,23 @@ class _Reader:
             names = sum(name in words for name in set(record.names))
             scores.append((facts + names, facts, record))
         best = max(score for score, _, _ in scores)
-        if best < _DESCRIBED:
-            return
-        described = [(r, facts) for score, facts, r in scores if score == best]
         others = [r for score, _, r in scores if score > 0]
+        # A record is described by two values or names it shares with the reply; in an answer of several, one
+        # shared value picks the records that hold it (the buses at $28): a value of another kind that every one
+        # of them holds otherwise, that no record of the answer holds and nothing stated vouches for, is in place
+        # of theirs (``a bus at 8 am for $28`` when the $28 buses leave at 7, 9:10 and 11:50).
+        picked = best < _DESCRIBED and len(candidates) > 1
+        if best < 1 or (best < _DESCRIBED and not picked):
+            return
+        described = [(r, facts) for score, facts, r in scores if score == best] if not picked else []
         for sentence, fact in stated:
-            if any(_holds(r, fact) for r in others) or self.said.agrees(fact):
+            if any(_holds(r, fact) for r in (candidates if picked else others)) or self.said.agrees(fact):
                 continue
+            if picked:
+                if self.known.agrees(fact) or any(_holds(r, fact) for r in self.named(sentence)):
+                    continue
+                if all(fact.group in r.fields for r in others):
+                    described = [(r, 0) for r in others]
             about = [r for r, _ in described if fact.group in r.fields and not _derived(fact, r, fact.group)]
             if about:
                 self._report(step, where, sentence, fact, about[0])
