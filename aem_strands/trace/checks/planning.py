@@ -6,6 +6,10 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
 1. succeeded (``steps.call_failed`` says no),
 2. said yes: no answer of its observation is no (``_says_no``: a false ``verified`` / ``eligible`` / ``valid``
    ... or a member named like the tool's action, a ``status`` such as ``denied``, a text that negates the action),
+   and had answered: no ``status`` (or a member named like the check, ``approval_status``) of a check tool (a
+   name such as ``check_manager_approval``, ``verify_identity``: a word like an answer word) that still waits for
+   its answer (``pending``, ``awaiting_manager``, ``in_review``: ``PENDING_STATUSES``), no main answer that is
+   ``null``, no text that says the check is still pending;
 3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
    both calls have, agree), and
 4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took at least one
@@ -15,8 +19,9 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
 Findings, each at the call that breaks the rule:
 
 - ``planning.order``: a precondition of ``after`` (or every one of ``after_any``) was never called, or failed;
-- ``planning.precondition_said_no``, ``planning.precondition_other_object``, ``planning.identity_not_from_user``:
-  it was called, but for the reason named (the latest such call decides which);
+- ``planning.precondition_said_no``, ``planning.precondition_pending``, ``planning.precondition_other_object``,
+  ``planning.identity_not_from_user``: it was called, but for the reason named (the latest such call decides
+  which);
 - ``planning.required_value``: the object's last observed value of a ``require`` key is none of the allowed
   ones, or the object was never observed with that key;
 - ``planning.at_most``: ``tool`` already succeeded ``at_most`` times for the object;
@@ -35,7 +40,7 @@ from dataclasses import dataclass
 
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.trace.checks.context import TraceContext
-from aem_strands.trace.checks.steps import action_words, call_failed, sentences, step_fragment, words
+from aem_strands.trace.checks.steps import action_words, call_failed, names_action, sentences, step_fragment, words
 from aem_strands.trace.names import canonical_tool_name, same_tool, tool_key
 from aem_strands.trace.types import (
     ActionType,
@@ -65,6 +70,23 @@ NO_STATUSES = frozenset(
      "invalid", "mismatch", "failed", "unauthorized", "unauthorised", "not_found"]
 )  # fmt: skip
 """``status`` / ``result`` / ``decision`` values that answer a check with no."""
+
+PENDING_STATUSES = (
+    "pending",
+    "await",
+    "waiting",
+    "in_review",
+    "under_review",
+    "in_progress",
+    "requested",
+    "submitted",
+    "queued",
+    "processing",
+    "not_yet",
+    "escalated",
+)
+"""Beginnings of the ``status`` values of a check that has not answered yet (``pending_manager``,
+``awaiting_approval``): an approval still pending is no approval."""
 
 IDENTITY_WORDS = ("verif", "authent", "identi", "login", "logon", "auth")
 """Beginnings of a tool name's words that make it an identity check."""
@@ -142,6 +164,42 @@ def _says_no(observation: JsonValue, tool: str) -> str | None:
             said = value.strip().casefold().replace(" ", "_") if isinstance(value, str) else None
             if key.casefold() in _ANSWER_MEMBERS and said in NO_STATUSES:
                 return f"{key}: {value}"
+    return None
+
+
+def _is_check(tool: str) -> bool:
+    """Whether a tool answers a yes/no question (``check_manager_approval``, ``verify_identity``): a word of its
+    name begins like an answer word; a lookup (``get_order``) is no check, and its ``status`` is the object's."""
+    return any(w[:_PREFIX] == a[:_PREFIX] for w in action_words(tool) for a in ANSWER_WORDS)
+
+
+def _waiting(value: JsonValue) -> bool:
+    said = value.strip().casefold().replace(" ", "_").replace("-", "_") if isinstance(value, str) else ""
+    return bool(said) and said.startswith(PENDING_STATUSES)
+
+
+def _not_yet(observation: JsonValue, tool: str) -> str | None:
+    """How a check's observation says it has not answered yet (``status: pending``), or ``None``; a lookup's
+    observation never does (see ``_is_check``)."""
+    if not _is_check(tool):
+        return None
+    if isinstance(observation, str):
+        told = words(observation)
+        return (
+            "its answer is still pending"
+            if any(_waiting(w) for w in told) and names_action(observation, tool)
+            else None
+        )
+    objects = list(_dicts(observation))
+    if any(v is True and _main_answer(k) for obj in objects for k, v in obj.items()):
+        return None  # the check's own yes decides, whatever a detail beside it still waits for
+    for obj in objects:
+        for key, value in obj.items():
+            member = key.casefold() in (*_ANSWER_MEMBERS, "state") or _answers(key, tool)
+            if member and _waiting(value):
+                return f"{key}: {value}"
+            if value is None and _main_answer(key):
+                return f"{key}: null"
     return None
 
 
@@ -235,6 +293,11 @@ def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: Trace
     no = _says_no(pre.observation, pre.tool_name or "")
     if no is not None:
         return "planning.precondition_said_no", f"{pre.tool_name} said no at step {pre.step_id!r} ({no})"
+    waiting = _not_yet(pre.observation, pre.tool_name or "")
+    if waiting is not None:
+        return "planning.precondition_pending", (
+            f"{pre.tool_name} had not said yes yet at step {pre.step_id!r} ({waiting})"
+        )
     if not _same_object(pre, call, rule.per):
         return "planning.precondition_other_object", f"{pre.tool_name} at step {pre.step_id!r} was for another object"
     if _is_identity_check(pre.tool_name or ""):
