@@ -15,9 +15,9 @@ it names for some today (``grounding_dates``).
 
 Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool's schema gives (``enum``,
 ``const``, ``default``: the tool, not the conversation, says what they may be). A free-text argument
-(``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression`` or ``query``,
-and any string of six words or more not found whole) is the agent's own wording; only the identifiers and
-amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
+(``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression``, ``query`` or
+shell ``command``, and any string of six words or more not found whole) is the agent's own wording; only the
+identifiers and amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
@@ -78,9 +78,10 @@ def exempt(value: JsonValue) -> bool:
 
 _FREE_TEXT_NAMES = frozenset(
     {"thought", "thoughts", "reasoning", "expression", "formula", "query", "search_query", "question", "prompt",
-     "subject", "email_body", "message_body"}
+     "subject", "email_body", "message_body", "command", "cmd", "shell_command", "script"}
 )  # fmt: skip
-"""Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``."""
+"""Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``; a shell command is code the agent
+writes, as an expression is (``cat notes.txt``: only the identifiers inside it are looked up)."""
 _WORDING = 6
 """A string of this many words or more, not found whole, is read as wording: only the values inside it count."""
 
