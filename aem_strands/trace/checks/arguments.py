@@ -13,8 +13,9 @@ not ground ``4000``, nor ``C-3003`` ``3003``. Relative and yearless dates are re
 trace's metadata); without one a yearless date grounds its month and day in any year, and a relative date any date
 it names for some today (``grounding_dates``).
 
-Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool's schema gives (``enum``,
-``const``, ``default``: the tool, not the conversation, says what they may be). A free-text argument
+Exempt: booleans, null, the integers 0 and 1, empty strings, values the tool's schema gives (``enum``,
+``const``, ``default``: the tool, not the conversation, says what they may be), and a word of the tool's own name
+(``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text argument
 (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression``, ``query`` or
 shell ``command``, and any string of six words or more not found whole) is the agent's own wording; only the
 identifiers and amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
@@ -49,6 +50,7 @@ from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex
 from aem_strands.trace.grounding_dates import reference_date
+from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -108,10 +110,15 @@ def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool
     return "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value)
 
 
+def _named_by_tool(value: JsonValue, tool: str) -> bool:
+    """Whether the value is a word of the tool's own name (``inbox`` of ``read_inbox``): choosing the tool said it."""
+    return isinstance(value, str) and value.strip().casefold() in canonical_tool_name(tool).split("_")
+
+
 def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator[tuple[str, JsonValue, bool]]:
     """(path, the argument's value, whether it is read as wording) for each leaf that must be grounded."""
     for parts, value in argument_parts(dict(step.arguments), []):
-        if exempt(value):
+        if exempt(value) or _named_by_tool(value, step.tool_name or ""):
             continue
         top = str(parts[0])
         top_schema = definition.properties.get(top) if definition is not None else None
