@@ -21,7 +21,8 @@ Findings, each at the call that breaks the rule:
 - ``planning.order``: a precondition of ``after`` (or every one of ``after_any``) was never called, or failed;
 - ``planning.precondition_said_no``, ``planning.precondition_pending``, ``planning.precondition_other_object``,
   ``planning.identity_not_from_user``: it was called, but for the reason named (the latest such call decides
-  which);
+  which); the latest answer for the object decides too: a yes that a later no or "pending" for the same object
+  took back does not count (a failed call answers nothing);
 - ``planning.required_value``: the object's last observed value of a ``require`` key is none of the allowed
   ones, or the object was never observed with that key;
 - ``planning.at_most``: ``tool`` already succeeded ``at_most`` times for the object;
@@ -96,6 +97,7 @@ _NEGATIONS = frozenset(["not", "no", "never", "cannot", "unable", "failed", "wit
 _NEGATED_WORD = re.compile(r"^(?:in|un|non)(?:eligib|verif|valid|authori|authent)")
 _IDENTIFYING_NAME = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$")
 _WINDOW = 3
+_TAKEN_BACK = ("planning.precondition_said_no", "planning.precondition_pending")
 _PREFIX = 5
 
 
@@ -318,6 +320,18 @@ def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingR
     for name in names:
         tried = [s for s in earlier if same_tool(s.tool_name or "", name)]
         verdicts = [_why_not(trace, s, call, rule, ctx) for s in tried]
+        answered = [
+            (s, v)
+            for s, v in zip(tried, verdicts, strict=True)
+            if not call_failed(s) and _same_object(s, call, rule.per)
+        ]
+        last = answered[-1] if answered else None
+        if last is not None and last[1] is not None and last[1][0] in _TAKEN_BACK:
+            # the latest answer for the object decides: a later no (or "pending") takes an earlier yes back
+            reasons.append(last[1][1])
+            shown.append(last[0])
+            rule_name = last[1][0]
+            continue
         if any(v is None for v in verdicts):
             return None
         if not tried:
