@@ -1,6 +1,6 @@
 """The latest answer for the object decides whether a precondition counts: a yes that a later no (or "pending")
 for the same object took back does not count, a no that a later yes replaced does, and a later failed call or a
-check of another object changes nothing."""
+check of another object changes nothing. A check called without arguments is about the object its answer names."""
 
 from __future__ import annotations
 
@@ -44,3 +44,14 @@ def test_a_later_yes_replaces_the_no_and_a_failure_or_another_order_changes_noth
     assert found(ASK, check({"eligible": False}), check({"eligible": True}), REFUND) == []
     assert found(ASK, check({"eligible": True}), check({"error": "timeout"}), REFUND) == []
     assert found(ASK, check({"eligible": True}), check({"eligible": False}, "O-2"), REFUND) == []
+
+
+def test_a_check_without_arguments_is_about_the_object_its_answer_names() -> None:
+    def bare(observation: Any) -> dict[str, Any]:
+        return {"action_type": ActionType.TOOL_CALL, "tool_name": "check_refund_eligibility", "arguments": {},
+                "observation": observation}  # fmt: skip
+
+    other = bare({"order_id": "O-2", "eligible": True})
+    assert found(ASK, other, REFUND) == [("s3", "planning.precondition_other_object")]
+    assert found(ASK, bare({"order_id": "o-1", "eligible": True}), REFUND) == []
+    assert found(ASK, bare({"eligible": True}), REFUND) == []  # nothing names another order: it counts

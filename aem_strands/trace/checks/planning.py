@@ -11,7 +11,8 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
    its answer (``pending``, ``awaiting_manager``, ``in_review``: ``PENDING_STATUSES``), no main answer that is
    ``null``, no text that says the check is still pending;
 3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
-   both calls have, agree), and
+   both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object its
+   observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
 4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took at least one
    of its values from the user (a user step or the goal) when the others came from what a tool returned: an
    identity "verified" with values read off the order proves nothing.
@@ -225,12 +226,28 @@ def _identifying(step: Step) -> dict[str, JsonValue]:
     }
 
 
+def _answered_about(earlier: Step) -> dict[str, JsonValue]:
+    """The identifying members of the object the earlier call's observation answers about (its top level:
+    ``{"order_id": "O-2", "eligible": true}``), for the keys its arguments do not give."""
+    observation = earlier.observation
+    if not isinstance(observation, Mapping):
+        return {}
+    return {
+        canonical_tool_name(k): v
+        for k, v in observation.items()
+        if _IDENTIFYING_NAME.search(canonical_tool_name(k)) and isinstance(v, (str, int)) and not isinstance(v, bool)
+    }
+
+
 def _same_object(earlier: Step, call: Step, per: str | None) -> bool:
-    """Whether ``earlier`` was about the object ``call`` acts on; what cannot be told counts as the same."""
+    """Whether ``earlier`` was about the object ``call`` acts on: its arguments, else the object its observation
+    answers about, name the same one; what cannot be told counts as the same."""
+    theirs = {**_answered_about(earlier), **_identifying(earlier)}
     if per is not None:
         a, b = _argument(earlier, per), _argument(call, per)
+        a = theirs.get(canonical_tool_name(per)) if a is None else a
         return a is None or b is None or _same_value(a, b)
-    mine, theirs = _identifying(call), _identifying(earlier)
+    mine = _identifying(call)
     return all(_same_value(mine[k], theirs[k]) for k in mine.keys() & theirs.keys())
 
 
