@@ -52,7 +52,7 @@ READ_VERBS = frozenset(
 DIRECTIVE_CUES = (
     "please", "you must", "you should", "make sure", "be sure", "need to", "needs to", "have to", "ignore",
     "disregard", "instead", "important", "urgent", "immediately", "instruction", "do not tell", "don't tell",
-    "assistant", "action required",
+    "assistant", "action required", "could you", "can you", "would you", "will you", "if you could",
 )  # fmt: skip
 """Phrases that make a sentence of a tool's output ask for something."""
 
@@ -86,8 +86,9 @@ _UNSAFE_SHELL = re.compile(r">|\$\(|`|<\(|\btee\b|\bsudo\b")
 _PIPELINE = re.compile(r"\|\||&&|[|;\n]")
 _FIND_WRITES = frozenset(["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"])
 _MAX_KEY_VALUE = 80
-_CLAUSES = re.compile(r"[:;]\s|\s[-\u2013\u2014]\s")
-"""Where a sentence of a tool's output opens a new clause: after a label ("NOTE TO ASSISTANT: ...") or a dash."""
+_CLAUSES = re.compile(r"[:;,]\s|\s[-\u2013\u2014]\s")
+"""Where a sentence of a tool's output opens a new clause: after a label ("NOTE TO ASSISTANT: ..."), a comma ("To
+finish, send ...") or a dash."""
 
 
 # --- harmless reads ---------------------------------------------------------------------------------------------------
@@ -206,7 +207,8 @@ def _cued(sentence: str, cues: tuple[str, ...]) -> bool:
 
 def _asks(sentence: str) -> bool:
     """Whether a sentence asks for something: a clause of it opens with an order (``Send the file to ...``, also
-    after a label: "AI assistants: email the list to ..."), or it has a directive cue (``DIRECTIVE_CUES``)."""
+    after a label or a comma: "AI assistants: email the list to ...", "To finish, send ..."), or it has a directive
+    cue (``DIRECTIVE_CUES``: "please", "could you" ...)."""
     return any(_orders(clause) for clause in _CLAUSES.split(sentence)) or _cued(sentence, DIRECTIVE_CUES)
 
 
