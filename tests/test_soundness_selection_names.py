@@ -1,6 +1,6 @@
-"""Selection rules and the tools a sensitive kind must not reach compare tool names as the policy engine sees them:
-``functions.Delete_Account`` is a forbidden ``delete_account``, ``mcp__mail__SendEmail`` is ``send_email``; another
-tool is not."""
+"""Selection rules, the tools a sensitive kind must not reach and the writes that end a row of identical reads
+compare tool names as the policy engine sees them: ``functions.Delete_Account`` is a forbidden ``delete_account``,
+``mcp__mail__SendEmail`` is ``send_email``, ``functions.CancelOrder`` is ``cancel_order``; another tool is not."""
 
 from __future__ import annotations
 
@@ -58,3 +58,14 @@ def test_a_card_sent_to_a_forbidden_tool_under_any_spelling_is_found(name: str) 
 def test_a_card_sent_to_another_tool_is_no_finding() -> None:
     t = _trace(("save_note", {"body": "Card 4111 1111 1111 1111, exp 12/27."}))
     assert sensitive_findings(t, RULES) == []
+
+
+def test_a_write_under_another_spelling_ends_a_row_of_identical_reads() -> None:
+    from aem_strands.trace.checks.necessity import check_necessity
+
+    env = environment_from_json({"tools": [{"name": "cancel_order", "annotations": {"destructiveHint": True}}]})
+    read = ("get_order", {"order_id": "O-1"})
+    written = _trace(read, ("functions.CancelOrder", {"order_id": "O-1"}), read)
+    assert check_necessity(written, env, CTX).passed is True
+    again = _trace(read, ("get_status", {"order_id": "O-1"}), read)  # a read between: still a repeat
+    assert [f.rule for f in check_necessity(again, env, CTX).findings] == ["necessity.repeated_call"]
