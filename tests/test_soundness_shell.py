@@ -45,3 +45,12 @@ def test_a_cat_of_a_file_nobody_named_is_ungrounded() -> None:
     findings = [(f.step_id, f.rule) for f in result.dimensions[Dimension.ARGUMENTS].findings]
     assert findings == [("s2", "arguments.ungrounded")]
     assert result.status is TraceStatus.FAIL
+
+
+def test_a_commands_options_are_its_own_and_a_file_in_it_is_still_looked_up() -> None:
+    ask = "Show me the top of notes.txt."
+    raw = _shell(ask, "cat notes.txt | head -n 5 --lines=5 -5", "buy milk", "notes.txt starts: buy milk.")
+    assert evaluate_trace(parse_trace(raw), policy=ENV).dimensions[Dimension.ARGUMENTS].passed is True
+    raw = _shell(ask, "head -5 payroll-2024.csv", "ana,5000", "Here it is: ana,5000.")
+    findings = evaluate_trace(parse_trace(raw), policy=ENV).dimensions[Dimension.ARGUMENTS].findings
+    assert [(f.step_id, f.rule) for f in findings] == [("s2", "arguments.ungrounded")]

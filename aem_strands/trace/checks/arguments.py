@@ -84,16 +84,22 @@ _FREE_TEXT_NAMES = frozenset(
 )  # fmt: skip
 """Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``; a shell command is code the agent
 writes, as an expression is (``cat notes.txt``: only the identifiers inside it are looked up)."""
+_COMMAND_NAMES = frozenset({"command", "cmd", "shell_command", "script"})
+"""Argument names of a shell command: its options are the agent's own (``_free_text_values``)."""
 _WORDING = 6
 """A string of this many words or more, not found whole, is read as wording: only the values inside it count."""
 
 
-def _free_text_values(text: str) -> Iterator[tuple[str, ...]]:
+def _free_text_values(text: str, command: bool = False) -> Iterator[tuple[str, ...]]:
     """For each identifier or amount inside free text, the readings any of which grounds it: the token alone, and
-    with the word before or after it (``order 123``, ``7 pm``, ``March 13``)."""
-    words = [w.strip(_EDGE) for w in text.split()]
+    with the word before or after it (``order 123``, ``7 pm``, ``March 13``). In a shell ``command`` an option
+    (``-5``, ``-n``, ``--lines=20``) and the number right after one (``-n 20``) are the agent's own choice."""
+    raw = text.split()
+    words = [w.strip(_EDGE) for w in raw]
     for i, word in enumerate(words):
         if not word or not (any(ch.isdigit() for ch in word) or is_identifier(word)):
+            continue
+        if command and (raw[i].startswith("-") or (i > 0 and raw[i - 1].startswith("-") and word.isdigit())):
             continue
         readings = [word]
         if i > 0 and words[i - 1]:
@@ -240,7 +246,8 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
             return
     if not isinstance(value, str):
         return
-    for inside in _free_text_values(value):
+    command = path.rsplit(".", 1)[-1].split("[")[0].casefold() in _COMMAND_NAMES
+    for inside in _free_text_values(value, command):
         if not any(index.find(reading, path) is not None for reading in inside):
             yield inside[0]
 
