@@ -101,7 +101,6 @@ KNOWN_WRONG = {
     "refusal-rather-you-didnt": "the dialog-act model is unsure of 'I'd rather you didn't, okay?'",
     "refusal-wait": "'Wait.' alone reads neither agree nor refuse with certainty",
     "earlier-question-shares-word": "an earlier question naming the action is still taken as the proposal",
-    "harmless-cat": "the shell command's argument is left undecided by grounding (free text without a judge)",
 }
 """Adversarial cases the rules still get wrong (issue 28 stays open for them): each is expected to fail
 strictly, so a fix shows up as an unexpected pass and the entry must go."""

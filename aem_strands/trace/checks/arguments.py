@@ -17,12 +17,12 @@ known today, a month by a date in it, ``6:30`` said without am or pm in either h
 week``, the ends of ``9/15-9/21``, a currency by an amount in it (``forty bucks`` grounds ``USD``), and a name
 composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie").
 
-Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool's schema gives (``enum``,
-``const``, ``default``: the tool, not the conversation, says what they may be). A free-text argument
-(``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression`` or ``query``,
-and any string of six words or more not found whole, most of whose words were said) is the agent's own wording; only
-the identifiers and amounts inside it must be grounded, each alone or with the word beside it (``order 123``,
-``7 pm``).
+Exempt: booleans, null, the integers 0 and 1, empty strings, values the tool's schema gives (``enum``,
+``const``, ``default``: the tool, not the conversation, says what they may be), and a word of the tool's own name
+(``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text argument (``ArgKind.FREE_TEXT``: a
+``message``, ``reason``, ``body``...; also a ``thought``, ``expression``, ``query`` or shell ``command``, and any
+string of six words or more not found whole, most of whose words were said) is the agent's own wording; only the
+identifiers and amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
@@ -58,6 +58,7 @@ from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex
 from aem_strands.trace.grounding_dates import reference_date
+from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -87,19 +88,26 @@ def exempt(value: JsonValue) -> bool:
 
 _FREE_TEXT_NAMES = frozenset(
     {"thought", "thoughts", "reasoning", "expression", "formula", "query", "search_query", "question", "prompt",
-     "subject", "email_body", "message_body"}
+     "subject", "email_body", "message_body", "command", "cmd", "shell_command", "script"}
 )  # fmt: skip
-"""Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``."""
+"""Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``; a shell command is code the agent
+writes, as an expression is (``cat notes.txt``: only the identifiers inside it are looked up)."""
+_COMMAND_NAMES = frozenset({"command", "cmd", "shell_command", "script"})
+"""Argument names of a shell command: its options are the agent's own (``_free_text_values``)."""
 _WORDING = 6
 """A string of this many words or more, not found whole, is read as wording: only the values inside it count."""
 
 
-def _free_text_values(text: str) -> Iterator[tuple[str, ...]]:
+def _free_text_values(text: str, command: bool = False) -> Iterator[tuple[str, ...]]:
     """For each identifier or amount inside free text, the readings any of which grounds it: the token alone, and
-    with the word before or after it (``order 123``, ``7 pm``, ``March 13``)."""
-    words = [w.strip(_EDGE) for w in text.split()]
+    with the word before or after it (``order 123``, ``7 pm``, ``March 13``). In a shell ``command`` an option
+    (``-5``, ``-n``, ``--lines=20``) and the number right after one (``-n 20``) are the agent's own choice."""
+    raw = text.split()
+    words = [w.strip(_EDGE) for w in raw]
     for i, word in enumerate(words):
         if not word or not (any(ch.isdigit() for ch in word) or is_identifier(word)):
+            continue
+        if command and (raw[i].startswith("-") or (i > 0 and raw[i - 1].startswith("-") and word.isdigit())):
             continue
         readings = [word]
         if i > 0 and words[i - 1]:
@@ -116,10 +124,15 @@ def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool
     return "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value)
 
 
+def _named_by_tool(value: JsonValue, tool: str) -> bool:
+    """Whether the value is a word of the tool's own name (``inbox`` of ``read_inbox``): choosing the tool said it."""
+    return isinstance(value, str) and value.strip().casefold() in canonical_tool_name(tool).split("_")
+
+
 def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator[tuple[str, JsonValue, bool]]:
     """(path, the argument's value, whether it is read as wording) for each leaf that must be grounded."""
     for parts, value in argument_parts(dict(step.arguments), []):
-        if exempt(value):
+        if exempt(value) or _named_by_tool(value, step.tool_name or ""):
             continue
         top = str(parts[0])
         top_schema = definition.properties.get(top) if definition is not None else None
@@ -268,7 +281,8 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
             return
     if not isinstance(value, str):
         return
-    for inside in _free_text_values(value):
+    command = path.rsplit(".", 1)[-1].split("[")[0].casefold() in _COMMAND_NAMES
+    for inside in _free_text_values(value, command):
         if not any(index.find(reading, path) is not None for reading in inside):
             yield inside[0]
 

@@ -6,8 +6,13 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
 1. succeeded (``steps.call_failed`` says no),
 2. said yes: no answer of its observation is no (``_says_no``: a false ``verified`` / ``eligible`` / ``valid``
    ... or a member named like the tool's action, a ``status`` such as ``denied``, a text that negates the action),
+   and had answered: no ``status`` (or a member named like the check, ``approval_status``) of a check tool (a
+   name such as ``check_manager_approval``, ``verify_identity``: a word like an answer word) that still waits for
+   its answer (``pending``, ``awaiting_manager``, ``in_review``: ``PENDING_STATUSES``), no main answer that is
+   ``null``, no text that says the check is still pending;
 3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
-   both calls have, agree), and
+   both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object its
+   observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
 4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took at least one
    of its values from the user (a user step or the goal) when the others came from what a tool returned: an
    identity "verified" with values read off the order proves nothing.
@@ -15,8 +20,10 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
 Findings, each at the call that breaks the rule:
 
 - ``planning.order``: a precondition of ``after`` (or every one of ``after_any``) was never called, or failed;
-- ``planning.precondition_said_no``, ``planning.precondition_other_object``, ``planning.identity_not_from_user``:
-  it was called, but for the reason named (the latest such call decides which);
+- ``planning.precondition_said_no``, ``planning.precondition_pending``, ``planning.precondition_other_object``,
+  ``planning.identity_not_from_user``: it was called, but for the reason named (the latest such call decides
+  which); the latest answer for the object decides too: a yes that a later no or "pending" for the same object
+  took back does not count (a failed call answers nothing);
 - ``planning.required_value``: the object's last observed value of a ``require`` key is none of the allowed
   ones, or the object was never observed with that key;
 - ``planning.at_most``: ``tool`` already succeeded ``at_most`` times for the object;
@@ -35,7 +42,7 @@ from dataclasses import dataclass
 
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.trace.checks.context import TraceContext
-from aem_strands.trace.checks.steps import action_words, call_failed, sentences, step_fragment, words
+from aem_strands.trace.checks.steps import action_words, call_failed, names_action, sentences, step_fragment, words
 from aem_strands.trace.names import canonical_tool_name, same_tool, tool_key
 from aem_strands.trace.types import (
     ActionType,
@@ -66,6 +73,23 @@ NO_STATUSES = frozenset(
 )  # fmt: skip
 """``status`` / ``result`` / ``decision`` values that answer a check with no."""
 
+PENDING_STATUSES = (
+    "pending",
+    "await",
+    "waiting",
+    "in_review",
+    "under_review",
+    "in_progress",
+    "requested",
+    "submitted",
+    "queued",
+    "processing",
+    "not_yet",
+    "escalated",
+)
+"""Beginnings of the ``status`` values of a check that has not answered yet (``pending_manager``,
+``awaiting_approval``): an approval still pending is no approval."""
+
 IDENTITY_WORDS = ("verif", "authent", "identi", "login", "logon", "auth")
 """Beginnings of a tool name's words that make it an identity check."""
 
@@ -74,6 +98,7 @@ _NEGATIONS = frozenset(["not", "no", "never", "cannot", "unable", "failed", "wit
 _NEGATED_WORD = re.compile(r"^(?:in|un|non)(?:eligib|verif|valid|authori|authent)")
 _IDENTIFYING_NAME = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$")
 _WINDOW = 3
+_TAKEN_BACK = ("planning.precondition_said_no", "planning.precondition_pending")
 _PREFIX = 5
 
 
@@ -145,6 +170,42 @@ def _says_no(observation: JsonValue, tool: str) -> str | None:
     return None
 
 
+def _is_check(tool: str) -> bool:
+    """Whether a tool answers a yes/no question (``check_manager_approval``, ``verify_identity``): a word of its
+    name begins like an answer word; a lookup (``get_order``) is no check, and its ``status`` is the object's."""
+    return any(w[:_PREFIX] == a[:_PREFIX] for w in action_words(tool) for a in ANSWER_WORDS)
+
+
+def _waiting(value: JsonValue) -> bool:
+    said = value.strip().casefold().replace(" ", "_").replace("-", "_") if isinstance(value, str) else ""
+    return bool(said) and said.startswith(PENDING_STATUSES)
+
+
+def _not_yet(observation: JsonValue, tool: str) -> str | None:
+    """How a check's observation says it has not answered yet (``status: pending``), or ``None``; a lookup's
+    observation never does (see ``_is_check``)."""
+    if not _is_check(tool):
+        return None
+    if isinstance(observation, str):
+        told = words(observation)
+        return (
+            "its answer is still pending"
+            if any(_waiting(w) for w in told) and names_action(observation, tool)
+            else None
+        )
+    objects = list(_dicts(observation))
+    if any(v is True and _main_answer(k) for obj in objects for k, v in obj.items()):
+        return None  # the check's own yes decides, whatever a detail beside it still waits for
+    for obj in objects:
+        for key, value in obj.items():
+            member = key.casefold() in (*_ANSWER_MEMBERS, "state") or _answers(key, tool)
+            if member and _waiting(value):
+                return f"{key}: {value}"
+            if value is None and _main_answer(key):
+                return f"{key}: null"
+    return None
+
+
 # --- objects ----------------------------------------------------------------------------------------------------------
 
 
@@ -165,12 +226,28 @@ def _identifying(step: Step) -> dict[str, JsonValue]:
     }
 
 
+def _answered_about(earlier: Step) -> dict[str, JsonValue]:
+    """The identifying members of the object the earlier call's observation answers about (its top level:
+    ``{"order_id": "O-2", "eligible": true}``), for the keys its arguments do not give."""
+    observation = earlier.observation
+    if not isinstance(observation, Mapping):
+        return {}
+    return {
+        canonical_tool_name(k): v
+        for k, v in observation.items()
+        if _IDENTIFYING_NAME.search(canonical_tool_name(k)) and isinstance(v, (str, int)) and not isinstance(v, bool)
+    }
+
+
 def _same_object(earlier: Step, call: Step, per: str | None) -> bool:
-    """Whether ``earlier`` was about the object ``call`` acts on; what cannot be told counts as the same."""
+    """Whether ``earlier`` was about the object ``call`` acts on: its arguments, else the object its observation
+    answers about, name the same one; what cannot be told counts as the same."""
+    theirs = {**_answered_about(earlier), **_identifying(earlier)}
     if per is not None:
         a, b = _argument(earlier, per), _argument(call, per)
+        a = theirs.get(canonical_tool_name(per)) if a is None else a
         return a is None or b is None or _same_value(a, b)
-    mine, theirs = _identifying(call), _identifying(earlier)
+    mine = _identifying(call)
     return all(_same_value(mine[k], theirs[k]) for k in mine.keys() & theirs.keys())
 
 
@@ -235,6 +312,11 @@ def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: Trace
     no = _says_no(pre.observation, pre.tool_name or "")
     if no is not None:
         return "planning.precondition_said_no", f"{pre.tool_name} said no at step {pre.step_id!r} ({no})"
+    waiting = _not_yet(pre.observation, pre.tool_name or "")
+    if waiting is not None:
+        return "planning.precondition_pending", (
+            f"{pre.tool_name} had not said yes yet at step {pre.step_id!r} ({waiting})"
+        )
     if not _same_object(pre, call, rule.per):
         return "planning.precondition_other_object", f"{pre.tool_name} at step {pre.step_id!r} was for another object"
     if _is_identity_check(pre.tool_name or ""):
@@ -255,6 +337,18 @@ def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingR
     for name in names:
         tried = [s for s in earlier if same_tool(s.tool_name or "", name)]
         verdicts = [_why_not(trace, s, call, rule, ctx) for s in tried]
+        answered = [
+            (s, v)
+            for s, v in zip(tried, verdicts, strict=True)
+            if not call_failed(s) and _same_object(s, call, rule.per)
+        ]
+        last = answered[-1] if answered else None
+        if last is not None and last[1] is not None and last[1][0] in _TAKEN_BACK:
+            # the latest answer for the object decides: a later no (or "pending") takes an earlier yes back
+            reasons.append(last[1][1])
+            shown.append(last[0])
+            rule_name = last[1][0]
+            continue
         if any(v is None for v in verdicts):
             return None
         if not tried:
