@@ -101,6 +101,35 @@ _NEGATED_WORD = re.compile(r"^(?:in|un|non)(?:eligib|verif|valid|authori|authent
 _ID_NAME = re.compile(r"(?:^|_)id$")
 _IDENTIFYING_NAME = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$")
 _WINDOW = 3
+_FILLERS = frozenset(
+    [
+        "be",
+        "been",
+        "being",
+        "is",
+        "are",
+        "was",
+        "were",
+        "yet",
+        "to",
+        "fully",
+        "successfully",
+        "currently",
+        "able",
+        "get",
+        "got",
+        "have",
+        "has",
+        "had",
+        "do",
+        "does",
+        "did",
+        "could",
+        "can",
+        "will",
+        "would",
+    ]
+)
 _TAKEN_BACK = ("planning.precondition_said_no", "planning.precondition_pending")
 _PREFIX = 5
 
@@ -130,6 +159,18 @@ def _answers(key: str, tool: str) -> bool:
     return any(w in ANSWER_WORDS or any(w[:_PREFIX] == a[:_PREFIX] for a in wanted) for w in _key_words(key))
 
 
+def _negated(before: list[str]) -> bool:
+    """Whether the words before an answer word negate it: a negation with only auxiliaries and adverbs after it
+    ("could not be verified", "was not yet approved"); in "no mismatch found" the "no" is the mismatch's."""
+    for j in range(len(before) - 1, -1, -1):
+        token = before[j]
+        if token in _NEGATIONS or token.endswith("n't"):
+            return True
+        if token not in _FILLERS:
+            return False
+    return False
+
+
 def _text_says_no(text: str, tool: str) -> bool:
     wanted = action_words(tool)
     for sentence in sentences(text):
@@ -137,10 +178,9 @@ def _text_says_no(text: str, tool: str) -> bool:
         for i, token in enumerate(tokens):
             if _NEGATED_WORD.match(token):
                 return True
-            if token in ANSWER_WORDS or any(token[:_PREFIX] == a[:_PREFIX] for a in wanted):
-                before = tokens[max(0, i - _WINDOW) : i]
-                if any(t in _NEGATIONS or t.endswith("n't") for t in before):
-                    return True
+            answer = token in ANSWER_WORDS or any(token[:_PREFIX] == a[:_PREFIX] for a in wanted)
+            if answer and _negated(tokens[max(0, i - _WINDOW) : i]):
+                return True
     return False
 
 
