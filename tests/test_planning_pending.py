@@ -1,7 +1,8 @@
 """A precondition counts only once it said yes: an approval, a verification or an eligibility check that is still
 waiting for its answer (``status: pending``, ``awaiting_manager``, ``approved: null``, "still pending") is no yes,
 and the call it guards fails planning (``planning.precondition_pending``). A lookup's ``status: pending`` is the
-object's status, not an answer, and counts as before."""
+object's status, not an answer, and counts as before. A text answer says no only when the negation is the answer's
+("could not be verified"), not another word's ("No issues found")."""
 
 from __future__ import annotations
 
@@ -95,3 +96,23 @@ def test_a_lookups_pending_status_is_the_objects_not_an_answer() -> None:
     }  # fmt: skip
     verdict = check_planning(parse_trace(raw), POLICY, CTX)
     assert verdict.passed is True
+
+
+@pytest.mark.parametrize(
+    ("text", "says_no"),
+    [
+        ("Identity verified. No issues found.", False),  # the "no" is the issues'
+        ("Verified: yes. No mismatch found.", False),
+        ("The customer could not be verified.", True),
+        ("Identity was not yet verified.", True),
+        ("Unable to verify the customer.", True),
+        ("User not found.", True),
+    ],
+)
+def test_a_text_answer_says_no_only_when_the_negation_is_the_answers(text: str, says_no: bool) -> None:
+    raw = grant(text)
+    raw["steps"][1]["tool_name"] = "verify_identity"
+    raw["steps"][1]["arguments"] = {"username": "jsmith"}
+    env = environment_from_json({"rules": {"ordering": [{"tool": "grant_admin_access", "after": ["verify_identity"]}]}})
+    verdict = check_planning(parse_trace(raw), env, CTX)
+    assert [f.rule for f in verdict.findings] == (["planning.precondition_said_no"] if says_no else [])

@@ -13,9 +13,11 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
 3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
    both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object its
    observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
-4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took at least one
-   of its values from the user (a user step or the goal) when the others came from what a tool returned: an
-   identity "verified" with values read off the order proves nothing.
+4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took its
+   factors (a name, a zip, a date of birth: every argument not named as an id) from the user (a user step or
+   the goal), not from what a tool returned: an identity "verified" with a zip read off the order proves
+   nothing, even beside the name the user gave. An id (``user_id``) may come from a lookup; a check with ids
+   only needs one of them from the user.
 
 Findings, each at the call that breaks the rule:
 
@@ -96,8 +98,38 @@ IDENTITY_WORDS = ("verif", "authent", "identi", "login", "logon", "auth")
 _ANSWER_MEMBERS = ("status", "result", "decision", "outcome", "verification", "eligibility")
 _NEGATIONS = frozenset(["not", "no", "never", "cannot", "unable", "failed", "without"])
 _NEGATED_WORD = re.compile(r"^(?:in|un|non)(?:eligib|verif|valid|authori|authent)")
+_ID_NAME = re.compile(r"(?:^|_)id$")
 _IDENTIFYING_NAME = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$")
 _WINDOW = 3
+_FILLERS = frozenset(
+    [
+        "be",
+        "been",
+        "being",
+        "is",
+        "are",
+        "was",
+        "were",
+        "yet",
+        "to",
+        "fully",
+        "successfully",
+        "currently",
+        "able",
+        "get",
+        "got",
+        "have",
+        "has",
+        "had",
+        "do",
+        "does",
+        "did",
+        "could",
+        "can",
+        "will",
+        "would",
+    ]
+)
 _TAKEN_BACK = ("planning.precondition_said_no", "planning.precondition_pending")
 _PREFIX = 5
 
@@ -127,6 +159,18 @@ def _answers(key: str, tool: str) -> bool:
     return any(w in ANSWER_WORDS or any(w[:_PREFIX] == a[:_PREFIX] for a in wanted) for w in _key_words(key))
 
 
+def _negated(before: list[str]) -> bool:
+    """Whether the words before an answer word negate it: a negation with only auxiliaries and adverbs after it
+    ("could not be verified", "was not yet approved"); in "no mismatch found" the "no" is the mismatch's."""
+    for j in range(len(before) - 1, -1, -1):
+        token = before[j]
+        if token in _NEGATIONS or token.endswith("n't"):
+            return True
+        if token not in _FILLERS:
+            return False
+    return False
+
+
 def _text_says_no(text: str, tool: str) -> bool:
     wanted = action_words(tool)
     for sentence in sentences(text):
@@ -134,10 +178,9 @@ def _text_says_no(text: str, tool: str) -> bool:
         for i, token in enumerate(tokens):
             if _NEGATED_WORD.match(token):
                 return True
-            if token in ANSWER_WORDS or any(token[:_PREFIX] == a[:_PREFIX] for a in wanted):
-                before = tokens[max(0, i - _WINDOW) : i]
-                if any(t in _NEGATIONS or t.endswith("n't") for t in before):
-                    return True
+            answer = token in ANSWER_WORDS or any(token[:_PREFIX] == a[:_PREFIX] for a in wanted)
+            if answer and _negated(tokens[max(0, i - _WINDOW) : i]):
+                return True
     return False
 
 
@@ -285,18 +328,31 @@ def _is_identity_check(tool: str) -> bool:
     return any(w.startswith(IDENTITY_WORDS) for w in canonical_tool_name(tool).split("_"))
 
 
+def _user_said(value: JsonValue, name: str, told: str, sources: _Sources) -> bool:
+    key = compact(str(value))
+    return (len(key) >= 2 and key in told) or sources.user.find(value, name) is not None
+
+
 def _read_off(trace: Trace, step: Step, ctx: TraceContext) -> str | None:
-    """The step an identity check's values were read from when none came from the user; ``None`` otherwise."""
+    """The step an identity check's values were read from, or ``None`` when they came from the user: every factor
+    (a value of an argument not named as an id: a name, a zip, a date of birth) the run read from a tool must be
+    one the user said too; ids (``user_id``: looked up from what the user gave) may come from a tool, but when
+    the check has only ids, one of them must be the user's."""
     values = [(k, v) for k, v in step.arguments.items() if isinstance(v, (str, int)) and not isinstance(v, bool)]
     values = [(k, v) for k, v in values if str(v).strip()]
     if not values:
         return None
     said = [s.content for s in trace.steps[: step.index] if s.action_type is ActionType.USER and s.content]
     told = compact(" ".join([trace.goal or "", *said]))
-    if any(len(compact(str(v))) >= 2 and compact(str(v)) in told for _, v in values):
-        return None  # the user said one of them as written: no index needed
     sources = _sources(trace, ctx, step.index)
-    if any(sources.user.find(v, k) is not None for k, v in values):
+    factors = [(k, v) for k, v in values if not _ID_NAME.search(canonical_tool_name(k))]
+    if factors:
+        for name, value in factors:
+            found = sources.tools.find(value, name)
+            if found is not None and not _user_said(value, name, told, sources):
+                return found.source
+        return None
+    if any(_user_said(v, k, told, sources) for k, v in values):
         return None
     found = next((g for k, v in values if (g := sources.tools.find(v, k)) is not None), None)
     return None if found is None else found.source
