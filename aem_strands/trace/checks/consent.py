@@ -5,8 +5,9 @@ action, which details: ``aem_strands.trace.checks.details``).
 - The **proposal** is the agent's last reply before the call that is about this action (it names the action,
   ``steps.names_action``, or states one of the call's argument values) and proposes it: a proposal act
   (``confirm``, ``offer`` or ``offer_intent`` at least ``PROPOSAL``), a question, or a statement of it before any
-  call of the tool ("I will cancel ORDER_1."). Failing one, the last reply before the user's last step when it
-  is a confirmation request ("Please confirm if you would like to proceed").
+  call of the tool ("I will cancel ORDER_1."). But the last reply before the user's last step is the proposal
+  when it is a confirmation request and no call was made since (a confirmation of changed details, "Please
+  confirm: the pickup date is March 1st", after an answer that corrected the first one), and, failing any, too.
 - Its **answers** are the user steps after it before the call, except those after a later reply that asks something
   else (a "No" to "Do you want travel insurance?" is no answer to the booking). Each answer is read given the act
   of the reply before it (an answer to the proposal, given the proposal's most probable kind). The last answer that
@@ -147,14 +148,15 @@ def _reply_before(before: list[Step], step: Step) -> Step | None:
 
 def _proposal(before: list[Step], call: Step) -> Step | None:
     calls = [s.index for s in before if s.action_type is ActionType.TOOL_CALL and s.tool_name == call.tool_name]
+    users = _users(before)
+    last = _reply_before(before, users[-1]) if users else None
+    confirming = last is not None and _agent_acts(_text(last))["confirm"] >= PROPOSAL
+    if confirming and last is not None and not any(s.action_type is ActionType.TOOL_CALL for s in before[last.index :]):
+        return last  # the last confirmation request before the call, nothing done since: a re-confirmation
     for reply in reversed(_replies(before)):
         if _about(reply, call) and (_asks(reply) or not any(i < reply.index for i in calls)):
             return reply
-    users = _users(before)
-    last = _reply_before(before, users[-1]) if users else None
-    if last is not None and _agent_acts(_text(last))["confirm"] >= PROPOSAL:
-        return last
-    return None
+    return last if confirming else None
 
 
 def _answers(before: list[Step], proposal: Step) -> list[Step]:
@@ -204,10 +206,19 @@ def _read(acts: dict[str, float]) -> str:
 def _reading(before: list[Step], step: Step, proposal: Step) -> str:
     """``refuse``, ``agree``, ``other`` or ``unsure`` (see the module docstring); read in several contexts, a step
     the contexts read differently is ``unsure``. Before the model: an answer that refuses by ellipsis ("I'd rather
-    you didn't") refuses (``requests.refuses_by_ellipsis``)."""
+    you didn't") refuses (``requests.refuses_by_ellipsis``). An answer of several sentences the model reads as
+    ``other`` or ``unsure`` as a whole agrees when each of its sentences that is not ``other`` is a sure agreement
+    ("Ok, you twisted my arm. Do they have outdoor seating?")."""
     if refuses_by_ellipsis(_text(step)):
         return "refuse"
-    return _sure(_text(step), _contexts(before, step, proposal))
+    contexts = _contexts(before, step, proposal)
+    whole = _sure(_text(step), contexts)
+    parts = sentences(_text(step))
+    if whole in ("other", "unsure") and len(parts) > 1:
+        said = {r for r in (_sure(p, contexts) for p in parts) if r != "other"}
+        if said == {"agree"}:
+            return "agree"
+    return whole
 
 
 def _ends_agreeing(before: list[Step], step: Step, proposal: Step) -> bool:
