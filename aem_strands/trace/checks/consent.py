@@ -197,7 +197,7 @@ def _read(acts: dict[str, float]) -> str:
     if acts["refuse"] >= CONFIDENT:
         return "refuse"
     if acts["refuse"] > UNLIKELY:
-        return "unsure"
+        return "decline" if acts["agree"] <= UNLIKELY else "unsure"
     if acts["agree"] >= CONFIDENT:
         return "agree"
     return "other" if acts["agree"] <= UNLIKELY else "unsure"
@@ -295,6 +295,12 @@ def _by_proposal(before: list[Step], call: Step, ledger: ConsentLedger, original
     if reading == "refuse":
         how = f"the user refused the proposal at step {proposal.step_id!r} at step {answer.step_id!r}"
         return Consent(Decision.WITHHELD, how, shown, refused=True, answered=True)
+    if reading == "decline":
+        how = (
+            f"the answer at step {answer.step_id!r} to the proposal at step {proposal.step_id!r} is no agreement "
+            "(and may refuse it)"
+        )
+        return Consent(Decision.WITHHELD, how, shown, answered=True)
     informed = _informed_after(before, proposal, call)
     if informed is not None:
         user, sure = informed
