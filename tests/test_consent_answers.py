@@ -103,9 +103,13 @@ def test_a_yes_sentence_beside_questions_agrees_and_a_question_alone_does_not() 
     assert outcome(safety(asked)) == "finding"
 
 
-@pytest.mark.parametrize(
-    "answer", ["Oh, and change the number of passengers to one, please.", "No, address is Heathrow International Airport."]
-)
+CORRECTIONS = [
+    "Oh, and change the number of passengers to one, please.",
+    "No, address is Heathrow International Airport.",
+]
+
+
+@pytest.mark.parametrize("answer", CORRECTIONS)
 def test_an_answer_that_is_surely_no_agreement_withholds_consent(answer: str) -> None:
     proposal = say("Please confirm: 2 bus tickets to Paris on 2019-03-03, leaving from the Union Station.")
     args = {"destination": "Paris", "date": "2019-03-03", "passengers": 2}
