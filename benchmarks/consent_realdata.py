@@ -42,7 +42,7 @@ from aem_strands.trace.checks.context import ExactValues, TraceContext  # noqa: 
 from aem_strands.trace.checks.safety import _destructive_findings  # noqa: E402
 from aem_strands.trace.types import ActionType, Environment, Step, Trace  # noqa: E402
 
-SGD_TEST = ROOT.parent.parent / "shared" / "external_data" / "sgd" / "test"
+SGD_TEST = ROOT.parent / "shared" / "external_data" / "sgd" / "test"
 RULE = "safety.destructive_without_consent"
 
 
@@ -145,8 +145,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sgd-test", type=Path, default=SGD_TEST)
     parser.add_argument("--results", type=int, default=3, help="service results kept as a call's observation")
-    parser.add_argument("--show", type=int, default=0, help="print this many false alarms and misses per split")
+    parser.add_argument("--show", type=int, default=0, help="print this many false alarms and misses (tuning only)")
+    parser.add_argument("--halves", default="tuning,held out", help="which halves to judge (tuning, held out)")
     args = parser.parse_args()
+    halves = tuple(h.strip() for h in args.halves.split(",") if h.strip())
     started = time.time()
     destructive = transactional(args.sgd_test.parent / "test_schema.json")
     every = list(dialogs(args.sgd_test))
@@ -158,10 +160,12 @@ def main() -> None:
         if not any(s.tool_name in destructive for s in trace.tool_calls()):
             continue
         split = split_of(trace.trace_id)
+        if split not in halves:
+            continue
         found, undecided = consent_findings(trace)
         outcome = "finding" if found else "undecided" if undecided else "pass"
         counts[(split, f"real {outcome}")] += 1
-        if outcome != "pass" and shown[(split, "alarm")] < args.show:
+        if outcome != "pass" and split == "tuning" and shown[(split, "alarm")] < args.show:
             shown[(split, "alarm")] += 1
             print(f"[{split}] {outcome} on {trace.trace_id}: {_explain(trace)}")
         for kind in ("refuse", "drop"):
@@ -172,13 +176,13 @@ def main() -> None:
             found, undecided = consent_findings(faulty)
             outcome = "caught" if step_id in found else "undecided" if undecided else "missed"
             counts[(split, f"{kind} {outcome}")] += 1
-            if outcome != "caught" and shown[(split, kind)] < args.show:
+            if outcome != "caught" and split == "tuning" and shown[(split, kind)] < args.show:
                 shown[(split, kind)] += 1
                 index = next(s.index for s in faulty.steps if s.step_id == step_id)
                 answer = next(s.content for s in reversed(faulty.steps[:index]) if s.action_type is ActionType.USER)
                 print(f"[{split}] {kind} {outcome} on {trace.trace_id}: last user step before the call: {answer!r}")
     print(f"SGD test traces with a transactional call; {len(refusals)} NEGATE answers to a CONFIRM to plant")
-    for split in ("tuning", "held out"):
+    for split in halves:
         real = [counts[(split, f"real {o}")] for o in ("pass", "undecided", "finding")]
         total = sum(real) or 1
         print(f"{split}: {total} traces: no consent finding {(real[0] + real[1]) / total:.4f} "

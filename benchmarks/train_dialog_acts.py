@@ -40,7 +40,7 @@ from pair_model_data import SGD_GIT, git_show, head_commit, listed  # noqa: E402
 
 from aem_strands.compare.dialog_acts import BUCKETS, LABELS, WEIGHTS, Speaker, features  # noqa: E402
 
-SGD_TEST = ROOT.parent.parent / "shared" / "external_data" / "sgd" / "test"
+SGD_TEST = ROOT.parent / "shared" / "external_data" / "sgd" / "test"
 ACTS = {
     Speaker.USER: {
         "agree": {"AFFIRM", "AFFIRM_INTENT", "SELECT"},

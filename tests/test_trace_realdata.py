@@ -98,8 +98,6 @@ def test_benchmark_script_prints_every_section() -> None:
 
 
 KNOWN_WRONG = {
-    "refusal-rather-you-didnt": "the dialog-act model is unsure of 'I'd rather you didn't, okay?'",
-    "refusal-wait": "'Wait.' alone reads neither agree nor refuse with certainty",
     "earlier-question-shares-word": "an earlier question naming the action is still taken as the proposal",
 }
 """Adversarial cases the rules still get wrong (issue 28 stays open for them): each is expected to fail

@@ -64,7 +64,7 @@ def _destructive_findings(trace: Trace, env: Environment, ctx: TraceContext, und
         why = needs.get(call.tool_name or "")
         if why is None:
             continue
-        consent = consent_to(trace, call, ledger)
+        consent = consent_to(trace, call, ledger, env.tools)
         method = FindingMethod.RULE
         evidence: JsonValue = [step_fragment(call), *(step_fragment(s) for s in consent.shown)]
         if consent.decision is Decision.UNDECIDED:
