@@ -168,3 +168,10 @@ def test_one_word_by_its_letters_apostrophes_aside(said: str, expected: str) -> 
 def test_a_long_name_mostly_unsaid_is_a_value_not_wording(value: str, expected: str) -> None:
     said = user("Find me a hotel in Paris near the big station by the river.")
     assert outcome(judged(said, call("reserve_hotel", place_name=value))) == expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [("event", "grounded"), ("party", "undecided")])
+def test_a_choice_the_description_quotes_is_given_by_the_schema(value: str, expected: str) -> None:
+    env = described("create_event", event_type="The type of the event, either 'meeting' or 'event'.")
+    verdict = judged(user("Put my friend's birthday on the calendar."), call("create_event", event_type=value), env=env)
+    assert outcome(verdict) == expected

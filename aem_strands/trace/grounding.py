@@ -80,6 +80,8 @@ _SMALL_WORDS = frozenset(
 _LONG_PHRASE = 6
 _SHORT_FORM = 3
 _KEPT_PER_KEY = 4
+_FLOAT_DIGITS = 12
+"""Significant digits a float argument is read to: past them is binary rounding, not the amount meant."""
 _NAME_WORD = 4
 _SHORT_PHRASE = 3
 _PLACE_PHRASE = 3
@@ -200,7 +202,10 @@ class GroundingIndex:
             self._numbers.setdefault(amount / 100, {}).setdefault(None, (source, shown))
 
     def find(self, value: JsonValue, name: str = "") -> Grounding | None:
-        """Where ``value`` appears in what was indexed, or ``None`` (see the module docstring for the order)."""
+        """Where ``value`` appears in what was indexed, or ``None`` (see the module docstring for the order). A float
+        is read as the decimal it stands for (``2 + 0.53`` is ``2.53``, not ``2.5300000000000002``)."""
+        if isinstance(value, float) and value == value and abs(value) != float("inf"):
+            value = float(f"{value:.{_FLOAT_DIGITS}g}")
         found = self._exact.get(json_key(value))
         if found is not None:
             return Grounding(found[0], found[1], "exact")

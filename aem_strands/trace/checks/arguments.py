@@ -18,11 +18,12 @@ week``, the ends of ``9/15-9/21``, a currency by an amount in it (``forty bucks`
 composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie").
 
 Exempt: booleans, null, the integers 0 and 1, empty strings, values the tool's schema gives (``enum``,
-``const``, ``default``: the tool, not the conversation, says what they may be), and a word of the tool's own name
-(``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text argument (``ArgKind.FREE_TEXT``: a
-``message``, ``reason``, ``body``...; also a ``thought``, ``expression``, ``query`` or shell ``command``, and any
-string of six words or more not found whole, most of whose words were said) is the agent's own wording; only the
-identifiers and amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
+``const``, ``default``, or choices its description quotes: the tool, not the conversation, says what they may be),
+and a word of the tool's own name (``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text
+argument (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression``,
+``query`` or shell ``command``, and any string of six words or more not found whole, most of whose words were said)
+is the agent's own wording; only the identifiers and amounts inside it must be grounded, each alone or with the word
+beside it (``order 123``, ``7 pm``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
@@ -117,11 +118,19 @@ def _free_text_values(text: str, command: bool = False) -> Iterator[tuple[str, .
         yield tuple(readings)
 
 
+_QUOTED = re.compile(r"['\"`]([^'\"`]{1,40})['\"`]")
+
+
 def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
-    """Whether the schema itself gives ``value``: an ``enum`` or ``const`` argument, or its ``default``."""
+    """Whether the schema itself gives ``value``: an ``enum`` or ``const`` argument, its ``default``, or one of
+    two or more choices its description quotes ("The type of the event, either 'meeting' or 'event'.")."""
     if schema is None:
         return False
-    return "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value)
+    if "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value):
+        return True
+    description = schema.get("description")
+    quoted = _QUOTED.findall(description) if isinstance(description, str) else []
+    return isinstance(value, str) and len(quoted) >= 2 and value.casefold() in {q.casefold() for q in quoted}
 
 
 def _named_by_tool(value: JsonValue, tool: str) -> bool:
