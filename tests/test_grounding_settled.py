@@ -175,3 +175,11 @@ def test_a_choice_the_description_quotes_is_given_by_the_schema(value: str, expe
     env = described("create_event", event_type="The type of the event, either 'meeting' or 'event'.")
     verdict = judged(user("Put my friend's birthday on the calendar."), call("create_event", event_type=value), env=env)
     assert outcome(verdict) == expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [("Alice Smith", "grounded"), ("Bob Jones", "undecided")])
+def test_a_proper_name_is_not_composed_of_two_peoples_names(value: str, expected: str) -> None:
+    # "Bob Jones" takes Bob's first name and Alice's last: nobody of that name was said, so it is not grounded;
+    # its words in one message leave it to the judge (never a pass).
+    said = user("Don't send it to Bob Smith. Send it to Alice Jones, no wait, Alice Smith.")
+    assert outcome(judged(said, call("transfer", recipient=value))) == expected

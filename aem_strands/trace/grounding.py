@@ -322,7 +322,7 @@ class GroundingIndex:
         """Whether at least half the words of ``value`` (small words aside) were said or seen earlier."""
         self._read_texts()
         words = [t.key for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS]
-        return bool(words) and 2 * sum(self._said_in_part(w) for w in words) >= len(words)
+        return bool(words) and 2 * sum(w in self._postings for w in words) >= len(words)
 
     def may_be_derived(self, value: JsonValue) -> Grounding | None:
         """For a date, time or date with a time found nowhere: the earlier value it may have been worked out from,
@@ -357,12 +357,13 @@ class GroundingIndex:
         """For a name of two words or more found nowhere whole: whether every word of it (small words aside) and
         every number was said or seen earlier, each somewhere (``1 on 1 with Olivie`` after "one on one" and "Her
         name is Olivie"; ``Pay electricity bill`` after "pay my electricity bill"): a name the agent composed
-        from what it was given, not a value it invented."""
-        if not isinstance(value, str):
+        from what it was given, not a value it invented. A proper name (every word capitalised, no small word:
+        ``Bob Jones``) is not composed: a first name said of one person and a last name of another name nobody."""
+        if not isinstance(value, str) or len(value.split()) < 2 or _proper_name(value):
             return None
         self._read_texts()
         found = [t for t in tokens(value) if t.key not in _SMALL_WORDS]
-        if len(value.split()) < 2 or not found:
+        if not found:
             return None
         numbers = [t for t in found if t.number is not None]
         if numbers:
@@ -585,6 +586,13 @@ def _unit(token: Token) -> str | None:
 
 def _spelled(token: Token) -> str:
     return token.key[1:] if token.kind == "identifier" else compact(token.shown)
+
+
+def _proper_name(value: str) -> bool:
+    """Whether ``value`` reads as a proper name: every word capitalised and none a small word (``Bob Jones``, not
+    ``Flight to Paris`` nor ``Pay rent``)."""
+    words = value.split()
+    return all(w[:1].isupper() and normalise_text(w) not in _SMALL_WORDS for w in words)
 
 
 def _named_within(text: str, word: str) -> bool:
