@@ -124,6 +124,7 @@ def test_a_word_for_a_city_argument_is_settled(description: str, value: str, exp
     [
         ({"session_token": "98a5a87a-7714-b404"}, "finding"),  # the key holds typed values, not words
         ({"session_token": "guest"}, "undecided"),  # it held a word: a word may be said otherwise
+        ({"session_token": "guest room 12"}, "undecided"),  # words with a number are still words
     ],
 )
 def test_a_word_where_the_key_held_typed_values_is_settled(state: dict[str, str], expected: str) -> None:

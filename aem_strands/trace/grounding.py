@@ -620,10 +620,11 @@ def _last_key(path: str) -> str:
 
 
 def _worded(value: JsonValue) -> bool:
-    """Whether a value is words (no digit and no typed reading): what may be said in other words."""
+    """Whether a value is words (no typed reading, and no digit or several words: ``Room 12``): what may be said
+    in other words. ``98a5a87a-7714-b404`` and ``09:00:00`` are not."""
     if not isinstance(value, str):
         return False
-    return not any(ch.isdigit() for ch in value) and isinstance(typed_value(value), Text)
+    return isinstance(typed_value(value), Text) and (not any(ch.isdigit() for ch in value) or " " in value.strip())
 
 
 def _keys(value: JsonValue) -> Iterator[str]:
