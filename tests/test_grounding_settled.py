@@ -184,3 +184,18 @@ def test_a_proper_name_is_not_composed_of_two_peoples_names(value: str, expected
     # its words in one message leave it to the judge (never a pass).
     said = user("Don't send it to Bob Smith. Send it to Alice Jones, no wait, Alice Smith.")
     assert outcome(judged(said, call("transfer", recipient=value))) == expected
+
+
+@pytest.mark.parametrize(
+    ("description", "value", "expected"),
+    [
+        ("Name of the restaurant", "Neapolitan", "finding"),  # a name is said by its words: this one was not
+        ("Name of the restaurant", "Regent", "grounded"),  # a word of "Regent Thai", said
+        ("Name of the restaurant", "neapolitan", "undecided"),  # not written as a name
+        ("The kind of food", "Neapolitan", "undecided"),  # no name argument: a word said otherwise, perhaps
+    ],
+)
+def test_a_word_for_a_name_argument_is_settled(description: str, value: str, expected: str) -> None:
+    env = described("reserve", restaurant=description)
+    verdict = judged(user("A table at Regent Thai for two, please."), call("reserve", restaurant=value), env=env)
+    assert outcome(verdict) == expected

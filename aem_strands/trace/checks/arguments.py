@@ -215,15 +215,22 @@ def _another_listed(index: GroundingIndex, value: JsonValue, schema: Mapping[str
 
 _FORMAT_TEXT = re.compile(r"%[HMSYmdI]|\b(?:YYYY|HH:MM|MM/DD|DD/MM)\b")
 _CITY = re.compile(r"\b(?:city|town)\b", re.IGNORECASE)
+_NAME = re.compile(r"\bname\b|\bperformer\b", re.IGNORECASE)
+
+
+def _capitalised(value: JsonValue) -> bool:
+    """Whether a value is written as a proper name: every word capitalised (``Neapolitan``, ``Die Young``)."""
+    return isinstance(value, str) and bool(value.split()) and all(w[:1].isupper() for w in value.split())
 _TYPED_KINDS = (ArgKind.DATE, ArgKind.EMAIL, ArgKind.URI, ArgKind.NUMBER)
 
 
 def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: Mapping[str, Any] | None) -> str | None:
     """Why an argument's value is no words that could have been said in other words: its schema's ``format`` or
     ``type`` (a date, e-mail, URI or number), a format its description gives (``Format: %H:%M:%S``), a city
-    argument (``City where the event is taking place``: a city is said by one of its names) none of whose words
-    was said, or the typed values earlier states, observations or calls held under its name (``session_token``);
-    else ``None``."""
+    argument (``City where the event is taking place``: a city is said by one of its names) or a name argument
+    (``Name of the restaurant``, ``Performer's name``: a name is said by its words) none of whose words was said,
+    the value written as a name, or the typed values earlier states, observations or calls held under its name
+    (``session_token``); else ``None``."""
     if schema is not None:
         kind = arg_kind(path.rsplit(".", 1)[-1], schema)
         if kind in _TYPED_KINDS:
@@ -233,6 +240,9 @@ def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: 
             return f"the description of {path!r} gives its format ({description[:60]!r})"
         if isinstance(description, str) and _CITY.search(description) and not index.any_word_said(str(value)):
             return f"{path!r} is a city ({description[:60]!r}) and no word of {value!r} was said"
+        named = isinstance(description, str) and _NAME.search(description)
+        if named and _capitalised(value) and not index.any_word_said(str(value)):
+            return f"{path!r} is a name ({description[:60]!r}) and no word of {value!r} was said"
     earlier = index.typed_key(path)
     return f"earlier values of {path!r} are typed ({earlier!r}), not words" if earlier is not None else None
 
