@@ -242,9 +242,9 @@ def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: 
             return f"the description of {path!r} gives its format ({description[:60]!r})"
         if isinstance(description, str) and _CITY.search(description) and not index.any_word_said(str(value)):
             return f"{path!r} is a city ({description[:60]!r}) and no word of {value!r} was said"
-        if isinstance(description, str) and _NAME.search(description) and _capitalised(value):
-            if not index.any_word_said(str(value)):
-                return f"{path!r} is a name ({description[:60]!r}) and no word of {value!r} was said"
+        is_name = isinstance(description, str) and _NAME.search(description) is not None
+        if is_name and _capitalised(value) and not index.any_word_said(str(value)):
+            return f"{path!r} is a name ({str(description)[:60]!r}) and no word of {value!r} was said"
     earlier = index.typed_key(path)
     return f"earlier values of {path!r} are typed ({earlier!r}), not words" if earlier is not None else None
 
