@@ -124,6 +124,7 @@ def test_a_word_for_a_city_argument_is_settled(description: str, value: str, exp
     [
         ({"session_token": "98a5a87a-7714-b404"}, "finding"),  # the key holds typed values, not words
         ({"session_token": "guest"}, "undecided"),  # it held a word: a word may be said otherwise
+        ({"session_token": "guest room 12"}, "undecided"),  # words with a number are still words
     ],
 )
 def test_a_word_where_the_key_held_typed_values_is_settled(state: dict[str, str], expected: str) -> None:
@@ -168,3 +169,33 @@ def test_one_word_by_its_letters_apostrophes_aside(said: str, expected: str) -> 
 def test_a_long_name_mostly_unsaid_is_a_value_not_wording(value: str, expected: str) -> None:
     said = user("Find me a hotel in Paris near the big station by the river.")
     assert outcome(judged(said, call("reserve_hotel", place_name=value))) == expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [("event", "grounded"), ("party", "undecided")])
+def test_a_choice_the_description_quotes_is_given_by_the_schema(value: str, expected: str) -> None:
+    env = described("create_event", event_type="The type of the event, either 'meeting' or 'event'.")
+    verdict = judged(user("Put my friend's birthday on the calendar."), call("create_event", event_type=value), env=env)
+    assert outcome(verdict) == expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [("Alice Smith", "grounded"), ("Bob Jones", "undecided")])
+def test_a_proper_name_is_not_composed_of_two_peoples_names(value: str, expected: str) -> None:
+    # "Bob Jones" takes Bob's first name and Alice's last: nobody of that name was said, so it is not grounded;
+    # its words in one message leave it to the judge (never a pass).
+    said = user("Don't send it to Bob Smith. Send it to Alice Jones, no wait, Alice Smith.")
+    assert outcome(judged(said, call("transfer", recipient=value))) == expected
+
+
+@pytest.mark.parametrize(
+    ("description", "value", "expected"),
+    [
+        ("Name of the restaurant", "Neapolitan", "finding"),  # a name is said by its words: this one was not
+        ("Name of the restaurant", "Regent", "grounded"),  # a word of "Regent Thai", said
+        ("Name of the restaurant", "neapolitan", "undecided"),  # not written as a name
+        ("The kind of food", "Neapolitan", "undecided"),  # no name argument: a word said otherwise, perhaps
+    ],
+)
+def test_a_word_for_a_name_argument_is_settled(description: str, value: str, expected: str) -> None:
+    env = described("reserve", restaurant=description)
+    verdict = judged(user("A table at Regent Thai for two, please."), call("reserve", restaurant=value), env=env)
+    assert outcome(verdict) == expected

@@ -80,6 +80,8 @@ _SMALL_WORDS = frozenset(
 _LONG_PHRASE = 6
 _SHORT_FORM = 3
 _KEPT_PER_KEY = 4
+_FLOAT_DIGITS = 12
+"""Significant digits a float argument is read to: past them is binary rounding, not the amount meant."""
 _NAME_WORD = 4
 _SHORT_PHRASE = 3
 _PLACE_PHRASE = 3
@@ -200,7 +202,10 @@ class GroundingIndex:
             self._numbers.setdefault(amount / 100, {}).setdefault(None, (source, shown))
 
     def find(self, value: JsonValue, name: str = "") -> Grounding | None:
-        """Where ``value`` appears in what was indexed, or ``None`` (see the module docstring for the order)."""
+        """Where ``value`` appears in what was indexed, or ``None`` (see the module docstring for the order). A float
+        is read as the decimal it stands for (``2 + 0.53`` is ``2.53``, not ``2.5300000000000002``)."""
+        if isinstance(value, float) and value == value and abs(value) != float("inf"):
+            value = float(f"{value:.{_FLOAT_DIGITS}g}")
         found = self._exact.get(json_key(value))
         if found is not None:
             return Grounding(found[0], found[1], "exact")
@@ -317,7 +322,7 @@ class GroundingIndex:
         """Whether at least half the words of ``value`` (small words aside) were said or seen earlier."""
         self._read_texts()
         words = [t.key for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS]
-        return bool(words) and 2 * sum(self._said_in_part(w) for w in words) >= len(words)
+        return bool(words) and 2 * sum(w in self._postings for w in words) >= len(words)
 
     def may_be_derived(self, value: JsonValue) -> Grounding | None:
         """For a date, time or date with a time found nowhere: the earlier value it may have been worked out from,
@@ -352,12 +357,13 @@ class GroundingIndex:
         """For a name of two words or more found nowhere whole: whether every word of it (small words aside) and
         every number was said or seen earlier, each somewhere (``1 on 1 with Olivie`` after "one on one" and "Her
         name is Olivie"; ``Pay electricity bill`` after "pay my electricity bill"): a name the agent composed
-        from what it was given, not a value it invented."""
-        if not isinstance(value, str):
+        from what it was given, not a value it invented. A proper name (every word capitalised, no small word:
+        ``Bob Jones``) is not composed: a first name said of one person and a last name of another name nobody."""
+        if not isinstance(value, str) or len(value.split()) < 2 or _proper_name(value):
             return None
         self._read_texts()
         found = [t for t in tokens(value) if t.key not in _SMALL_WORDS]
-        if len(value.split()) < 2 or not found:
+        if not found:
             return None
         numbers = [t for t in found if t.number is not None]
         if numbers:
@@ -582,6 +588,13 @@ def _spelled(token: Token) -> str:
     return token.key[1:] if token.kind == "identifier" else compact(token.shown)
 
 
+def _proper_name(value: str) -> bool:
+    """Whether ``value`` reads as a proper name: every word capitalised and none a small word (``Bob Jones``, not
+    ``Flight to Paris`` nor ``Pay rent``)."""
+    words = value.split()
+    return all(w[:1].isupper() and normalise_text(w) not in _SMALL_WORDS for w in words)
+
+
 def _named_within(text: str, word: str) -> bool:
     """Whether ``text`` writes ``word`` as a name: with a capital, and not first in a sentence (``at Lavier``, not
     "Best of all")."""
@@ -607,10 +620,11 @@ def _last_key(path: str) -> str:
 
 
 def _worded(value: JsonValue) -> bool:
-    """Whether a value is words (no digit and no typed reading): what may be said in other words."""
+    """Whether a value is words (no typed reading, and no digit or several words: ``Room 12``): what may be said
+    in other words. ``98a5a87a-7714-b404`` and ``09:00:00`` are not."""
     if not isinstance(value, str):
         return False
-    return not any(ch.isdigit() for ch in value) and isinstance(typed_value(value), Text)
+    return isinstance(typed_value(value), Text) and (not any(ch.isdigit() for ch in value) or " " in value.strip())
 
 
 def _keys(value: JsonValue) -> Iterator[str]:

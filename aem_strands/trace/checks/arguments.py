@@ -18,11 +18,12 @@ week``, the ends of ``9/15-9/21``, a currency by an amount in it (``forty bucks`
 composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie").
 
 Exempt: booleans, null, the integers 0 and 1, empty strings, values the tool's schema gives (``enum``,
-``const``, ``default``: the tool, not the conversation, says what they may be), and a word of the tool's own name
-(``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text argument (``ArgKind.FREE_TEXT``: a
-``message``, ``reason``, ``body``...; also a ``thought``, ``expression``, ``query`` or shell ``command``, and any
-string of six words or more not found whole, most of whose words were said) is the agent's own wording; only the
-identifiers and amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
+``const``, ``default``, or choices its description quotes: the tool, not the conversation, says what they may be),
+and a word of the tool's own name (``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text
+argument (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression``,
+``query`` or shell ``command``, and any string of six words or more not found whole, most of whose words were said)
+is the agent's own wording; only the identifiers and amounts inside it must be grounded, each alone or with the word
+beside it (``order 123``, ``7 pm``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
@@ -117,11 +118,19 @@ def _free_text_values(text: str, command: bool = False) -> Iterator[tuple[str, .
         yield tuple(readings)
 
 
+_QUOTED = re.compile(r"['\"`]([^'\"`]{1,40})['\"`]")
+
+
 def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
-    """Whether the schema itself gives ``value``: an ``enum`` or ``const`` argument, or its ``default``."""
+    """Whether the schema itself gives ``value``: an ``enum`` or ``const`` argument, its ``default``, or one of
+    two or more choices its description quotes ("The type of the event, either 'meeting' or 'event'.")."""
     if schema is None:
         return False
-    return "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value)
+    if "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value):
+        return True
+    description = schema.get("description")
+    quoted = _QUOTED.findall(description) if isinstance(description, str) else []
+    return isinstance(value, str) and len(quoted) >= 2 and value.casefold() in {q.casefold() for q in quoted}
 
 
 def _named_by_tool(value: JsonValue, tool: str) -> bool:
@@ -206,15 +215,24 @@ def _another_listed(index: GroundingIndex, value: JsonValue, schema: Mapping[str
 
 _FORMAT_TEXT = re.compile(r"%[HMSYmdI]|\b(?:YYYY|HH:MM|MM/DD|DD/MM)\b")
 _CITY = re.compile(r"\b(?:city|town)\b", re.IGNORECASE)
+_NAME = re.compile(r"\bname\b|\bperformer\b", re.IGNORECASE)
+
+
+def _capitalised(value: JsonValue) -> bool:
+    """Whether a value is written as a proper name: every word capitalised (``Neapolitan``, ``Die Young``)."""
+    return isinstance(value, str) and bool(value.split()) and all(w[:1].isupper() for w in value.split())
+
+
 _TYPED_KINDS = (ArgKind.DATE, ArgKind.EMAIL, ArgKind.URI, ArgKind.NUMBER)
 
 
 def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: Mapping[str, Any] | None) -> str | None:
     """Why an argument's value is no words that could have been said in other words: its schema's ``format`` or
     ``type`` (a date, e-mail, URI or number), a format its description gives (``Format: %H:%M:%S``), a city
-    argument (``City where the event is taking place``: a city is said by one of its names) none of whose words
-    was said, or the typed values earlier states, observations or calls held under its name (``session_token``);
-    else ``None``."""
+    argument (``City where the event is taking place``: a city is said by one of its names) or a name argument
+    (``Name of the restaurant``, ``Performer's name``: a name is said by its words) none of whose words was said,
+    the value written as a name, or the typed values earlier states, observations or calls held under its name
+    (``session_token``); else ``None``."""
     if schema is not None:
         kind = arg_kind(path.rsplit(".", 1)[-1], schema)
         if kind in _TYPED_KINDS:
@@ -224,6 +242,9 @@ def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: 
             return f"the description of {path!r} gives its format ({description[:60]!r})"
         if isinstance(description, str) and _CITY.search(description) and not index.any_word_said(str(value)):
             return f"{path!r} is a city ({description[:60]!r}) and no word of {value!r} was said"
+        is_name = isinstance(description, str) and _NAME.search(description) is not None
+        if is_name and _capitalised(value) and not index.any_word_said(str(value)):
+            return f"{path!r} is a name ({str(description)[:60]!r}) and no word of {value!r} was said"
     earlier = index.typed_key(path)
     return f"earlier values of {path!r} are typed ({earlier!r}), not words" if earlier is not None else None
 
