@@ -230,3 +230,24 @@ def test_a_claim_before_a_dash_is_read_apart_from_a_denial_after_it() -> None:
     # a denial governs the clauses after it: its reasons are no claims
     honest = trace(*steps, say("I couldn't cancel W2291 \u2014 it has already shipped. I can start a return instead."))
     assert check_recovery(honest, Environment(), CTX).passed is True
+
+
+# --- a code no answer holds ----------------------------------------------------------------------------------------
+
+HOTELS = [
+    {"place_name": "1 Hotel Brooklyn Bridge", "star_rating": "5", "phone_number": "+1 347-696-2500"},
+    {"place_name": "Arlo NoMad", "star_rating": "4", "phone_number": "+1 212-806-7000"},
+]
+
+
+def test_a_code_no_answer_user_or_call_gave_is_an_unsupported_value() -> None:
+    steps = (user("Hotels in New York?"), call("SearchHotel", HOTELS, location="New York"))
+    wrong = trace(*steps, say("I found 2 hotels. Clink261 is a 5 star hotel."))
+    assert judged(wrong) == [("s3", "result_use.unsupported_value")]
+    ok = trace(*steps, say("I found 2 hotels. 1 Hotel Brooklyn Bridge is a 5 star hotel."))
+    assert judged(ok) == []
+    # a code the user gave, or one asked about in a question, is none
+    asked = trace(user("Is the Clink261 hostel there?"), steps[1], say("Clink261 is not among the 2 hotels I found."))
+    assert judged(asked) == []
+    question = trace(*steps, say("I found 2 hotels. Do you want a 3D tour of one?"))
+    assert judged(question) == []

@@ -11,10 +11,15 @@ A contradiction is about the same object: the same record (the object an observa
   the product's negation cues (``polarity``). The latest observation of a concept stands. A reply that states
   both sides, or mentions the concept's subject without a word of either side, is left to the judge
   (``ctx.judge``), when one is given.
-- **values**: times, dates, durations, money, percentages and measures a reply sentence states (the product's
+- **values**: times, dates, durations, money, percentages, measures, phone numbers and street addresses a reply
+  sentence states (the product's
   reply fact reading, ``compare.reply_signals.facts_in``) against the record the sentence is about: a record it
   names (by an identifier or a name such as ``Benissimo``), else the only record of the latest observation that
-  holds a value of that kind, when the user has not spoken since (then the reply may be about another task).
+  holds a value of that kind, when the user has not spoken since (then the reply may be about another task), else
+  the records of a list that share one value with the reply (the buses at $28: a time none of them, and no record
+  of the list, holds contradicts them). A record the sentence names (another flight, by its airline) vouches for
+  its own values; when the reply states every value of the kind the record holds, another one is another quantity
+  (``AA 211 is $189 ... insurance for $24``).
   Questions in a reply that reports a failure propose other values (``Do you prefer 5:15 pm?``): not read. A fact
   contradicts it when that record holds values of its kind, and the fact agrees (``fact_match.agree``: ``5 days`` vs
   ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs ``2019-03-03`` agree) with nothing the trace stated
@@ -27,11 +32,16 @@ A contradiction is about the same object: the same record (the object an observa
   value comes from nowhere the trace shows (the user, any observation, an earlier call): ``order_id ORDER_9``
   after the lookup answered ``order_id: ORDER_8``. A call on another item of a list, or a new value written in
   place of an observed one (a new address, another flight), is none.
+- **codes** (``result_use.unsupported_value``): a statement of a reply giving a code (letters with digits in one
+  token: ``Clink261``, ``S90``) that nothing stated before holds in any spelling (no observation, the user, a call,
+  an earlier reply), after a tool answered: an object no answer holds (``a 5 star hotel called Clink261`` after a
+  search that returned no Clink261). Questions propose, they do not state: not read.
 - **outcomes** (``result_use.unsupported_outcome``, ``outcomes``): a reply claiming an action went through that
   no observation supports: the record's status says another stage (``ORDER_500 is cancelled`` after ``status:
   cancel_requested``), or no call that could have done it was made (``I've booked it`` after searches only).
 
-Findings are ``result_use.contradicts_observation`` and ``result_use.unsupported_outcome``; a judge's answer only
+Findings are ``result_use.contradicts_observation``, ``result_use.unsupported_value`` and
+``result_use.unsupported_outcome``; a judge's answer only
 adds findings (``method=judge``), and a question it could not answer (or, without a judge, one the outcome rule
 could not settle) is ``undecided``. Evidence is bounded: the record's values of the kind, the sentence, the
 step ids. The reading is linear in the size of the trace's texts: facts are bucketed (``observed.KnownFacts``),
@@ -95,6 +105,18 @@ _DESCRIBED = 2
 _ORDINAL = re.compile(r"\d(?:st|nd|rd|th)$", re.I)
 """A day of the month said alone (``the 8th``): no amount, and no hour of a clock time."""
 _IDENTIFIER_ARGUMENT = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|^id$")
+
+
+_CODE = re.compile(r"[A-Za-z].*\d|\d.*[A-Za-z]")
+"""A code: letters and digits in one token (``Clink261``, ``S90``, ``1A``)."""
+_TOKEN = re.compile(r"[\w@.#-]+")
+
+
+def _tokens(text: str) -> Iterator[str]:
+    """The words of a text as identifiers are compared (``A8`` and ``a-8`` are one)."""
+    for word in _TOKEN.findall(text):
+        yield identifier_key(word)
+        yield identifier_key(word.strip(".-#"))
 
 
 def _clip(text: str) -> str:
@@ -179,6 +201,9 @@ class _Reader:
         """Whether the user spoke after the latest observation: a reply then may be about something else."""
         self.stated: list[Fact] = []
         """The facts of the reply being read."""
+        self.tokens: set[str] = set()
+        """Every word and code the trace has stated so far (the user, the calls, the tools, the replies)."""
+        self.observed = False
         if trace.goal:
             self.user(trace.goal)
 
@@ -189,6 +214,7 @@ class _Reader:
             if fact.group in COMPARED_GROUPS or (fact.group == "number" and not _ORDINAL.search(fact.text)):
                 self.said.add(fact)
         self.grounded.update(identifier_key(w) for w in re.findall(r"[\w@.#-]+", text))
+        self.tokens.update(_tokens(text))
 
     def user(self, text: str) -> None:
         self._state(text)
@@ -203,7 +229,12 @@ class _Reader:
                 self.grounded.add(identifier_key(str(value)))
         if step.observation is None or step.error is not None:
             return
+        self.observed = True
         for observed in _observations(step):
+            if isinstance(observed.value, str):
+                self.tokens.update(_tokens(observed.value))
+            elif isinstance(observed.value, (int, float)):
+                self.tokens.add(identifier_key(str(observed.value)))
             polar = concept_polarity(observed.path, observed.value)
             if polar is not None:
                 self.polar[polar[0].name] = (observed, polar[1])
@@ -293,12 +324,19 @@ class _Reader:
                 self._polarity(step, where, text, concept, *self.polar[concept.name])
         # A reply that reports a failure proposes other values in its questions ("Do you prefer 5:15 pm?"):
         # they are offers in place of what failed, not statements of what a tool reported.
-        failing = ActKind.NOTIFY_FAILURE in dialog_act(text).kinds
+        act = dialog_act(text)
+        failing = ActKind.NOTIFY_FAILURE in act.kinds
         self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS]
-        for sentence in sentences(text):
+        # After the user asked for something new, a reply asking to confirm it states the new details: a proposal
+        # ("Please confirm 1 ticket for March 1st" after "later today"), not a report of the answer before.
+        proposing = self.spoke_since and (act.confirms or act.asks)
+        for sentence in sentences(text) if not proposing else ():
             if not (failing and "?" in sentence):
                 self._values(step, where, sentence)
-        self._described(step, where, text, failing)
+        if not proposing:
+            self._described(step, where, text, failing)
+        if self.observed:
+            self._invented(step, where, text)
         if self.calls or self.env.tools:
             for outcome in unsupported(text, self.calls, self.env, self.named, self.last_write):
                 self._outcome(step, where, outcome)
@@ -388,6 +426,27 @@ class _Reader:
             any(f is not fact and (agree(known, f) or agree(f, known)) for f in self.stated) for _, _, known in held
         )
 
+    def _invented(self, step: Step | None, where: str, text: str) -> None:
+        """A code a statement of the reply gives (letters with digits: ``Clink261``, ``S90``) that nothing the trace
+        stated before holds, in any spelling: an object no tool reported (``result_use.unsupported_value``)."""
+        for sentence in sentences(text):
+            if "?" in sentence:
+                continue
+            for fact in facts_in(sentence):
+                key = identifier_key(fact.text)
+                if fact.group != "identifier" or not _CODE.search(fact.text) or key in self.tokens:
+                    continue
+                if key in self.grounded or identifier_key(fact.text.strip("#")) in self.tokens:
+                    continue
+                evidence: dict[str, JsonValue] = {"stated": fact.text, "reply": _clip(sentence)}
+                if self.latest_records:
+                    evidence["observation"] = _cite(self.latest_records[0].step)
+                message = (
+                    f"{where} says {fact.text!r}, which no tool reported and neither the user nor a call gave: "
+                    "an object the answers do not hold"
+                )
+                self._add(step, "result_use.unsupported_value", message, evidence, FindingMethod.RULE)
+
     def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
         if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
             return
@@ -442,8 +501,10 @@ class _Reader:
         for sentence, fact in stated:
             if any(_holds(r, fact) for r in (candidates if picked else others)) or self.said.agrees(fact):
                 continue
+            if any(_holds(r, fact) for r in self.named(sentence)):
+                continue  # a value of a record the sentence names (another flight of an earlier search)
             if picked:
-                if self.known.agrees(fact) or any(_holds(r, fact) for r in self.named(sentence)):
+                if self.known.agrees(fact):
                     continue
                 if all(fact.group in r.fields for r in others):
                     described = [(r, 0) for r in others]
