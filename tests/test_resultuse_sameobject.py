@@ -223,6 +223,18 @@ def test_ok_false_is_a_failed_call() -> None:
     assert failure(trace(call("cancel_order", {"ok": True})).steps[0]) is None
 
 
+def test_a_non_zero_exit_code_is_a_failed_call_and_a_claim_after_it_fails_recovery() -> None:
+    ran = {"exit_code": 1, "stdout": "", "stderr": "rm: cannot remove 'build': Permission denied"}
+    steps = (user("Delete the build folder"), call("run_shell", ran, command="rm -r build"))
+    assert failure(trace(*steps).steps[1]) == "exit_code: 1"
+    wrong = trace(*steps, say("Done, the build folder has been deleted."))
+    assert rules(check_recovery(wrong, Environment(), CTX)) == [("s3", "recovery.reported_success_after_error")]
+    ok = trace(user("List the folder"), call("run_shell", {"exit_code": 0, "stdout": "build"}, command="ls"),
+               say("Done, the folder holds build."))  # fmt: skip
+    assert failure(ok.steps[1]) is None
+    assert check_recovery(ok, Environment(), CTX).findings == ()  # no call failed: not applicable
+
+
 def test_a_claim_before_a_dash_is_read_apart_from_a_denial_after_it() -> None:
     steps = (user("Cancel W2291"), call("cancel_order", NOT_CANCELLED, order_id="W2291"))
     wrong = trace(*steps, say("W2291 is cancelled \u2014 you won't be charged."))

@@ -61,6 +61,7 @@ from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.failures import failure
 from aem_strands.trace.checks.observed import (
     COMPARED_GROUPS,
     MAX_NAME_WORDS,
@@ -563,8 +564,6 @@ class _Reader:
 
 
 def _failed(step: Step) -> bool:
-    from aem_strands.trace.checks.failures import failure
-
     return failure(step) is not None
 
 
