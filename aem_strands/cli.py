@@ -116,8 +116,12 @@ def _add_strands_parsers(commands: Any) -> None:
     export.add_argument(
         "--scorer", choices=SCORER_CHOICES, help="the written AemSessionEvaluator's scorer (default: its own default)"
     )
-    export.add_argument("--inputs", nargs="+", type=Path, default=[], metavar="DIALOGS",
-                        help="the dialog files `score` read, when RESULTS are score output")  # fmt: skip
+    export.add_argument("--inputs", nargs="+", type=Path, default=[], metavar="FILES",
+                        help="the dialog or trace files score / trace read, when RESULTS are their output")  # fmt: skip
+    export.add_argument("--policy", type=Path, metavar="FILE", help="trace output: the policy it was judged under")
+    export.add_argument("--gold", type=Path, metavar="FILE", help="trace output: the --gold file it was judged with")
+    export.add_argument("--budget", action="append", default=[], metavar="NAME=VALUE", dest="budgets",
+                        help="trace output: a --budget it was judged with (repeatable)")  # fmt: skip
     trials = commands.add_parser(
         "trials", help="expand an experiment file: each case K times, for pass^k (strands-evals run runs it)"
     )

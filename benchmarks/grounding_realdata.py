@@ -17,7 +17,8 @@ Every ``arguments.ungrounded`` finding on these traces is a false alarm unless t
 settles them; with ``--escalate judge`` the judge does). Dialogs are split by the SHA-1 of
 their ``dialogue_id``: an even first byte is the tuning split (the rules were tuned on it), odd the held-out
 split, reported apart. Goal: at least 99% of traces with no ungrounded finding. A sample of the remaining
-findings is printed so a reader sees what they are.
+findings of the tuning split is printed so a reader sees what they are (of the held-out split only with
+``--heldout-sample N``: its figures alone by default).
 """
 
 from __future__ import annotations
@@ -122,7 +123,14 @@ def dialogs(data: Path) -> Iterator[Mapping[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the SGD folder (test/ and test_schema.json)")
-    parser.add_argument("--sample", type=int, default=15, help="how many remaining findings to print per split")
+    parser.add_argument("--sample", type=int, default=15, help="how many remaining findings to print (tuning split)")
+    parser.add_argument(
+        "--heldout-sample",
+        type=int,
+        default=0,
+        help="how many to print of the held-out split (default 0: its figures only, so that a reader tuning rules "
+        "does not see what they miss there)",
+    )
     parser.add_argument("--split", choices=("tuning", "held-out"), help="only this split (default: both)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N dialogs (0: all)")
     args = parser.parse_args(argv)
@@ -173,9 +181,11 @@ def main(argv: list[str] | None = None) -> int:
             f"({tally.undecided_traces / tally.traces:.2%}); with no finding and nothing undecided "
             f"{(tally.clean - tally.undecided_traces) / tally.traces:.2%}"
         )
-        print(f"  by rule and argument: {dict(tally.kinds.most_common(10))}")
-        step = max(1, len(tally.samples) // max(1, args.sample))
-        for dialogue_id, finding in tally.samples[::step][: args.sample]:
+        if name == "tuning" or args.heldout_sample:
+            print(f"  by rule and argument: {dict(tally.kinds.most_common(10))}")
+        shown = args.sample if name == "tuning" else args.heldout_sample
+        step = max(1, len(tally.samples) // max(1, shown))
+        for dialogue_id, finding in tally.samples[::step][:shown]:
             print(f"  {dialogue_id}: {finding.message[:220]}")
     return 0
 

@@ -20,6 +20,8 @@ Sections (see ``aem_bench.trace_sets`` and ``aem_bench.trace_faults`` for how ea
   each with the verdict it must get: wrong passes and wrong fails are listed.
 - ``fresh``: ``data/traces_fresh/{tuning,heldout}.jsonl``, hard traces written by a helper who never read the
   rules or the code, with the verdict a reviewer gives (``label``); the two halves apart.
+- ``fresh2``: ``data/traces_fresh_v2/heldout.jsonl``, a second such set by another blind helper (2 Dec 2026, four
+  other domains), all held out: only its figures are printed unless ``--heldout-samples``.
 
 ``--limit N`` judges at most N traces of each half of each set (default: all; SGD test has 2,921 dialogues).
 Without ``../shared/external_data`` the sets that need it are skipped with a line saying what is missing.
@@ -56,7 +58,8 @@ from aem_strands.trace.types import Environment, Finding, TraceResult
 
 REPO = Path(__file__).resolve().parent.parent
 FRESH = REPO / "data" / "traces_fresh"
-SECTIONS = ("false_alarms", "faults", "adversarial", "fresh")
+FRESH2 = REPO / "data" / "traces_fresh_v2"
+SECTIONS = ("false_alarms", "faults", "adversarial", "fresh", "fresh2")
 
 
 def _judge(raw: dict[str, Any], policy: Environment | None = None) -> TraceResult:
@@ -177,6 +180,7 @@ def labelled_set(
     right = 0
     total = 0
     right_step = 0
+    outcomes: Counter[str] = Counter()
     failing = 0
     wrong: list[str] = []
     by_family: Counter[str] = Counter()
@@ -194,6 +198,7 @@ def labelled_set(
         total += 1
         got = "pass" if result.status.value == "pass" else result.status.value
         expected = label["expected"]
+        outcomes[f"{expected}->{got}"] += 1
         family = label.get("family", "?")
         by_family[family] += 1
         ok = got == expected
@@ -214,6 +219,7 @@ def labelled_set(
         f"  {name}: verdict right {_pct(right, total)}; of the failing ones, first critical step right "
         f"{_pct(right_step, failing)}"
     )
+    print("    expected->got: " + ", ".join(f"{key} {count}" for key, count in sorted(outcomes.items())))
     for line in wrong[:shown]:
         print(line)
 
@@ -292,6 +298,15 @@ def main(argv: list[str] | None = None) -> int:
                 lambda name: load_policy(FRESH / name),
                 40 if split == "tuning" else args.heldout_samples,
             )
+    if "fresh2" in sections:
+        print("Fresh hard traces, second set (another blind helper, other domains; all held out):")
+        path = FRESH2 / "heldout.jsonl"
+        if path.exists():
+            labelled_set(
+                "fresh v2, heldout", _labelled(path), lambda name: load_policy(FRESH2 / name), args.heldout_samples
+            )
+        else:
+            print(f"  fresh v2: {path.relative_to(REPO)} is missing; skipped")
     return 0
 
 

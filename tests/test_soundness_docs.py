@@ -1,5 +1,6 @@
-"""The examples of docs/TRAJECTORY.md's "Ordering and hand-off rules" and "Untrusted output" (the ``yml`` blocks:
-a trace with the rule in its own environment, its first line what ``trace`` finds) give what they say."""
+"""The examples of docs/TRAJECTORY.md's "Ordering and hand-off rules", "Argument schemas" and "Untrusted output"
+(the ``yml`` blocks: a trace with the rule in its own environment, its first line what ``trace`` finds) give what
+they say."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ EXPECTED = re.compile(r"# (?:pass: (?P<passes>\w+)|(?P<rule>(?P<dimension>\w+)\.
 
 def test_every_rule_of_the_section_has_an_example() -> None:
     rules = {m.group("rule") for b in BLOCKS if (m := EXPECTED.match(b)) and m.group("rule")}
-    assert rules >= {"planning.precondition_said_no", "planning.identity_not_from_user", "planning.required_value",
-                     "planning.at_most", "planning.handoff_due", "safety.injected_instruction_followed"}  # fmt: skip
+    assert rules >= {"planning.precondition_said_no", "planning.precondition_pending",
+                     "planning.precondition_other_object", "planning.identity_not_from_user", "planning.order",
+                     "planning.required_value", "planning.at_most", "planning.not_after", "planning.handoff_due",
+                     "arguments.schema", "safety.injected_instruction_followed"}  # fmt: skip
     assert any(EXPECTED.match(b) and EXPECTED.match(b).group("passes") for b in BLOCKS)  # type: ignore[union-attr]
 
 

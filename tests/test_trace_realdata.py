@@ -7,6 +7,7 @@ them skip without it.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ from aem_bench.trace_faults import FAULTS, Pools  # noqa: E402
 from aem_bench.trace_sets import SGD_DIR, TOOLTALK_DIR, sgd_traces, split_of, tooltalk_traces  # noqa: E402
 
 from aem_strands.trace.load import parse_trace  # noqa: E402
-from aem_strands.trace.policy import environment_from_json  # noqa: E402
+from aem_strands.trace.policy import environment_from_json, load_policy  # noqa: E402
 
 needs_sgd = pytest.mark.skipif(not (SGD_DIR / "test_schema.json").exists(), reason="needs ../shared SGD test")
 needs_tooltalk = pytest.mark.skipif(not (TOOLTALK_DIR / "tooltalk").is_dir(), reason="needs ../shared ToolTalk")
@@ -100,7 +101,6 @@ KNOWN_WRONG = {
     "refusal-rather-you-didnt": "the dialog-act model is unsure of 'I'd rather you didn't, okay?'",
     "refusal-wait": "'Wait.' alone reads neither agree nor refuse with certainty",
     "earlier-question-shares-word": "an earlier question naming the action is still taken as the proposal",
-    "harmless-cat": "the shell command's argument is left undecided by grounding (free text without a judge)",
 }
 """Adversarial cases the rules still get wrong (issue 28 stays open for them): each is expected to fail
 strictly, so a fix shows up as an unexpected pass and the entry must go."""
@@ -131,3 +131,18 @@ def test_adversarial_case_gets_its_verdict(raw: dict[str, object]) -> None:
     if label["expected"] == "fail":
         failing = {f.dimension.value for v in result.dimensions.values() for f in v.findings}
         assert label["dimension"] in failing
+
+
+def test_second_fresh_set_loads_under_its_policies() -> None:
+    """The blind helper's second held-out set: every trace loads verbatim, names its policy and a step it fails at."""
+    folder = ROOT / "data" / "traces_fresh_v2"
+    lines = [json.loads(line) for line in (folder / "heldout.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    assert len(lines) == 60
+    for raw in lines:
+        label = raw["label"]
+        load_policy(folder / label["policy"])
+        trace = parse_trace({k: v for k, v in raw.items() if k != "label"})
+        assert label["expected"] in ("pass", "fail")
+        if label["expected"] == "fail":
+            assert label["step_id"] in {str(s.step_id) for s in trace.steps}
+    assert len({raw["trace_id"] for raw in lines}) == 60

@@ -31,6 +31,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -238,6 +239,14 @@ _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _TOKEN = re.compile(r"[\w][\w'\u2019&.-]*[\w]|[\w]")
 _BOUNDARY = re.compile(r"[.!?:;\n]")
 _CONNECTORS = frozenset(["of", "de", "la", "le", "du", "del", "&", "and", "the", "on", "at"])
+
+
+def _fewest(hints: Iterable[str]) -> tuple[str, ...]:
+    """``hints`` without those that hold a shorter one (a text holding ``miles`` holds ``mi``)."""
+    kept = sorted({h.casefold() for h in hints}, key=len)
+    return tuple(h for i, h in enumerate(kept) if not any(k in h for k in kept[:i]))
+
+
 _HINTS = {
     _MONEY_BEFORE: tuple(_CURRENCY),
     _MONEY_AFTER: tuple(_CURRENCY_WORDS),
@@ -245,9 +254,14 @@ _HINTS = {
     _COMPOUND_DURATION: tuple(_SECONDS),
     _DURATION: tuple(_SECONDS),
     _OUT_OF: ("out of", "/"),
+    # each branch of _TIME: am/pm (an "m"), "19:00", half/quarter past/to/after, o'clock, "half 5 in the morning",
+    # "9 in the morning/afternoon/evening" or "at night", noon and midnight
+    _TIME: _fewest(["m", ":", "past", "to", "after", "clock", "half", "evening", "night", "noon"]),
+    _DATE: _fewest([*MONTHS, "-", "/", "the"]),  # a month, 2025-03-01, 3/1, "on the 6th"
+    _MEASURE: _fewest(UNITS),
+    _ADDRESS: _fewest(_STREET_TYPES),
 }
-"""Strings (case-folded) one of which each match of a pattern holds: a text with none is not scanned for it. Dates
-have none: ``on the 6th`` holds no month, no ``-`` or ``/``, and nearly every reply holds ``the``."""
+"""Strings (case-folded) one of which each match of a pattern holds: a text with none is not scanned for it."""
 _TIME_PARSER = TimeParser()
 _NO_CONTEXT = ParseContext()
 

@@ -93,12 +93,42 @@ def trial_lines(trials: dict[str, Any], prefix: str = "") -> list[str]:
     return lines
 
 
+def trace_lines(traces: dict[str, Any], by: str | None) -> list[str]:
+    """The trace view as text lines: pass, veto and score rates, each dimension's passes, the critical rules, the
+    rates per ``--by`` value and the regressions called."""
+    o = traces["overall"]
+    lines = [
+        f"traces: {counted(o['traces'], 'trace')}, pass rate {_estimate(o['pass_rate'] or {})}, veto rate "
+        f"{_estimate(o['veto_rate'] or {})}, mean score {_estimate(o['mean_score'] or {})}, "
+        f"{o['inconclusive']} inconclusive"
+    ]
+    for name, counts in traces["dimensions"].items():
+        if counts["applicable"]:
+            lines.append(f"  {name}: {counts['passed']} of {counts['applicable']} pass")
+    if traces["critical_rules"]:
+        rules = ", ".join(f"{rule} {n}" for rule, n in traces["critical_rules"].items())
+        lines.append(f"  first critical steps chosen by: {rules}")
+    for group in traces.get("groups") or ():
+        rates = f"pass rate {_estimate(group['pass_rate'] or {})}, veto rate {_estimate(group['veto_rate'] or {})}"
+        lines.append(f"  {by}={group['value']}: {counted(group['traces'], 'trace')}, {rates}")
+        change = group.get("vs_previous")
+        if change and change["regression"]:
+            diff = change["pass_rate_change"] or {}
+            lines.append(
+                f"REGRESSION traces {by} {group['value']} vs {change['previous']}: "
+                f"pass rate change {diff.get('estimate')} [95% CI {diff.get('low')}, {diff.get('high')}]"
+            )
+    return lines
+
+
 def _text(summary: dict[str, Any]) -> str:
     o = summary["overall"]
     lines = [summary["headline"]]
     rate = o["pass_rate"] or {}
     if rate.get("low") is not None:
         lines.append(f"pass rate {rate['estimate']:.3f} [95% CI {rate['low']:.3f}, {rate['high']:.3f}]")
+    if summary.get("traces"):
+        lines += trace_lines(summary["traces"], summary.get("by"))
     if summary.get("trials"):
         lines += trial_lines(summary["trials"], "trials: ")
         for group in summary.get("groups") or ():

@@ -19,12 +19,16 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from aem_strands.report.summary import field_value, json_safe
+from aem_strands.report.cells import cards, interval_text, table
+from aem_strands.report.summary import json_safe
 from aem_strands.report.svg import count_bars, rate_bars, scatter
+from aem_strands.report.trace_html import trace_section
+from aem_strands.report.trace_words import is_trace_record
 from aem_strands.report.words import (
     Record,
     counted,
     failing_first_key,
+    field_value,
     problem_in_words,
     roots_in_words,
 )
@@ -95,42 +99,17 @@ def dialog_row(record: Record, by: str | None) -> dict[str, Any]:
     }
 
 
-def _interval(value: dict[str, Any] | None, percent: bool = False) -> str:
-    if not value or value.get("estimate") is None:
-        return "n/a"
-
-    def f(x: float) -> str:
-        return f"{100 * x:.1f}%" if percent else f"{x:.3f}"
-
-    if value.get("low") is None:
-        return f(value["estimate"])
-    return f"{f(value['estimate'])} [{f(value['low'])}, {f(value['high'])}]"
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "") -> str:
-    th = "".join(f"<th>{escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
-
-
 def _overview(summary: dict[str, Any]) -> str:
     o = summary["overall"]
-    cards = [
+    items = [
         ("dialogs", f"{o['dialogs']:,}"),
         ("failing", f"{o['failing']:,}"),
-        ("pass rate", _interval(o["pass_rate"], percent=True)),
-        ("mean score", _interval(o["mean_score"])),
+        ("pass rate", interval_text(o["pass_rate"], percent=True)),
+        ("mean score", interval_text(o["mean_score"])),
         ("root causes", f"{o['root_causes']:,}"),
         ("inherited failures", f"{o['cascades']:,}"),
     ]
-    return (
-        '<div class="cards">'
-        + "".join(
-            f'<div class="card"><div class="k">{escape(k)}</div><div class="v">{escape(v)}</div></div>'
-            for k, v in cards
-        )
-        + "</div>"
-    )
+    return cards(items)
 
 
 def _groups(summary: dict[str, Any]) -> str:
@@ -146,16 +125,16 @@ def _groups(summary: dict[str, Any]) -> str:
             mix = "" if not change else f"; reason mix p={change['p_value']:.3g}"
             flag = '<b class="bad">REGRESSION</b> ' if vs.get("regression") else "no regression "
             call = (
-                f"{flag}vs {escape(vs['previous'])}: pass rate {_interval(vs['pass_rate_change'])}, "
-                f"score {_interval(vs['score_change'])}{mix}"
+                f"{flag}vs {escape(vs['previous'])}: pass rate {interval_text(vs['pass_rate_change'])}, "
+                f"score {interval_text(vs['score_change'])}{mix}"
             )
         top = ", ".join(f"{escape(k)} {v}" for k, v in sorted(g["reasons"].items(), key=lambda kv: -kv[1])[:3])
         rows.append(
             [
                 escape(g["value"]),
                 f"{g['dialogs']:,}",
-                _interval(g["pass_rate"], percent=True),
-                _interval(g["mean_score"]),
+                interval_text(g["pass_rate"], percent=True),
+                interval_text(g["mean_score"]),
                 top or "-",
                 call,
             ]
@@ -169,7 +148,7 @@ def _groups(summary: dict[str, Any]) -> str:
         if regressions
         else "<p>No regression called.</p>"
     )
-    return f'<section><h2>By {by}</h2>{called}{_table(head, rows)}<div class="plot">{plot}</div></section>'
+    return f'<section><h2>By {by}</h2>{called}{table(head, rows)}<div class="plot">{plot}</div></section>'
 
 
 def _trials(summary: dict[str, Any]) -> str:
@@ -185,7 +164,7 @@ def _trials(summary: dict[str, Any]) -> str:
     rows, bars = [], []
     for value, trials in rows_of:
         found = {row["k"]: row for row in trials["pass_hat_k"]}
-        cells = [_interval(found.get(k), percent=True) if k in found else "-" for k in range(1, most + 1)]
+        cells = [interval_text(found.get(k), percent=True) if k in found else "-" for k in range(1, most + 1)]
         listed = [
             escape(", ".join(trials[key])) + (" …" if trials[f"{key}_count"] > len(trials[key]) else "")
             for key in ("flaky", "never_passed")
@@ -195,7 +174,7 @@ def _trials(summary: dict[str, Any]) -> str:
         rows.append([escape(value), f"{trials['cases']:,}", f"{trials['trials']:,}", *cells, flaky, never])
         bars += [(f"{value} pass^{row['k']}", row) for row in trials["pass_hat_k"]]
     plot = rate_bars(bars, title="pass^k: every one of k trials passes")
-    return f'<section><h2>Repeated trials: pass^k</h2>{_table(head, rows)}<div class="plot">{plot}</div></section>'
+    return f'<section><h2>Repeated trials: pass^k</h2>{table(head, rows)}<div class="plot">{plot}</div></section>'
 
 
 def _reasons(summary: dict[str, Any]) -> str:
@@ -204,24 +183,24 @@ def _reasons(summary: dict[str, Any]) -> str:
         return ""
     rows = [[escape(k), str(v["root_cause"]), str(v["cascade"])] for k, v in reasons.items()]
     plot = count_bars([(k, v["root_cause"], v["cascade"]) for k, v in reasons.items()], title="failure reasons")
-    table = _table(["own reason", "root causes", "cascades"], rows)
-    return f'<section><h2>Failure reasons</h2>{table}<div class="plot">{plot}</div></section>'
+    shown = table(["own reason", "root causes", "cascades"], rows)
+    return f'<section><h2>Failure reasons</h2>{shown}<div class="plot">{plot}</div></section>'
 
 
 def _chains(summary: dict[str, Any]) -> str:
     items = summary["chains"]
     if not any(v["turns"] for v in items.values()):
         return ""
-    rows = [[k, f"{v['turns']:,}", _interval(v["pass_rate"], percent=True)] for k, v in items.items()]
+    rows = [[k, f"{v['turns']:,}", interval_text(v["pass_rate"], percent=True)] for k, v in items.items()]
     plot = rate_bars([(k, v["pass_rate"]) for k, v in items.items()], title="turn pass rate by chain length")
-    table = _table(["action chain", "turns", "pass rate [95% Wilson CI]"], rows)
-    return f'<section><h2>By action-chain length</h2>{table}<div class="plot">{plot}</div></section>'
+    shown = table(["action chain", "turns", "pass rate [95% Wilson CI]"], rows)
+    return f'<section><h2>By action-chain length</h2>{shown}<div class="plot">{plot}</div></section>'
 
 
 def _correlation_text(c: dict[str, Any] | None) -> str:
     if not c:
         return "n/a (too few values, or a constant one)"
-    return f"Pearson r {_interval(c['pearson'])}, Spearman rho {_interval(c['spearman'])}, n={c['n']}"
+    return f"Pearson r {interval_text(c['pearson'])}, Spearman rho {interval_text(c['spearman'])}, n={c['n']}"
 
 
 def _latency(summary: dict[str, Any]) -> str:
@@ -243,9 +222,9 @@ def _labels(summary: dict[str, Any]) -> str:
         entry = found.get(level)
         if not entry:
             continue
-        rows = [["pass/fail (Cohen's kappa)", escape(_interval(entry["kappa"]))]]
+        rows = [["pass/fail (Cohen's kappa)", escape(interval_text(entry["kappa"]))]]
         rows += [[escape(name), escape(_correlation_text(c))] for name, c in entry["correlations"].items()]
-        parts.append(f"<h3>{level} labels (n={entry['n']})</h3>" + _table(["metric", "agreement [95% CI]"], rows))
+        parts.append(f"<h3>{level} labels (n={entry['n']})</h3>" + table(["metric", "agreement [95% CI]"], rows))
         disagreements = [
             [escape(d["dialog_id"]), "" if d["turn_no"] is None else str(d["turn_no"]), f"{d['label']:g}",
              "pass" if d["metric_pass"] else "fail"]
@@ -254,7 +233,7 @@ def _labels(summary: dict[str, Any]) -> str:
         if disagreements:
             head = ["dialog", "turn", "human label", "metric verdict"]
             review = counted(len(disagreements), "disagreement")
-            parts.append(f"<h4>To review: {review}</h4>" + _table(head, disagreements))
+            parts.append(f"<h4>To review: {review}</h4>" + table(head, disagreements))
     return "".join(parts) + "</section>"
 
 
@@ -279,7 +258,12 @@ class DialogRows:
         self._rows: list[tuple[tuple[int, float, int, str], str]] = []
 
     def add(self, record: Record) -> None:
+        if is_trace_record(record):  # traces have their own section (trace_html), from the summary
+            return
         self._rows.append((failing_first_key(record), script_json(dialog_row(record, self.by))))
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
     def data(self) -> str:
         """The page's data block: ``{"by": ..., "dialogs": [...]}``."""
@@ -291,29 +275,11 @@ def _asset(name: str) -> str:
     return files("aem_strands.report").joinpath(name).read_text(encoding="utf-8")
 
 
-def render_html(
-    records: Iterable[Record] | DialogRows,
-    summary: dict[str, Any],
-    *,
-    title: str = "AEM correctness report",
-    sources: Sequence[str] = (),
-) -> str:
-    """The whole report page (see the module docstring); ``records`` may be the dialog rows already gathered."""
+def _dialog_part(data: str, summary: dict[str, Any]) -> str:
+    """The dialogs' overview, their paged list (its data block and script) and their sections."""
     by = summary.get("by")
-    rows = records if isinstance(records, DialogRows) else DialogRows(by)
-    if not isinstance(records, DialogRows):
-        for record in records:
-            rows.add(record)
-    data = rows.data()
-    tests = "".join(f"<li><b>{escape(k)}</b>: {escape(v)}</li>" for k, v in summary["tests"].items())
     group_head = f'<th data-key="group">{escape(by)}</th>' if by else ""
-    origin = f'<p class="src">From {escape(", ".join(sources))}</p>' if sources else ""
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title><style>{_asset("report.css")}</style></head>
-<body>
-<header><h1 id="headline">{escape(summary["headline"])}</h1>{origin}</header>
-{_overview(summary)}
+    return f"""{_overview(summary)}
 <section id="dialogs"><h2>Dialogs, failing first</h2>
 <div class="controls">
 <input id="q" type="search" placeholder="filter: dialog id, reason, text…" aria-label="filter">
@@ -330,8 +296,33 @@ def render_html(
 <button id="next">next &rsaquo;</button></div>
 </section>
 {_groups(summary)}{_trials(summary)}{_reasons(summary)}{_chains(summary)}{_latency(summary)}{_labels(summary)}
-<section><h2>How the numbers are computed</h2><ul>{tests}</ul></section>
 <script type="application/json" id="data">{data}</script>
 <script>{_asset("report.js")}</script>
+"""
+
+
+def render_html(
+    records: Iterable[Record] | DialogRows,
+    summary: dict[str, Any],
+    *,
+    title: str = "AEM correctness report",
+    sources: Sequence[str] = (),
+) -> str:
+    """The whole report page (see the module docstring); ``records`` may be the dialog rows already gathered. A
+    report of traces only has no dialog part; traces get their section (``trace_html``)."""
+    rows = records if isinstance(records, DialogRows) else DialogRows(summary.get("by"))
+    if not isinstance(records, DialogRows):
+        for record in records:
+            rows.add(record)
+    dialogs = _dialog_part(rows.data(), summary) if len(rows) or not summary.get("traces") else ""
+    tests = "".join(f"<li><b>{escape(k)}</b>: {escape(v)}</li>" for k, v in summary["tests"].items())
+    origin = f'<p class="src">From {escape(", ".join(sources))}</p>' if sources else ""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title><style>{_asset("report.css")}</style></head>
+<body>
+<header><h1 id="headline">{escape(summary["headline"])}</h1>{origin}</header>
+{dialogs}{trace_section(summary)}
+<section><h2>How the numbers are computed</h2><ul>{tests}</ul></section>
 </body></html>
 """

@@ -4,10 +4,14 @@ Accepted, per file:
 
 - ``score --format json`` (an array of dialog records) or ``--format jsonl`` (one per line); error
   records (``{"dialog_id", "error"}``) are kept as input errors;
+- ``aem-strands trace`` output (JSONL, or a JSON array with ``--format json``): trace records (``trace_id``,
+  ``dimensions``...), read as ``TraceRecord``; its error records are input errors as above;
 - a Strands Evals report (``EvaluationReport.to_file``, ``strands-evals run -o``): the session rows of one
-  AEM evaluator (``evaluator``; default the first, named in ``notes`` when there are several), so each case
-  counts once; the case's metadata (``version``, ``model``...) is merged into the record's ``metadata``,
-  without the ``aem`` gold entry, and ``metadata["evaluator"]`` names the evaluator;
+  AEM evaluator and the rows of one ``AemTraceEvaluator`` (``evaluator`` names one of either kind; default the
+  first of each kind, named in ``notes`` when there are several), so each case counts once per kind; the case's
+  metadata (``version``, ``model``...) is merged into the record's ``metadata``, without the ``aem`` and
+  ``trace_gold`` gold entries, and ``metadata["evaluator"]`` names the evaluator. A trace row keeps the host's
+  ``score`` and ``test_pass``; a case the trace evaluator could not judge is an input error naming the case;
 - a labels file for ``--labels``: JSONL of ``{"dialog_id", "turn_no"?, "label"}`` where ``label`` is
   ``true``/``false``, ``"pass"``/``"fail"`` or a number in [0, 1].
 
@@ -20,15 +24,16 @@ score outside [0, 1]) is an ``InputError`` naming the file, line, dialog and fie
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from aem_strands.decode import Record, find_flaw, format_of, jsonl_records, read_records
 from aem_strands.errors import InputError, Location, printable
 from aem_strands.load import read_lines
+from aem_strands.report.trace_words import is_trace_record
 
 ProgressFn = Callable[[Iterable[Any]], Iterable[Any]]
 NoteFn = Callable[[str], None]
@@ -73,6 +78,29 @@ class _Turn(BaseModel):
     problems: list[dict[str, Any]] = []
 
 
+class _Dimension(BaseModel):
+    model_config = _STRICT
+    passed: bool | None = Field(default=None, alias="pass")
+    applicable: bool = False
+
+
+class TraceRecord(BaseModel):
+    """The fields of a trace record (``aem_strands.trace.record``) the report reads, with their types; other fields
+    are allowed and left alone."""
+
+    model_config = _STRICT
+    trace_id: str
+    status: Literal["pass", "fail", "inconclusive"]
+    test_pass: bool
+    veto: bool = False
+    dimensions: dict[str, _Dimension]
+    score: Annotated[float, Field(ge=0.0, le=1.0)] | None = None
+    first_critical_failure_step: str | None = None
+    critical_rule: str | None = None
+    root_cause_hypothesis: str | None = None
+    metadata: dict[str, Any] | None = None
+
+
 class ResultRecord(BaseModel):
     """The fields of a dialog result (``DialogResult.to_dict()``) the report reads, with their types; other
     fields are allowed and left alone."""
@@ -112,17 +140,38 @@ def _found(value: Any) -> str:
     return printable(text if len(text) <= 60 else text[:57] + "...")
 
 
+def _check_trace(value: dict[str, Any], where: Location) -> dict[str, Any] | InputError:
+    trace_id = value.get("trace_id")
+    place = Location(where.file, line=where.line, index=where.index, trace_id=trace_id if isinstance(trace_id, str)
+                     else None)  # fmt: skip
+    flaw = find_flaw(value)
+    if flaw is not None:
+        return InputError(flaw.message, replace(place, field=flaw.path or None))
+    try:
+        TraceRecord.model_validate(value)
+    except ValidationError as error:
+        first = error.errors()[0]
+        loc = list(first["loc"])
+        message = f"{first['msg']}, found {_found(first['input'])}" if loc else first["msg"]
+        return InputError(message, replace(place, field=_field_name(loc) or None))
+    return value
+
+
 def check_record(value: Any, where: Location) -> dict[str, Any] | InputError:
-    """``value`` when it is a dialog result the report can read, else an ``InputError`` naming ``where`` (file,
-    line), the dialog and the field."""
+    """``value`` when it is a dialog result or a trace record the report can read, else an ``InputError`` naming
+    ``where`` (file, line), the dialog or trace and the field."""
     dialog_id = value.get("dialog_id") if isinstance(value, dict) else None
     dialog = dialog_id if isinstance(dialog_id, str) else None
     place = Location(where.file, dialog, None, None, where.line, where.index)
     if isinstance(value, dict) and "error" in value and "turns" not in value:
         detail = value["error"] if isinstance(value["error"], dict) else {"message": value["error"]}
-        return InputError(f"scored with an error: {printable(str(detail.get('message')))}", place)
+        what = "not judged" if "source" in value else "scored with an error"  # trace output's error record
+        return InputError(f"{what}: {printable(str(detail.get('message')))}", place)
+    if isinstance(value, dict) and is_trace_record(value):
+        return _check_trace(value, where)
     if not isinstance(value, dict) or "turns" not in value or "dialog_id" not in value:
-        return InputError("not a dialog result (needs 'dialog_id' and 'turns')", place)
+        return InputError("not a dialog result ('dialog_id', 'turns') nor a trace record ('trace_id', 'dimensions')",
+                          place)  # fmt: skip
     flaw = find_flaw(value)
     if flaw is not None:
         return InputError(flaw.message, Location(place.file, dialog, None, flaw.path or None, place.line, place.index))
@@ -143,8 +192,29 @@ def check_record(value: Any, where: Location) -> dict[str, Any] | InputError:
     return value
 
 
+def _chosen(names: list[str], evaluator: str | None, kind: str, file: str, note: NoteFn) -> str | None:
+    """The evaluator of one kind to report: ``evaluator`` when it is one of ``names``, else (none asked) the first,
+    named in a note when there are several."""
+    if evaluator is not None:
+        return evaluator if evaluator in names else None
+    if len(names) > 1:
+        note(f"{file}: {len(names)} {kind} evaluators ({', '.join(names)}); reporting {names[0]} (choose with "
+             "--evaluator)")  # fmt: skip
+    return names[0] if names else None
+
+
+def _case_metadata(case: dict[str, Any], own: Any, evaluator: str) -> dict[str, Any]:
+    """The case's metadata without its gold entries, under the record's own, with the evaluator's name."""
+    found = {k: v for k, v in (case.get("metadata") or {}).items() if k not in ("aem", "trace_gold")}
+    merged = {**found, **(own if isinstance(own, dict) else {})}
+    if evaluator:
+        merged.setdefault("evaluator", evaluator)
+    return merged
+
+
 def _strands_records(data: dict[str, Any], file: str, evaluator: str | None, note: NoteFn) -> Iterator[Any]:
-    """The records (or errors) of a Strands Evals report: the session rows of one AEM evaluator."""
+    """The records (or errors) of a Strands Evals report: the session rows of one AEM evaluator and the rows of one
+    trace evaluator."""
     from aem_strands.strands.report import AemReport  # the host package is only needed for its reports
 
     try:
@@ -153,25 +223,31 @@ def _strands_records(data: dict[str, Any], file: str, evaluator: str | None, not
         yield InputError(f"not a Strands Evals report: {printable(str(error))}", Location(file))
         return
     names = list(dict.fromkeys(row.evaluator for row in report.aem_rows()))
-    if evaluator is not None and evaluator not in names:
-        known = ", ".join(names) or "none"
+    traces = report.trace_evaluators()
+    if evaluator is not None and evaluator not in names and evaluator not in traces:
+        known = ", ".join([*names, *traces]) or "none"
         yield InputError(
             f"no AEM evaluator {printable(repr(evaluator))} (the report has: {known})",
             Location(file, field="--evaluator"),
         )
         return
-    chosen = evaluator or (names[0] if names else None)
-    if evaluator is None and len(names) > 1:
-        note(f"{file}: {len(names)} AEM evaluators ({', '.join(names)}); reporting {chosen} (choose with --evaluator)")
-    for index, row in enumerate(report.aem_rows(chosen)):
-        case_metadata = {k: v for k, v in (row.case.get("metadata") or {}).items() if k != "aem"}
+    chosen = _chosen(names, evaluator, "AEM", file, note)
+    for index, row in enumerate(report.aem_rows(chosen) if chosen is not None else ()):
         record = dict(row.result)
-        own = record.get("metadata")
-        record["metadata"] = {**case_metadata, **(own if isinstance(own, dict) else {})}
+        record["metadata"] = _case_metadata(row.case, record.get("metadata"), row.evaluator)
         record.setdefault("dialog_id", row.case.get("name"))
-        if row.evaluator:
-            record["metadata"].setdefault("evaluator", row.evaluator)
         yield check_record(record, Location(file, index=index))
+    chosen = _chosen(traces, evaluator, "trace", file, note)
+    for index, trace in enumerate(report.trace_rows(chosen) if chosen is not None else ()):
+        name = trace.case.get("name")
+        where = Location(file, index=index, trace_id=name if isinstance(name, str) else None)
+        if not trace.record:
+            yield InputError(f"not judged: {printable(trace.reason)}", where)
+            continue
+        record = {**trace.record, "score": trace.score, "test_pass": trace.test_pass}
+        record["metadata"] = _case_metadata(trace.case, record.get("metadata"), trace.evaluator)
+        record.setdefault("trace_id", name)
+        yield check_record(record, where)
 
 
 def iter_results(

@@ -1,6 +1,9 @@
 """The dataset view of a run: rates with intervals, by metadata field, regressions, failure reasons,
 chain-length buckets, latency, agreement with human labels, and pass^k over repeated trials (``passk``).
-Pure: records in, a JSON-able dict out.
+Pure: records in, a JSON-able dict out. Trace records (``aem-strands trace`` output, ``AemTraceEvaluator`` rows)
+get their own view under ``traces`` (``trace_summary``: pass, veto and dimension rates, first critical steps, by
+``--by`` value with the same regression test); their regressions join ``regressions``, and the headline names
+dialogs and traces.
 
 ``SummaryTally`` takes the records one at a time and keeps only what the statistics need (a pass flag and
 a score per dialog, counts, latency points, and the labelled dialogs' verdicts), so ``report`` reads a
@@ -14,7 +17,6 @@ reader of the JSON and HTML output.
 from __future__ import annotations
 
 import math
-import re
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -31,7 +33,9 @@ from aem_strands.report.stats import (
     mix_change,
     proportion_interval,
 )
-from aem_strands.report.words import HeadlineTally, Record
+from aem_strands.report.trace_summary import TraceTally
+from aem_strands.report.trace_words import is_trace_record
+from aem_strands.report.words import NONE_VALUE, HeadlineTally, Record, field_value, natural_key
 
 SUB_METRICS = ("structure", "completeness", "truthfulness")
 BUCKETS = ("single", "two_step", "three_plus")
@@ -50,20 +54,6 @@ TESTS = {
         "the cases with at least k trials; percentile bootstrap 95% interval over cases"
     ),
 }
-NONE_VALUE = "(none)"
-
-
-def field_value(record: Record, field: str) -> str:
-    """The record's ``metadata[field]`` (or top-level ``field``) as text; ``(none)`` when absent."""
-    metadata = record.get("metadata") or {}
-    value = metadata.get(field, record.get(field))
-    return NONE_VALUE if value is None else str(value)
-
-
-def natural_key(text: str) -> tuple[Any, ...]:
-    """Order ``v2`` before ``v10`` and ``1.9`` before ``1.10``; ``(none)`` last."""
-    parts = re.split(r"(\d+)", text)
-    return (text == NONE_VALUE, tuple((0, int(p)) if p.isdigit() else (1, p) for p in parts))
 
 
 def json_safe(value: Any) -> Any:
@@ -165,8 +155,12 @@ class SummaryTally:
         for label in labels or ():
             self._wanted.setdefault(label.dialog_id, set()).add(label.turn_no)
         self._views: dict[str, dict[int | None, _View]] = {}
+        self.traces = TraceTally(by)
 
     def add(self, record: Record) -> None:
+        if is_trace_record(record):
+            self.traces.add(record)
+            return
         self.headline.add(record)
         self.overall.add(record)
         self.trials.add(record)
@@ -278,8 +272,12 @@ class SummaryTally:
 
     def summary(self) -> dict[str, Any]:
         """Everything the report shows about the dataset (not the per-dialog details), JSON-safe."""
+        traces = self.traces.summary() if self.traces else None
+        headline = self.headline.text()
+        if traces is not None:
+            headline = traces["headline"] if not self.headline.dialogs else f"{headline}; traces: {traces['headline']}"
         out: dict[str, Any] = {
-            "headline": self.headline.text(),
+            "headline": headline,
             "overall": self.overall.to_dict(),
             "reasons": dict(
                 sorted(self.reasons.items(), key=lambda kv: (-kv[1]["root_cause"] - kv[1]["cascade"], kv[0]))
@@ -302,6 +300,10 @@ class SummaryTally:
                 for g in out["groups"]
                 if g.get("vs_previous", {}).get("regression")
             ]
+            if traces is not None:
+                out["regressions"] += [f"traces {called}" for called in traces["regressions"]]
+        if traces is not None:
+            out["traces"] = traces
         if self.labels is not None:
             out["labels"] = self._agreement()
         return json_safe(out)  # type: ignore[no-any-return]  # a dict stays a dict

@@ -1,4 +1,5 @@
-"""The root cause in words, the order of dialogs (failing first) and the one-line headline of a run.
+"""The root cause in words, the order of dialogs (failing first), the one-line headline of a run, and a record's
+value of a ``--by`` field (``field_value``, ordered by ``natural_key``).
 
 Everything here reads the JSON form of a dialog result (``DialogResult.to_dict()``, as written by
 ``aem-strands score`` or kept in a Strands Evals row's metadata), so the text table, the HTML
@@ -7,11 +8,27 @@ report and a reloaded file all say the same thing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 Record = Mapping[str, Any]
 """One dialog result in its JSON form (``DialogResult.to_dict()``)."""
+
+NONE_VALUE = "(none)"
+
+
+def field_value(record: Record, field: str) -> str:
+    """The record's ``metadata[field]`` (or top-level ``field``) as text; ``(none)`` when absent."""
+    metadata = record.get("metadata") or {}
+    value = metadata.get(field, record.get(field))
+    return NONE_VALUE if value is None else str(value)
+
+
+def natural_key(text: str) -> tuple[Any, ...]:
+    """Order ``v2`` before ``v10`` and ``1.9`` before ``1.10``; ``(none)`` last."""
+    parts = re.split(r"(\d+)", text)
+    return (text == NONE_VALUE, tuple((0, int(p)) if p.isdigit() else (1, p) for p in parts))
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

@@ -24,6 +24,9 @@ turns unless they already end with it (``_final_reply``). Gold that names no rep
 ``expected_trajectory`` without ``expected_output``) leaves the replies free: the predicted replies are
 not turns to judge, so a right run of the right tools passes whatever the agent said.
 
+- **recorded trace** — ``{"aem": {"trace": <trace document>}}`` (as ``export-regression`` writes for
+  ``aem-strands trace`` output): ``offline_task`` replays its steps, ``AemTraceEvaluator`` judges the trace.
+
 ``offline_case`` and ``live_case`` build such cases.
 """
 
@@ -106,13 +109,26 @@ def live_case(
     return Case(name=name, input=first, metadata={**(metadata or {}), AEM_KEY: aem}, **case)
 
 
+HOST_KEYS = ("input", "expected_output", "expected_assertion", "expected_trajectory", "expected_interactions")
+"""The ``Case`` fields a report row keeps (besides name and metadata) that a regression case carries over."""
+
+
+def host_fields(case: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``HOST_KEYS`` a report's case record holds, but a ``Session`` given as ``expected_trajectory`` (a run's,
+    not a case's field)."""
+    fields = {key: case.get(key) for key in HOST_KEYS if case.get(key) is not None}
+    if not isinstance(fields.get("expected_trajectory", []), list):
+        del fields["expected_trajectory"]
+    return fields
+
+
 def aem_entry(metadata: Mapping[str, Any] | None, case_name: str | None) -> dict[str, Any]:
     """The ``aem`` entry of a case's metadata, or an ``InputError`` naming what is missing."""
     entry = (metadata or {}).get(AEM_KEY)
-    if not isinstance(entry, dict) or not ({"dialog", "gold", "session"} & set(entry)):
+    if not isinstance(entry, dict) or not ({"dialog", "gold", "session", "trace"} & set(entry)):
         raise InputError(
             "case metadata needs an 'aem' object with 'dialog' (offline) or 'gold' (live) turns, or a recorded "
-            "'session'",
+            "'session' or 'trace'",
             Location(dialog_id=case_name, field="metadata.aem"),
         )
     return entry

@@ -21,14 +21,13 @@ trials, ``trials`` (passed, runs: the trials of one case become one case). ``met
 pass).
 
 Trace rows (``AemTraceEvaluator``) export the same way, when the report has no AEM session rows or ``--evaluator``
-names a trace evaluator: each failing case keeps its fields and its gold; a case that was not an offline replay
-also gets ``metadata.aem.session``, the recorded ``Session`` (what ``offline_task`` replays); the experiment's
-evaluator is an ``AemTraceEvaluator`` rebuilt from the row's ``evaluator_config`` (policy and options), so::
+names a trace evaluator, and so does ``aem-strands trace`` output with the trace files it read (``--inputs``) and
+the ``--policy`` (``--gold``, ``--budget``, ``--scorer``) it was judged under; the experiment's evaluator is then
+an ``AemTraceEvaluator``, so::
 
     strands-evals run cases.json --task aem_strands:offline_task --custom-evaluator aem_strands:AemTraceEvaluator
 
-fails the same way; ``metadata.regression`` holds ``source``, ``evaluator``, ``score``, ``status``, ``veto``,
-``first_critical_failure_step``, ``critical_rule`` and ``reason`` (the hypothesis).
+fails the same way (``aem_strands.strands.trace_regression``).
 
 ``aem-strands score`` output exports too, with the dialog files it scored: ``export-regression results.jsonl
 --inputs dialogs.json ... --out cases.json`` writes, per failing dialog record, the dialog of that id from the
@@ -59,16 +58,20 @@ from aem_strands.errors import InputError, Location, printable
 from aem_strands.load import read_lines
 from aem_strands.output import AtomicFile, check_target
 from aem_strands.report.words import counted, counterfactual, root_cause_in_words, root_turns
-from aem_strands.strands.cases import AEM_KEY, host_gold, offline_case
+from aem_strands.strands.cases import AEM_KEY, host_fields, host_gold, offline_case
 from aem_strands.strands.evaluators import AemSessionEvaluator
 from aem_strands.strands.report import AemReport
+from aem_strands.strands.trace_regression import (
+    FailingTrace,
+    is_trace_output,
+    trace_experiment,
+    trace_output_experiment,
+)
 from aem_strands.strands.trials import TRIAL_KEY, TRIAL_OF_KEY
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 _SPAN_KEYS = ("index", "user_turn", "span_id", "agent")
 """Keys ``dialog_metadata`` adds to each predicted turn that are not part of the unpaired turn format."""
-HOST_KEYS = ("input", "expected_output", "expected_assertion", "expected_trajectory", "expected_interactions")
-"""The ``Case`` fields a report row keeps (besides name and metadata) that a regression case carries over."""
 
 
 @dataclass(frozen=True)
@@ -138,10 +141,7 @@ def regression_case(failing: FailingCase, trials: Mapping[str, int] | None = Non
         **({"trials": dict(trials)} if trials is not None else {}),
     }
     metadata["confirmed"] = outcome == "fixed"
-    fields = {key: case.get(key) for key in HOST_KEYS if case.get(key) is not None}
-    if not isinstance(fields.get("expected_trajectory", []), list):  # a Session is a run's, not a Case's field
-        del fields["expected_trajectory"]
-    return Case(name=name, metadata=metadata, **{"input": name, **fields})
+    return Case(name=name, metadata=metadata, **{"input": name, **host_fields(case)})
 
 
 def _is_report(path: Path) -> bool:
@@ -191,76 +191,6 @@ def failing_rows(path: Path, evaluator: str | None = None) -> Iterator[FailingCa
             return
         for row in report.aem_rows(chosen):
             yield FailingCase(dict(row.case), {**row.result, "test_pass": row.test_pass}, row.score, chosen, file)
-
-
-@dataclass(frozen=True)
-class FailingTrace:
-    """One trace row of a report (``test_pass`` decides later whether it fails), and where it was read."""
-
-    case: dict[str, Any]
-    record: dict[str, Any]
-    score: float
-    test_pass: bool
-    evaluator: str
-    source: str
-
-
-def trace_regression_case(failing: FailingTrace) -> Case[Any, Any]:
-    """The ``Case`` that reproduces one failing trace row (see the module docstring)."""
-    case, record = failing.case, failing.record
-    metadata = copy.deepcopy(case.get("metadata") or {})
-    name = str(metadata.pop(TRIAL_OF_KEY, None) or case.get("name"))
-    metadata.pop(TRIAL_KEY, None)
-    entry = metadata.get(AEM_KEY)
-    if entry is not None and not isinstance(entry, dict):
-        raise InputError("metadata.aem must be an object", Location(failing.source, name, field="metadata.aem"))
-    entry = dict(entry or {})
-    if "dialog" not in entry:  # a live run: its recorded Session is what offline_task replays
-        session = case.get("actual_trajectory")
-        if not isinstance(session, dict):
-            raise InputError("the report row keeps no Session to replay", Location(failing.source, name))
-        entry["session"] = session
-    metadata[AEM_KEY] = entry
-    metadata["regression"] = {
-        "source": failing.source,
-        "evaluator": failing.evaluator,
-        "score": failing.score,
-        "status": record.get("status"),
-        "veto": record.get("veto"),
-        "first_critical_failure_step": record.get("first_critical_failure_step"),
-        "critical_rule": record.get("critical_rule"),
-        "reason": record.get("root_cause_hypothesis"),
-    }
-    fields = {key: case.get(key) for key in HOST_KEYS if case.get(key) is not None}
-    if not isinstance(fields.get("expected_trajectory", []), list):
-        del fields["expected_trajectory"]
-    if case.get("actual_output") is not None:
-        entry["output"] = case.get("actual_output")
-    return Case(name=name, metadata=metadata, **{"input": name, **fields})
-
-
-def trace_experiment(rows: Sequence[FailingTrace], errors: list[InputError] | None = None) -> Experiment:
-    """An experiment of one case per failing trace row (the first row of each case name), with the
-    ``AemTraceEvaluator`` the first row's ``evaluator_config`` describes (the default one when none is recorded)."""
-    from aem_strands.strands.trace_evaluator import AemTraceEvaluator
-
-    cases: list[Case[Any, Any]] = []
-    seen: set[str] = set()
-    for row in rows:
-        name = str((row.case.get("metadata") or {}).get(TRIAL_OF_KEY) or row.case.get("name"))
-        if row.test_pass or name in seen:
-            continue
-        seen.add(name)
-        try:
-            cases.append(trace_regression_case(row))
-        except InputError as error:
-            if errors is None:
-                raise
-            errors.append(error)
-    config = next(
-        (r.record.get("evaluator_config") for r in rows if isinstance(r.record.get("evaluator_config"), dict)), None
-    )
-    return Experiment(cases=cases, evaluators=[AemTraceEvaluator(**(config or {}))])
 
 
 def regression_experiment(
@@ -363,38 +293,25 @@ def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
     """Run ``export-regression`` with parsed ``args``; returns the exit code (0, or 2 when some input could
     not be read: the rest is exported)."""
     inputs: list[Path] = list(getattr(args, "inputs", None) or [])
-    check_target(args.out, [*args.paths, *inputs], "--out")
+    check_target(args.out, [*args.paths, *inputs, args.policy, args.gold], "--out")
     errors: list[InputError] = []
-    rows: list[FailingCase] = []
-    traces: list[FailingTrace] = []
-    scored: list[Case[Any, Any]] = []
     with AtomicFile(args.out, "--out") as out:  # a folder we cannot write fails before the reading
-        dialogs = input_dialogs(inputs, errors) if inputs else None
-        for path in args.paths:
-            try:
-                if dialogs is not None and not _is_report(path):
-                    for case in score_cases(path, dialogs):
-                        if isinstance(case, InputError):
-                            errors.append(case)
-                        else:
-                            scored.append(case)
-                    continue
-                for item in failing_rows(path, args.evaluator):
-                    if isinstance(item, InputError):
-                        errors.append(item)
-                    elif isinstance(item, FailingTrace):
-                        traces.append(item)
-                    else:
-                        rows.append(item)
-            except InputError as error:
-                errors.append(error)
-        if traces and not rows and not scored:
-            experiment = trace_experiment(traces, errors=errors)
+        judged = [p for p in args.paths if _kind(p) == "trace"]
+        others = [p for p in args.paths if p not in judged]
+        if judged and not inputs:
+            needs = (
+                "aem-strands trace output: export-regression needs the trace files it read (--inputs) and the policy"
+            )
+            errors += [InputError(f"{needs} it was judged under (--policy)", Location(str(p))) for p in judged]
+            judged = []
+        if judged:
+            experiment = trace_output_experiment(judged, inputs, policy=args.policy, gold=args.gold,
+                                                 budgets=args.budgets, scorer=args.scorer, errors=errors)  # fmt: skip
+            if others:
+                errors.append(InputError("trace output is exported alone (this file is not trace output)",
+                                         Location(str(others[0]))))  # fmt: skip
         else:
-            experiment = regression_experiment(rows, scorer=args.scorer, errors=errors)
-            known = {case.name for case in experiment.cases}
-            extra = [case for case in scored if case.name not in known]
-            experiment = Experiment(cases=[*experiment.cases, *extra], evaluators=experiment.evaluators)
+            experiment = _other_results(others, args, inputs, errors)
         out.write(json.dumps(experiment.to_dict(), indent=2, ensure_ascii=False) + "\n")
     for problem in errors:
         print(f"aem-strands: {printable(str(problem))}", file=stderr)
@@ -406,3 +323,46 @@ def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
         file=stderr,
     )
     return EXIT_BAD_INPUT if errors else EXIT_OK
+
+
+def _kind(path: Path) -> str:
+    """``report`` (a Strands Evals report), ``trace`` (``aem-strands trace`` output) or ``score`` (the rest); an
+    unreadable file is ``score``, whose reading names the problem."""
+    try:
+        return "report" if _is_report(path) else "trace" if is_trace_output(path) else "score"
+    except InputError:
+        return "score"
+
+
+def _other_results(
+    paths: Sequence[Path], args: argparse.Namespace, inputs: list[Path], errors: list[InputError]
+) -> Experiment:
+    """The experiment of Strands Evals reports and ``score`` output (with its ``--inputs``)."""
+    rows: list[FailingCase] = []
+    traces: list[FailingTrace] = []
+    scored: list[Case[Any, Any]] = []
+    dialogs = input_dialogs(inputs, errors) if inputs else None
+    for path in paths:
+        try:
+            if dialogs is not None and not _is_report(path):
+                for case in score_cases(path, dialogs):
+                    if isinstance(case, InputError):
+                        errors.append(case)
+                    else:
+                        scored.append(case)
+                continue
+            for item in failing_rows(path, args.evaluator):
+                if isinstance(item, InputError):
+                    errors.append(item)
+                elif isinstance(item, FailingTrace):
+                    traces.append(item)
+                else:
+                    rows.append(item)
+        except InputError as error:
+            errors.append(error)
+    if traces and not rows and not scored:
+        return trace_experiment(traces, errors=errors)
+    experiment = regression_experiment(rows, scorer=args.scorer, errors=errors)
+    known = {case.name for case in experiment.cases}
+    extra = [case for case in scored if case.name not in known]
+    return Experiment(cases=[*experiment.cases, *extra], evaluators=experiment.evaluators)

@@ -50,14 +50,19 @@ AgentFactory = Callable[..., Any]
 
 def offline_task(case: Case[Any, Any]) -> dict[str, Any]:
     """The predicted side of the case's paired dialog (``metadata["aem"]["dialog"]``) as a real ``Session``,
-    a live case's recorded predicted turns (``metadata["aem"]["predicted"]``) as they are, or a recorded
-    ``Session`` (``metadata["aem"]["session"]``, as ``export-regression`` writes for trace rows) with its output.
+    a live case's recorded predicted turns (``metadata["aem"]["predicted"]``) as they are, a recorded
+    ``Session`` (``metadata["aem"]["session"]``, as ``export-regression`` writes for trace rows) with its output,
+    or a recorded trace's steps (``metadata["aem"]["trace"]``, trace output's regression cases) with its final reply.
 
     The trajectory is ``offline_session(turns)`` (one trace per user turn, the exact predicted turns in
     span metadata), so host trace-level evaluators and detectors run on offline cases as on live ones;
     the output is the last predicted reply.
     """
     entry = aem_entry(case.metadata, case.name)
+    trace = entry.get("trace")
+    if "dialog" not in entry and isinstance(trace, dict):  # a recorded trace (trace regression): its steps, its reply
+        steps, final = trace.get("steps"), trace.get("final_response")
+        return {"output": final if isinstance(final, str) else None, "trajectory": list(steps or [])}
     if "dialog" not in entry and isinstance(entry.get("session"), dict):  # a recorded Session (trace regression)
         try:
             session = Session.model_validate(entry["session"])

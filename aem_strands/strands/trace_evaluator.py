@@ -1,7 +1,9 @@
 """Trajectory evaluation as a Strands Evals evaluator: ``AemTraceEvaluator``, one row per case.
 
 It reads the case's ``Session`` (a live run, ``make_live_task``, or an offline replay, ``offline_task``) as a trace
-(``session_to_trace``), judges it on the nine dimensions (``aem_strands.trace.evaluate_trace``) and gives one
+(``session_to_trace``), or, for a case that recorded a trace (``metadata.aem.trace``, the regression cases
+``export-regression`` writes for ``aem-strands trace`` output) replayed by ``offline_task``, that trace as the trace
+command read it, judges it on the nine dimensions (``aem_strands.trace.evaluate_trace``) and gives one
 ``EvaluationOutput``: ``test_pass`` (the trace's status is ``pass``; a safety veto or a hard-gate failure fails it,
 an undecided question leaves it ``inconclusive``: not a pass), ``score`` (the share of applicable dimensions that
 pass; 0.0 under a veto), ``label`` (``pass``, ``veto``, the first critical finding's rule, ``inconclusive``), a
@@ -27,8 +29,9 @@ from strands_evals.evaluators import Evaluator
 from strands_evals.types import NOT_APPLICABLE, EvaluationData, EvaluationOutput
 from strands_evals.types.trace import EvaluationLevel, Session
 
-from aem_strands.errors import AemError, ConfigError
+from aem_strands.errors import AemError, ConfigError, Location
 from aem_strands.options import EvalOptions
+from aem_strands.report.trace_words import trace_score
 from aem_strands.strands.cases import AEM_KEY, dialog_context
 from aem_strands.strands.session import SUB_AGENT_CHOICES
 from aem_strands.strands.trace_adapter import session_to_trace
@@ -84,6 +87,17 @@ def case_goal(data: EvaluationData[Any, Any]) -> str | None:
     return goal if isinstance(goal, str) and goal.strip() else None
 
 
+def recorded_trace(data: EvaluationData[Any, Any]) -> dict[str, Any] | None:
+    """The trace a case recorded (``metadata.aem.trace``, as ``export-regression`` writes for ``aem-strands trace``
+    output) with the task's trajectory as its steps, when the trajectory is a list (``offline_task`` replays the
+    recorded steps); ``None`` otherwise (a live run's ``Session`` is judged as it is)."""
+    entry = (data.metadata or {}).get(AEM_KEY) if isinstance(data.metadata, Mapping) else None
+    trace = entry.get("trace") if isinstance(entry, Mapping) else None
+    if not isinstance(trace, Mapping) or not isinstance(data.actual_trajectory, list):
+        return None
+    return {**trace, "steps": list(data.actual_trajectory)}
+
+
 def readable_steps(trace: Trace) -> tuple[Trace, dict[str, str]]:
     """The trace with its steps named by what they are and where (``lookup_order#2``: the tool called at step 2,
     ``reply#4``: the reply at step 4; user steps keep ``user-N``), and each new name's former id (a span id).
@@ -115,13 +129,6 @@ def _label(result: TraceResult) -> str:
     findings = [f for v in result.dimensions.values() for f in v.findings]
     first = next((f for f in findings if f.step_id == result.diagnosis.first_critical_failure_step), None)
     return first.rule if first is not None else rule or "fail"
-
-
-def _score(result: TraceResult) -> float:
-    if result.veto:
-        return 0.0
-    judged = [v for v in result.dimensions.values() if v.applicable]
-    return sum(bool(v.passed) for v in judged) / len(judged) if judged else 1.0
 
 
 def _reason(result: TraceResult) -> str:
@@ -193,6 +200,12 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
         return self._judged(data)[0]
 
     def _judged(self, data: EvaluationData[Any, Any]) -> tuple[TraceResult, dict[str, str]]:
+        recorded = recorded_trace(data)
+        if recorded is not None:  # a recorded trace replayed (trace regression): judged as `aem-strands trace` did
+            from aem_strands.trace.load import parse_trace
+
+            trace = parse_trace(recorded, Location(field="metadata.aem.trace", trace_id=data.name))
+            return evaluate_trace(trace, self._options, gold=case_gold(data), judge=self._trace_judge()), {}
         session = data.actual_trajectory
         if not isinstance(session, Session):
             raise ConfigError(
@@ -213,5 +226,5 @@ class AemTraceEvaluator(Evaluator[Any, Any]):  # type: ignore[misc]  # strands_e
         metadata: dict[str, JsonValue] = trace_record(result, None) if self.keep_pii else trace_record(result)
         metadata["step_spans"] = dict(spans)  # the way back from a step's name to its span (detectors key by span)
         metadata["evaluator_config"] = self.config()  # export-regression rebuilds this evaluator from it
-        return [EvaluationOutput(score=_score(result), test_pass=result.test_pass, reason=_reason(result),
+        return [EvaluationOutput(score=trace_score(metadata), test_pass=result.test_pass, reason=_reason(result),
                                  label=_label(result), metadata=metadata)]  # fmt: skip

@@ -30,6 +30,7 @@ from fractions import Fraction
 
 from aem_strands.compare.gazetteer import places
 from aem_strands.compare.normalise import display, normalise_text
+from aem_strands.compare.parse_numbers import currency_code
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import (
     CalendarDate,
@@ -49,7 +50,7 @@ from aem_strands.compare.values import (
     agree,
 )
 from aem_strands.compare.walk import json_key, json_leaves
-from aem_strands.trace.grounding_dates import DateIndex
+from aem_strands.trace.grounding_dates import DateIndex, week_days
 from aem_strands.trace.value_tokens import (
     CACHED_TEXT,
     NUMBER_WORDS,
@@ -67,11 +68,19 @@ SameFn = Callable[[JsonValue, JsonValue, str], bool | None]
 """Typed equivalence of two values, given the argument or key name: a ``ValueJudge``'s ``same``."""
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
+_RANGE = re.compile(r"(?<=\d)\s*[-\u2013]\s*(?=\d{1,2}[/:]\d)")
+"""The dash of a range of dates or times (``9/15-9/21``, ``10:00-11:30``): its ends are read apart."""
 _EDGE = "\"'.,;:!?()[]{}<>"
 _APART = "|"
 """What stands for a word with a digit when numbers in words are read: no number word joins across it."""
-_SMALL_WORDS = frozenset(["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with"])
+_SMALL_WORDS = frozenset(
+    ["the", "a", "an", "of", "and", "at", "in", "on", "for", "to", "s", "by", "with", "my", "your", "our", "their",
+     "his", "her", "its", "i", "me", "you", "we"]
+)  # fmt: skip
 _LONG_PHRASE = 6
+_SHORT_FORM = 3
+_KEPT_PER_KEY = 4
+_NAME_WORD = 4
 _SHORT_PHRASE = 3
 _PLACE_PHRASE = 3
 
@@ -125,6 +134,8 @@ class GroundingIndex:
         self._places: dict[str, tuple[str, str]] | None = None
         self._acronyms: dict[str, tuple[str, str]] = {}
         self._unread: list[tuple[str, str]] = []
+        self._squeezed: dict[str, tuple[str, str]] = {}
+        self._by_key: dict[str, list[JsonValue]] = {}
 
     @property
     def today(self) -> date | None:
@@ -153,14 +164,21 @@ class GroundingIndex:
                     self._identifiers.setdefault(token.key[1:], (source, token.shown))
             for word in acronyms:
                 self._acronyms.setdefault(word.casefold(), (source, word))
+            for raw in text.split():
+                word = raw.strip(_EDGE)
+                if len(word) > 2 and not word.isalnum() and not any(ch.isdigit() for ch in word):
+                    self._squeezed.setdefault(compact(word), (source, word))  # "McDonald's", "P.F."
             for key, shown in joined:
                 self._identifiers.setdefault(key, (source, shown))
         self._unread.clear()
 
     def add_json(self, value: JsonValue, source: str) -> None:
         """Index a structured value: its scalar leaves and object keys (strings also as text)."""
-        for _, leaf in json_leaves(value):
+        for path, leaf in json_leaves(value):
             self._add_scalar(leaf, source)
+            kept = self._by_key.setdefault(_last_key(path), [])
+            if len(kept) < _KEPT_PER_KEY and leaf is not None and not isinstance(leaf, bool):
+                kept.append(leaf)
         for key in _keys(value):
             self._add_scalar(key, source)
 
@@ -193,6 +211,9 @@ class GroundingIndex:
         if contained is not None:
             return Grounding(contained.source, shown if len(contained.original) > len(shown) else contained.original,
                              "normalised")  # fmt: skip
+        squeezed = self._find_squeezed(shown)
+        if squeezed is not None:
+            return squeezed
         typed = typed_value(value, self._context)
         if isinstance(typed, Identifier) or (len(wanted) > 1 and any(t.kind != "word" for t in wanted)):
             key = typed.key if isinstance(typed, Identifier) else "".join(_spelled(t) for t in wanted)
@@ -200,30 +221,170 @@ class GroundingIndex:
             if hit is not None:
                 return Grounding(hit[0], hit[1], "identifier")
         if isinstance(typed, Text):
-            return self._find_place(shown)
+            return self._find_place(shown) or self._find_currency(shown) or self._find_same_word(shown, value, name)
         return self._find_typed(typed, value, name)
 
-    def day_of(self, value: JsonValue) -> Grounding | None:
-        """For a date with a time of day whose time is found nowhere: where its date was, when it was. The time
-        may be worked out from what was said (an end from a start and a length, "after lunch"), which no rule
-        here can settle."""
+    def _find_same_word(self, shown: str, value: JsonValue, name: str) -> Grounding | None:
+        """A one-word value by an earlier word ``same`` (the typed equivalence) finds equal to it, among the words
+        that start with its first three letters (``Drama`` by "dramatic", ``Pop`` by "Popular")."""
+        key = normalise_text(shown)
+        if " " in key or len(key) < _SHORT_FORM or any(ch.isdigit() for ch in key):
+            return None
+        for word, posted in self._postings.items():
+            if word[:_SHORT_FORM] == key[:_SHORT_FORM] and word != key and self._same(word, value, name) is True:
+                text = self._texts[posted[0][0]]
+                return Grounding(text.source, word, "typed")
+        return None
+
+    def _find_currency(self, shown: str) -> Grounding | None:
+        """A currency (``USD``, ``dollars``) by an earlier amount in it (``$40``, ``forty bucks``)."""
+        code = currency_code(shown)
+        if code is None:
+            return None
+        self._parse_pending()
+        for units in self._numbers.values():
+            hit = units.get(code)
+            if hit is not None:
+                return Grounding(hit[0], hit[1], "typed")
+        return None
+
+    def _find_squeezed(self, shown: str) -> Grounding | None:
+        """A one-word value by its letters alone, apostrophes and dots aside (``Mcdonald's`` and "Mcdonalds",
+        ``P.F.`` and "PF"): one word either way, never several words run together."""
+        if len(shown.split()) != 1 or any(ch.isdigit() for ch in shown):
+            return None
+        key = compact(shown)
+        if len(key) < 3:
+            return None
+        hit = self._squeezed.get(key)
+        if hit is not None:
+            return Grounding(hit[0], hit[1], "normalised")
+        if not shown.isalnum() and key in self._postings:
+            text = self._texts[self._postings[key][0][0]]
+            return Grounding(text.source, key, "normalised")
+        return None
+
+    def typed_key(self, name: str) -> JsonValue | None:
+        """An earlier value under the key ``name`` (in a state, an observation or arguments) when every such value
+        has a typed reading or a digit (``session_token: "98a5a87a-7714-b404"``, ``time: "09:00:00"``): a value of
+        that key is no word that could have been said in other words. ``None`` when none was seen or one was a
+        word."""
+        kept = self._by_key.get(name.rsplit(".", 1)[-1], [])
+        if not kept or any(_worded(value) for value in kept):
+            return None
+        return kept[0]
+
+    def unsaid_name(self, value: JsonValue) -> str | None:
+        """Why a value of words found nowhere is settled as not said in other words either, or ``None`` when it
+        may have been (``paraphrasable`` values otherwise go to the judge). Settled: no word of it was said or
+        seen earlier, nor a word it is a short form of or that is a short form of it (``Pop`` for "Popular",
+        "sci-fi" for ``Science Fiction``), and it is a city by its own name (``Sydney``: a city is said by one
+        of its names, which the gazetteer knows) or a name of two capitalised words or more (``Union Station``)."""
+        if not isinstance(value, str):
+            return None
+        self._read_texts()
+        words = [t.key for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS]
+        if not words or any(self._said_in_part(word) for word in words):
+            return None
+        if not value.isupper() and any(p.startswith("city:") for p in places(value).primary):
+            return "a city by its own name"  # codes (``ORD``) aside: an airport is said by names no gazetteer has
+        names = [w for w in value.split() if normalise_text(w) not in _SMALL_WORDS]
+        if len(value.split()) >= 2 and all(w[:1].isupper() for w in names):
+            return "a name none of whose words was said"
+        return None
+
+    def _said_in_part(self, word: str) -> bool:
+        """Whether ``word``, or a word it is a short form of or that is a short form of it (a prefix of three
+        letters or more and at least two fifths of the longer), was said or seen earlier."""
+        if word in self._postings:
+            return True
+        if len(word) < _SHORT_FORM:
+            return False
+        for key in self._postings:
+            if key[:1] != word[:1] or len(key) < _SHORT_FORM:
+                continue
+            short, long = (key, word) if len(key) < len(word) else (word, key)
+            if long.startswith(short) and len(short) * 5 >= len(long) * 2:
+                return True
+        return False
+
+    def any_word_said(self, value: str) -> bool:
+        """Whether any word of ``value`` (small words aside), or a short form of it, was said or seen earlier."""
+        self._read_texts()
+        return any(self._said_in_part(t.key) for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS)
+
+    def mostly_said(self, value: str) -> bool:
+        """Whether at least half the words of ``value`` (small words aside) were said or seen earlier."""
+        self._read_texts()
+        words = [t.key for t in tokens(value) if t.kind == "word" and t.key not in _SMALL_WORDS]
+        return bool(words) and 2 * sum(self._said_in_part(w) for w in words) >= len(words)
+
+    def may_be_derived(self, value: JsonValue) -> Grounding | None:
+        """For a date, time or date with a time found nowhere: the earlier value it may have been worked out from,
+        which no rule here can settle (``method`` says how):
+
+        - ``date only``: a date with a time whose date was said (the time from a start and a length, "after
+          lunch");
+        - ``weekly``: a date with a time whose time was said and whose date is a whole number of weeks (up to ten)
+          after an earlier date (a meeting set up "weekly until the end of next month");
+        - ``near``: a time on the hour or half hour, whole half hours up to two hours from an earlier time (the
+          bounds of "around 6 PM").
+
+        A time off the half hours, or far from every earlier time, is no such bound: it stays ungrounded."""
         typed = typed_value(value, self._context)
-        if not isinstance(typed, Moment):
+        if not isinstance(typed, (Moment, ClockTime)):
             return None
         self._read_texts()
         self._parse_pending()
-        dated = self._dates.find(typed.day)
-        return Grounding(dated.source, dated.matched, "date only") if dated is not None else None
+        time = typed.time if isinstance(typed, Moment) else typed
+        if isinstance(typed, Moment):
+            dated = self._dates.find(typed.day)
+            if dated is not None:
+                return Grounding(dated.source, dated.matched, "date only")
+            if self._dates.find(time) is not None:
+                weekly = self._dates.weeks_after(typed.day)
+                if weekly is not None:
+                    return Grounding(weekly.source, weekly.matched, "weekly")
+        near = self._dates.near(time)
+        return Grounding(near.source, near.matched, "near") if near is not None else None
+
+    def composed(self, value: JsonValue) -> Grounding | None:
+        """For a name of two words or more found nowhere whole: whether every word of it (small words aside) and
+        every number was said or seen earlier, each somewhere (``1 on 1 with Olivie`` after "one on one" and "Her
+        name is Olivie"; ``Pay electricity bill`` after "pay my electricity bill"): a name the agent composed
+        from what it was given, not a value it invented."""
+        if not isinstance(value, str):
+            return None
+        self._read_texts()
+        found = [t for t in tokens(value) if t.key not in _SMALL_WORDS]
+        if len(value.split()) < 2 or not found:
+            return None
+        numbers = [t for t in found if t.number is not None]
+        if numbers:
+            self._parse_pending()
+        for token in found:
+            known = token.key in self._postings or (token.number is not None and token.number in self._numbers)
+            if not known:
+                return None
+        return Grounding("earlier texts, word by word", value, "composed")
 
     def named_in_part(self, value: JsonValue) -> Grounding | None:
         """An earlier text that names ``value`` in part: at least two of its words, and at least half of them (its
         numbers and small words aside), in one text ("Livermore Cinema" for ``Livermore 13 Cinema``, "AMC
-        NewPark" for ``AMC NewPark 12``). Such a value may be the one the user meant, completed from elsewhere;
-        no rule here can settle that."""
+        NewPark" for ``AMC NewPark 12``), or its first word of four letters or more written as a name within a
+        sentence ("at Lavier" for ``Lavier Latin Fusion Restaurant``). Such a value may be the one the user meant,
+        completed from elsewhere; no rule here can settle that."""
         self._read_texts()
-        words = {t.key for t in tokens(display(value)) if t.kind == "word" and t.key not in _SMALL_WORDS}
+        ordered = [t.key for t in tokens(display(value)) if t.kind == "word" and t.key not in _SMALL_WORDS]
+        words = set(ordered)
         if len(words) < 2:
             return None
+        first = self._postings.get(ordered[0], ()) if len(ordered[0]) >= _NAME_WORD else ()
+        for position in dict.fromkeys(p for p, _ in first):
+            text = self._texts[position]
+            if _named_within(text.original, ordered[0]):
+                # "Lavier" for ``Lavier Latin Fusion Restaurant``: a name completed from its first word
+                return Grounding(text.source, text.original, "in part")
         counts: dict[int, int] = {}
         for word in words:
             for position in {p for p, _ in self._postings.get(word, ())}:
@@ -301,8 +462,12 @@ class GroundingIndex:
                 self._add_typed(text, source)
                 continue
             self._add_number_words(text, source)
-            words = [w.strip(_EDGE) for w in text.split()]
+            words = [w.strip(_EDGE) for w in _RANGE.sub(" - ", text).split()]
             words = [w for w in words if w]
+            for word in words:
+                if "/" in word:
+                    self._dates.add_numeric(word, self._context.day_first, source)
+            self._dates.add_clock_words(words, source)
             for phrase in anchored_phrases(words, longest):
                 self._add_typed(phrase, source)
         self._pending.clear()
@@ -312,10 +477,14 @@ class GroundingIndex:
         if isinstance(typed, Text) and may_be_relative(phrase):
             if self.today is not None:
                 typed = typed_value(phrase, self._context)  # "tomorrow", "next Friday" against the known today
+                for day in week_days(phrase, self.today):  # "next week": each of its days
+                    self._dates.add(CalendarDate(frozenset({(day.year, day.month, day.day)})), phrase, source)
             elif self._dates.add_relative(normalise_text(phrase), source):
                 return
         if isinstance(typed, Text):
             return
+        if isinstance(typed, Duration):
+            self._dates.add(typed, phrase, source)  # a length a time or date may be worked out with
         if isinstance(typed, (CalendarDate, Moment, Weekday, ClockTime)):
             self._dates.add(typed, phrase, source)
         elif isinstance(typed, Quantity):
@@ -353,7 +522,7 @@ class GroundingIndex:
         for text, source in self._pending_places:
             words = [w.strip(_EDGE) for w in text.split()]
             for phrase in phrases([w for w in words if w], _PLACE_PHRASE):
-                for place in places(phrase).any:
+                for place in places(phrase).any | _code_in_title_case(phrase):
                     self._places.setdefault(place, (source, phrase))
         self._pending_places.clear()
         for place in named:
@@ -411,6 +580,37 @@ def _unit(token: Token) -> str | None:
 
 def _spelled(token: Token) -> str:
     return token.key[1:] if token.kind == "identifier" else compact(token.shown)
+
+
+def _named_within(text: str, word: str) -> bool:
+    """Whether ``text`` writes ``word`` as a name: with a capital, and not first in a sentence (``at Lavier``, not
+    "Best of all")."""
+    words = text.split()
+    for i, raw in enumerate(words):
+        shown = raw.strip(_EDGE)
+        if i and shown[:1].isupper() and normalise_text(shown) == word and not words[i - 1].endswith((".", "!", "?")):
+            return True
+    return False
+
+
+def _code_in_title_case(phrase: str) -> frozenset[str]:
+    """The places a three-letter word written with a capital first (``Lax``) names as a code (``LAX``): a code
+    in running text is often written so; lower case (``lax``) stays a word."""
+    if len(phrase) == 3 and phrase.isalpha() and phrase[0].isupper() and phrase[1:].islower():
+        return places(phrase.upper()).any
+    return frozenset()
+
+
+def _last_key(path: str) -> str:
+    """The last object key of a leaf's path (``events[0].start_time`` → ``start_time``)."""
+    return re.sub(r"\[\d+\]", "", path).rsplit(".", 1)[-1]
+
+
+def _worded(value: JsonValue) -> bool:
+    """Whether a value is words (no digit and no typed reading): what may be said in other words."""
+    if not isinstance(value, str):
+        return False
+    return not any(ch.isdigit() for ch in value) and isinstance(typed_value(value), Text)
 
 
 def _keys(value: JsonValue) -> Iterator[str]:

@@ -17,7 +17,9 @@ Two names are the same tool (``same_tool``) when their canonical names agree wit
 (``cancelorder`` for ``cancel_order`` and ``cancelOrder``), and their namespaces agree or one of them has none
 (a policy's ``create_issue`` applies to ``jira.create_issue``; ``jira.create_issue`` and ``github.create_issue``
 are two tools). ``lookalike`` tells an unknown name one edit away from a restricted tool (``delete_acount``,
-``delete_accounts``, ``de1ete_account``): the checks flag such a call rather than let it pass as some other tool.
+``delete_accounts``, ``de1ete_account``), or the restricted name with wrapper words around it
+(``delete_account_v2``, ``DeleteAccountTool``): the checks flag such a call rather than let it pass as some other
+tool.
 
 ``ToolNameMap`` is a mapping keyed by tool names that answers for every spelling of a key.
 """
@@ -40,6 +42,12 @@ _MCP = re.compile(r"^mcp__(?P<server>[^_](?:[^_]|_(?!_))*)__(?P<tool>.+)$", re.I
 _SEPARATORS = re.compile(r"[./:]")
 _CAMEL = (re.compile(r"([a-z0-9])([A-Z])"), re.compile(r"([A-Z]+)([A-Z][a-z])"))
 _NON_WORD = re.compile(r"[^a-z0-9]+")
+AFFIX_WORDS = frozenset(
+    ["tool", "tools", "fn", "func", "function", "api", "impl", "internal", "raw", "async", "sync", "new", "latest"]
+)
+"""Words a wrapper or a new version of a tool adds to its name (``delete_account_tool``, ``delete_account_v2``): an
+unknown tool so named is a look-alike of the restricted one."""
+_VERSION = re.compile(r"v?\d+")
 _LOOKALIKE_MIN = 6
 """Names shorter than this (with underscores left out) are never look-alikes: one edit turns ``get`` into ``set``."""
 
@@ -141,15 +149,30 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long[i + 1 :]
 
 
+def _wrapped(name: str, tool: str) -> bool:
+    """Whether ``name`` is ``tool`` with wrapper words around it (``AFFIX_WORDS``: ``delete_account_v2``,
+    ``DeleteAccountTool``, ``tool_delete_account``)."""
+    words, inner = canonical_tool_name(name).split("_"), canonical_tool_name(tool).split("_")
+    for start in range(len(words) - len(inner) + 1):
+        if words[start : start + len(inner)] == inner:
+            rest = words[:start] + words[start + len(inner) :]
+            return bool(rest) and all(w in AFFIX_WORDS or _VERSION.fullmatch(w) for w in rest)
+    return False
+
+
 def lookalike(name: str, restricted: Iterable[str], known: Iterable[str] = ()) -> str | None:
-    """The restricted tool ``name`` is one edit away from, when ``name`` is no known tool (``known``: the
-    catalog's and the policy's names) and not that tool itself; ``None`` otherwise."""
+    """The restricted tool ``name`` is one edit away from, or wraps (``_wrapped``), when ``name`` is no known tool
+    (``known``: the catalog's and the policy's names) and not that tool itself; ``None`` otherwise."""
     if any(same_tool(name, k) for k in known):
         return None
     key = tool_key(name)
     for tool in restricted:
         other = tool_key(tool)
-        if len(other) >= _LOOKALIKE_MIN and not same_tool(name, tool) and _one_edit(key, other):
+        if (
+            len(other) >= _LOOKALIKE_MIN
+            and not same_tool(name, tool)
+            and (_one_edit(key, other) or _wrapped(name, tool))
+        ):
             return tool
     return None
 

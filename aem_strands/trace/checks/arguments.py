@@ -11,25 +11,34 @@ typed equivalence (``trace.grounding.GroundingIndex``): ``order 123`` grounds ``
 not ground ``4000``, nor ``C-3003`` ``3003``. Relative and yearless dates are read against the known today
 (``reference_date``: ``initial_state`` keys ``today``, ``current_date``, ``reference_date``, ``date``..., or the
 trace's metadata); without one a yearless date grounds its month and day in any year, and a relative date any date
-it names for some today (``grounding_dates``).
+it names for some today (``grounding_dates``). Values worked out from what was said are grounded too: a time or
+date shifted by a said length (``8 am`` and ``30 minutes before`` give ``07:30``), the start of a period up to a
+known today, a month by a date in it, ``6:30`` said without am or pm in either half of the day, the days of ``next
+week``, the ends of ``9/15-9/21``, a currency by an amount in it (``forty bucks`` grounds ``USD``), and a name
+composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie").
 
-Exempt: booleans, null, the integers 0 and 1, empty strings, and values the tool's schema gives (``enum``,
-``const``, ``default``: the tool, not the conversation, says what they may be). A free-text argument
-(``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression`` or ``query``,
-and any string of six words or more not found whole) is the agent's own wording; only the identifiers and
-amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
+Exempt: booleans, null, the integers 0 and 1, empty strings, values the tool's schema gives (``enum``,
+``const``, ``default``: the tool, not the conversation, says what they may be), and a word of the tool's own name
+(``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text argument (``ArgKind.FREE_TEXT``: a
+``message``, ``reason``, ``body``...; also a ``thought``, ``expression``, ``query`` or shell ``command``, and any
+string of six words or more not found whole, most of whose words were said) is the agent's own wording; only the
+identifiers and amounts inside it must be grounded, each alone or with the word beside it (``order 123``, ``7 pm``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
 (``paraphrasable``: ``Drama`` after "the Play genre"), or a name an earlier text names in part (``Livermore 13
-Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``), or a date-time whose date was said and whose
-time may be worked out from what was (an end time from a start and a length: ``GroundingIndex.day_of``); but not a
-value the argument's description lists as a choice when the user said another of them (``profit`` of "revenue,
-profit or units" after "EU revenue"), nor any value of a trace in which the user said nothing (no words, so no
-other words): those are settled. The judge is asked those when one is given (a no is the finding, method
-``judge``); without one the question is ``undecided`` (the trace inconclusive, never a pass). A value outside its
-schema's ``enum`` / ``const``, or a missing ``required`` argument, gives ``arguments.schema``
-(``argument_schema``). Not applicable when no tool call has an argument.
+Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``), or a date or time that may be worked out
+from what was (a date-time whose date was said, a weekly series, the bounds of "around 6 PM":
+``GroundingIndex.may_be_derived``). Settled all the same, as no words could have said them otherwise: a city by its
+own name or a name of capitalised words none of whose words (nor a short form) was said
+(``GroundingIndex.unsaid_name``: ``Sydney``, ``Union Station``); a word where the argument takes typed values (its
+schema's format or type, a format its description gives, the typed values earlier seen under its key) or cities
+(its description says so) and no word of it was said; a value the argument's description lists as a choice when
+the user said another of them (``profit`` of "revenue, profit or units" after "EU revenue"); any value of a trace
+in which the user said nothing (no words, so no other words). The judge is asked the open ones when one is given
+(a no is the finding, method ``judge``); without one the question is ``undecided`` (the trace inconclusive, never a
+pass). A value outside its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives
+``arguments.schema`` (``argument_schema``). Not applicable when no tool call has an argument.
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex
 from aem_strands.trace.grounding_dates import reference_date
+from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -78,19 +88,26 @@ def exempt(value: JsonValue) -> bool:
 
 _FREE_TEXT_NAMES = frozenset(
     {"thought", "thoughts", "reasoning", "expression", "formula", "query", "search_query", "question", "prompt",
-     "subject", "email_body", "message_body"}
+     "subject", "email_body", "message_body", "command", "cmd", "shell_command", "script"}
 )  # fmt: skip
-"""Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``."""
+"""Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``; a shell command is code the agent
+writes, as an expression is (``cat notes.txt``: only the identifiers inside it are looked up)."""
+_COMMAND_NAMES = frozenset({"command", "cmd", "shell_command", "script"})
+"""Argument names of a shell command: its options are the agent's own (``_free_text_values``)."""
 _WORDING = 6
 """A string of this many words or more, not found whole, is read as wording: only the values inside it count."""
 
 
-def _free_text_values(text: str) -> Iterator[tuple[str, ...]]:
+def _free_text_values(text: str, command: bool = False) -> Iterator[tuple[str, ...]]:
     """For each identifier or amount inside free text, the readings any of which grounds it: the token alone, and
-    with the word before or after it (``order 123``, ``7 pm``, ``March 13``)."""
-    words = [w.strip(_EDGE) for w in text.split()]
+    with the word before or after it (``order 123``, ``7 pm``, ``March 13``). In a shell ``command`` an option
+    (``-5``, ``-n``, ``--lines=20``) and the number right after one (``-n 20``) are the agent's own choice."""
+    raw = text.split()
+    words = [w.strip(_EDGE) for w in raw]
     for i, word in enumerate(words):
         if not word or not (any(ch.isdigit() for ch in word) or is_identifier(word)):
+            continue
+        if command and (raw[i].startswith("-") or (i > 0 and raw[i - 1].startswith("-") and word.isdigit())):
             continue
         readings = [word]
         if i > 0 and words[i - 1]:
@@ -107,10 +124,15 @@ def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool
     return "enum" in schema or "const" in schema or ("default" in schema and schema["default"] == value)
 
 
+def _named_by_tool(value: JsonValue, tool: str) -> bool:
+    """Whether the value is a word of the tool's own name (``inbox`` of ``read_inbox``): choosing the tool said it."""
+    return isinstance(value, str) and value.strip().casefold() in canonical_tool_name(tool).split("_")
+
+
 def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator[tuple[str, JsonValue, bool]]:
     """(path, the argument's value, whether it is read as wording) for each leaf that must be grounded."""
     for parts, value in argument_parts(dict(step.arguments), []):
-        if exempt(value):
+        if exempt(value) or _named_by_tool(value, step.tool_name or ""):
             continue
         top = str(parts[0])
         top_schema = definition.properties.get(top) if definition is not None else None
@@ -182,6 +204,30 @@ def _another_listed(index: GroundingIndex, value: JsonValue, schema: Mapping[str
     return next((c for c in choices if c.casefold() != value.casefold() and index.find(c) is not None), None)
 
 
+_FORMAT_TEXT = re.compile(r"%[HMSYmdI]|\b(?:YYYY|HH:MM|MM/DD|DD/MM)\b")
+_CITY = re.compile(r"\b(?:city|town)\b", re.IGNORECASE)
+_TYPED_KINDS = (ArgKind.DATE, ArgKind.EMAIL, ArgKind.URI, ArgKind.NUMBER)
+
+
+def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: Mapping[str, Any] | None) -> str | None:
+    """Why an argument's value is no words that could have been said in other words: its schema's ``format`` or
+    ``type`` (a date, e-mail, URI or number), a format its description gives (``Format: %H:%M:%S``), a city
+    argument (``City where the event is taking place``: a city is said by one of its names) none of whose words
+    was said, or the typed values earlier states, observations or calls held under its name (``session_token``);
+    else ``None``."""
+    if schema is not None:
+        kind = arg_kind(path.rsplit(".", 1)[-1], schema)
+        if kind in _TYPED_KINDS:
+            return f"the schema of {path!r} makes it a {kind.value}"
+        description = schema.get("description")
+        if isinstance(description, str) and _FORMAT_TEXT.search(description):
+            return f"the description of {path!r} gives its format ({description[:60]!r})"
+        if isinstance(description, str) and _CITY.search(description) and not index.any_word_said(str(value)):
+            return f"{path!r} is a city ({description[:60]!r}) and no word of {value!r} was said"
+    earlier = index.typed_key(path)
+    return f"earlier values of {path!r} are typed ({earlier!r}), not words" if earlier is not None else None
+
+
 def _schema_of(definition: ToolDefinition | None, path: str) -> Mapping[str, Any] | None:
     if definition is None:
         return None
@@ -230,9 +276,13 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
         if not (isinstance(value, str) and len(value.split()) >= _WORDING):
             yield value
             return
+        if index.named_in_part(value) is None and not index.mostly_said(value):
+            yield value  # a long name, not wording: most of its words were never said
+            return
     if not isinstance(value, str):
         return
-    for inside in _free_text_values(value):
+    command = path.rsplit(".", 1)[-1].split("[")[0].casefold() in _COMMAND_NAMES
+    for inside in _free_text_values(value, command):
         if not any(index.find(reading, path) is not None for reading in inside):
             yield inside[0]
 
@@ -272,10 +322,15 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                 checked += 1
                 for value in _ungrounded(index, path, whole, wording):
                     method = FindingMethod.RULE
-                    part = None if wording else index.named_in_part(value) or index.day_of(value)
+                    if not wording and index.composed(value) is not None:
+                        continue
+                    part = None if wording else index.named_in_part(value) or index.may_be_derived(value)
                     chosen = _another_listed(index, value, _schema_of(definition, path))
                     words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
-                    if chosen is None and words_given and (paraphrasable(value) or part is not None):
+                    unsaid = index.unsaid_name(value) if part is None else None
+                    if unsaid is None and part is None:
+                        unsaid = _typed_argument(index, path, value, _schema_of(definition, path))
+                    if chosen is None and words_given and unsaid is None and (paraphrasable(value) or part is not None):
                         named = f" ({part.source} named it in part: {part.matched!r})" if part is not None else ""
                         question = (
                             f"Did the user (or an earlier tool result) give the value {value!r} of argument {path!r} "

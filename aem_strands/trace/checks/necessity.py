@@ -4,9 +4,9 @@
   ``budgets.max_identical_calls`` times in a row of successes. A failed call ends the row (a retry after an
   error is recovery, not a repeat; ``recovery.endless_retry`` bounds retries), and so does a state change
   in between (a ``state_update`` step, a call whose ``state_after`` differs from its ``state_before``, or a
-  call to another tool that is not read-only per the catalog or is destructive): reading again after a
-  write is not a loop. Tools the catalog does not define are taken as reads. One finding per row, at the
-  first call beyond the budget.
+  call to another tool that is not read-only per the catalog or is destructive, under any spelling of its name:
+  ``functions.cancel_order`` is ``cancel_order``): reading again after a write is not a loop. Tools the catalog
+  does not define are taken as reads. One finding per row, at the first call beyond the budget.
 - ``necessity.asked_again``: a reply that asks the user again for the same slot they already gave. A sentence
   asks for an item when it is a question (``?``) or a ``please`` request, has a request word (``what``,
   ``provide``, ``confirm``, ``could you`` ...), names the item as the user's (not ``their phone number``, ``the
@@ -30,6 +30,7 @@ from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import facts_in
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import call_failed, call_key, sentences, step_fragment
+from aem_strands.trace.names import in_names, same_tool
 from aem_strands.trace.types import (
     ActionType,
     Dimension,
@@ -54,9 +55,9 @@ def _changes_state(step: Step, env: Environment) -> bool:
     if step.state_after is not None and step.state_after != step.state_before:
         return True
     name = step.tool_name or ""
-    if name in env.destructive_tools:
+    if in_names(name, env.destructive_tools) is not None:
         return True
-    definition = next((d for d in env.tools.definitions if d.name == name), None)
+    definition = next((d for d in env.tools.definitions if same_tool(name, d.name)), None)
     return definition is not None and (definition.destructive is True or not definition.read_only)
 
 

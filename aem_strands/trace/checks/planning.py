@@ -6,17 +6,26 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
 1. succeeded (``steps.call_failed`` says no),
 2. said yes: no answer of its observation is no (``_says_no``: a false ``verified`` / ``eligible`` / ``valid``
    ... or a member named like the tool's action, a ``status`` such as ``denied``, a text that negates the action),
+   and had answered: no ``status`` (or a member named like the check, ``approval_status``) of a check tool (a
+   name such as ``check_manager_approval``, ``verify_identity``: a word like an answer word) that still waits for
+   its answer (``pending``, ``awaiting_manager``, ``in_review``: ``PENDING_STATUSES``), no main answer that is
+   ``null``, no text that says the check is still pending;
 3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
-   both calls have, agree), and
-4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took at least one
-   of its values from the user (a user step or the goal) when the others came from what a tool returned: an
-   identity "verified" with values read off the order proves nothing.
+   both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object its
+   observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
+4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took its
+   factors (a name, a zip, a date of birth: every argument not named as an id) from the user (a user step or
+   the goal), not from what a tool returned: an identity "verified" with a zip read off the order proves
+   nothing, even beside the name the user gave. An id (``user_id``) may come from a lookup; a check with ids
+   only needs one of them from the user.
 
 Findings, each at the call that breaks the rule:
 
 - ``planning.order``: a precondition of ``after`` (or every one of ``after_any``) was never called, or failed;
-- ``planning.precondition_said_no``, ``planning.precondition_other_object``, ``planning.identity_not_from_user``:
-  it was called, but for the reason named (the latest such call decides which);
+- ``planning.precondition_said_no``, ``planning.precondition_pending``, ``planning.precondition_other_object``,
+  ``planning.identity_not_from_user``: it was called, but for the reason named (the latest such call decides
+  which); the latest answer for the object decides too: a yes that a later no or "pending" for the same object
+  took back does not count (a failed call answers nothing);
 - ``planning.required_value``: the object's last observed value of a ``require`` key is none of the allowed
   ones, or the object was never observed with that key;
 - ``planning.at_most``: ``tool`` already succeeded ``at_most`` times for the object;
@@ -35,7 +44,7 @@ from dataclasses import dataclass
 
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.trace.checks.context import TraceContext
-from aem_strands.trace.checks.steps import action_words, call_failed, sentences, step_fragment, words
+from aem_strands.trace.checks.steps import action_words, call_failed, names_action, sentences, step_fragment, words
 from aem_strands.trace.names import canonical_tool_name, same_tool, tool_key
 from aem_strands.trace.types import (
     ActionType,
@@ -66,14 +75,62 @@ NO_STATUSES = frozenset(
 )  # fmt: skip
 """``status`` / ``result`` / ``decision`` values that answer a check with no."""
 
+PENDING_STATUSES = (
+    "pending",
+    "await",
+    "waiting",
+    "in_review",
+    "under_review",
+    "in_progress",
+    "requested",
+    "submitted",
+    "queued",
+    "processing",
+    "not_yet",
+    "escalated",
+)
+"""Beginnings of the ``status`` values of a check that has not answered yet (``pending_manager``,
+``awaiting_approval``): an approval still pending is no approval."""
+
 IDENTITY_WORDS = ("verif", "authent", "identi", "login", "logon", "auth")
 """Beginnings of a tool name's words that make it an identity check."""
 
 _ANSWER_MEMBERS = ("status", "result", "decision", "outcome", "verification", "eligibility")
 _NEGATIONS = frozenset(["not", "no", "never", "cannot", "unable", "failed", "without"])
 _NEGATED_WORD = re.compile(r"^(?:in|un|non)(?:eligib|verif|valid|authori|authent)")
+_ID_NAME = re.compile(r"(?:^|_)id$")
 _IDENTIFYING_NAME = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$")
 _WINDOW = 3
+_FILLERS = frozenset(
+    [
+        "be",
+        "been",
+        "being",
+        "is",
+        "are",
+        "was",
+        "were",
+        "yet",
+        "to",
+        "fully",
+        "successfully",
+        "currently",
+        "able",
+        "get",
+        "got",
+        "have",
+        "has",
+        "had",
+        "do",
+        "does",
+        "did",
+        "could",
+        "can",
+        "will",
+        "would",
+    ]
+)
+_TAKEN_BACK = ("planning.precondition_said_no", "planning.precondition_pending")
 _PREFIX = 5
 
 
@@ -102,6 +159,18 @@ def _answers(key: str, tool: str) -> bool:
     return any(w in ANSWER_WORDS or any(w[:_PREFIX] == a[:_PREFIX] for a in wanted) for w in _key_words(key))
 
 
+def _negated(before: list[str]) -> bool:
+    """Whether the words before an answer word negate it: a negation with only auxiliaries and adverbs after it
+    ("could not be verified", "was not yet approved"); in "no mismatch found" the "no" is the mismatch's."""
+    for j in range(len(before) - 1, -1, -1):
+        token = before[j]
+        if token in _NEGATIONS or token.endswith("n't"):
+            return True
+        if token not in _FILLERS:
+            return False
+    return False
+
+
 def _text_says_no(text: str, tool: str) -> bool:
     wanted = action_words(tool)
     for sentence in sentences(text):
@@ -109,10 +178,9 @@ def _text_says_no(text: str, tool: str) -> bool:
         for i, token in enumerate(tokens):
             if _NEGATED_WORD.match(token):
                 return True
-            if token in ANSWER_WORDS or any(token[:_PREFIX] == a[:_PREFIX] for a in wanted):
-                before = tokens[max(0, i - _WINDOW) : i]
-                if any(t in _NEGATIONS or t.endswith("n't") for t in before):
-                    return True
+            answer = token in ANSWER_WORDS or any(token[:_PREFIX] == a[:_PREFIX] for a in wanted)
+            if answer and _negated(tokens[max(0, i - _WINDOW) : i]):
+                return True
     return False
 
 
@@ -145,6 +213,42 @@ def _says_no(observation: JsonValue, tool: str) -> str | None:
     return None
 
 
+def _is_check(tool: str) -> bool:
+    """Whether a tool answers a yes/no question (``check_manager_approval``, ``verify_identity``): a word of its
+    name begins like an answer word; a lookup (``get_order``) is no check, and its ``status`` is the object's."""
+    return any(w[:_PREFIX] == a[:_PREFIX] for w in action_words(tool) for a in ANSWER_WORDS)
+
+
+def _waiting(value: JsonValue) -> bool:
+    said = value.strip().casefold().replace(" ", "_").replace("-", "_") if isinstance(value, str) else ""
+    return bool(said) and said.startswith(PENDING_STATUSES)
+
+
+def _not_yet(observation: JsonValue, tool: str) -> str | None:
+    """How a check's observation says it has not answered yet (``status: pending``), or ``None``; a lookup's
+    observation never does (see ``_is_check``)."""
+    if not _is_check(tool):
+        return None
+    if isinstance(observation, str):
+        told = words(observation)
+        return (
+            "its answer is still pending"
+            if any(_waiting(w) for w in told) and names_action(observation, tool)
+            else None
+        )
+    objects = list(_dicts(observation))
+    if any(v is True and _main_answer(k) for obj in objects for k, v in obj.items()):
+        return None  # the check's own yes decides, whatever a detail beside it still waits for
+    for obj in objects:
+        for key, value in obj.items():
+            member = key.casefold() in (*_ANSWER_MEMBERS, "state") or _answers(key, tool)
+            if member and _waiting(value):
+                return f"{key}: {value}"
+            if value is None and _main_answer(key):
+                return f"{key}: null"
+    return None
+
+
 # --- objects ----------------------------------------------------------------------------------------------------------
 
 
@@ -165,12 +269,28 @@ def _identifying(step: Step) -> dict[str, JsonValue]:
     }
 
 
+def _answered_about(earlier: Step) -> dict[str, JsonValue]:
+    """The identifying members of the object the earlier call's observation answers about (its top level:
+    ``{"order_id": "O-2", "eligible": true}``), for the keys its arguments do not give."""
+    observation = earlier.observation
+    if not isinstance(observation, Mapping):
+        return {}
+    return {
+        canonical_tool_name(k): v
+        for k, v in observation.items()
+        if _IDENTIFYING_NAME.search(canonical_tool_name(k)) and isinstance(v, (str, int)) and not isinstance(v, bool)
+    }
+
+
 def _same_object(earlier: Step, call: Step, per: str | None) -> bool:
-    """Whether ``earlier`` was about the object ``call`` acts on; what cannot be told counts as the same."""
+    """Whether ``earlier`` was about the object ``call`` acts on: its arguments, else the object its observation
+    answers about, name the same one; what cannot be told counts as the same."""
+    theirs = {**_answered_about(earlier), **_identifying(earlier)}
     if per is not None:
         a, b = _argument(earlier, per), _argument(call, per)
+        a = theirs.get(canonical_tool_name(per)) if a is None else a
         return a is None or b is None or _same_value(a, b)
-    mine, theirs = _identifying(call), _identifying(earlier)
+    mine = _identifying(call)
     return all(_same_value(mine[k], theirs[k]) for k in mine.keys() & theirs.keys())
 
 
@@ -208,18 +328,31 @@ def _is_identity_check(tool: str) -> bool:
     return any(w.startswith(IDENTITY_WORDS) for w in canonical_tool_name(tool).split("_"))
 
 
+def _user_said(value: JsonValue, name: str, told: str, sources: _Sources) -> bool:
+    key = compact(str(value))
+    return (len(key) >= 2 and key in told) or sources.user.find(value, name) is not None
+
+
 def _read_off(trace: Trace, step: Step, ctx: TraceContext) -> str | None:
-    """The step an identity check's values were read from when none came from the user; ``None`` otherwise."""
+    """The step an identity check's values were read from, or ``None`` when they came from the user: every factor
+    (a value of an argument not named as an id: a name, a zip, a date of birth) the run read from a tool must be
+    one the user said too; ids (``user_id``: looked up from what the user gave) may come from a tool, but when
+    the check has only ids, one of them must be the user's."""
     values = [(k, v) for k, v in step.arguments.items() if isinstance(v, (str, int)) and not isinstance(v, bool)]
     values = [(k, v) for k, v in values if str(v).strip()]
     if not values:
         return None
     said = [s.content for s in trace.steps[: step.index] if s.action_type is ActionType.USER and s.content]
     told = compact(" ".join([trace.goal or "", *said]))
-    if any(len(compact(str(v))) >= 2 and compact(str(v)) in told for _, v in values):
-        return None  # the user said one of them as written: no index needed
     sources = _sources(trace, ctx, step.index)
-    if any(sources.user.find(v, k) is not None for k, v in values):
+    factors = [(k, v) for k, v in values if not _ID_NAME.search(canonical_tool_name(k))]
+    if factors:
+        for name, value in factors:
+            found = sources.tools.find(value, name)
+            if found is not None and not _user_said(value, name, told, sources):
+                return found.source
+        return None
+    if any(_user_said(v, k, told, sources) for k, v in values):
         return None
     found = next((g for k, v in values if (g := sources.tools.find(v, k)) is not None), None)
     return None if found is None else found.source
@@ -235,6 +368,11 @@ def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: Trace
     no = _says_no(pre.observation, pre.tool_name or "")
     if no is not None:
         return "planning.precondition_said_no", f"{pre.tool_name} said no at step {pre.step_id!r} ({no})"
+    waiting = _not_yet(pre.observation, pre.tool_name or "")
+    if waiting is not None:
+        return "planning.precondition_pending", (
+            f"{pre.tool_name} had not said yes yet at step {pre.step_id!r} ({waiting})"
+        )
     if not _same_object(pre, call, rule.per):
         return "planning.precondition_other_object", f"{pre.tool_name} at step {pre.step_id!r} was for another object"
     if _is_identity_check(pre.tool_name or ""):
@@ -255,6 +393,18 @@ def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingR
     for name in names:
         tried = [s for s in earlier if same_tool(s.tool_name or "", name)]
         verdicts = [_why_not(trace, s, call, rule, ctx) for s in tried]
+        answered = [
+            (s, v)
+            for s, v in zip(tried, verdicts, strict=True)
+            if not call_failed(s) and _same_object(s, call, rule.per)
+        ]
+        last = answered[-1] if answered else None
+        if last is not None and last[1] is not None and last[1][0] in _TAKEN_BACK:
+            # the latest answer for the object decides: a later no (or "pending") takes an earlier yes back
+            reasons.append(last[1][1])
+            shown.append(last[0])
+            rule_name = last[1][0]
+            continue
         if any(v is None for v in verdicts):
             return None
         if not tried:

@@ -151,9 +151,15 @@ def _ngrams(words: tuple[str, ...]) -> Iterator[str]:
             yield " ".join(words[start:end])
 
 
-def _titled(record: Record, sentence: str) -> bool:
+def _title_words(sentence: str) -> tuple[set[str], set[str]]:
+    """What a sentence may name a record's title by: its runs of words, and the keys of its identifiers."""
     words = set(_ngrams(name_words(sentence)))
     keys = {identifier_key(f.text) for f in facts_in(sentence) if f.group == "identifier"}
+    return words, keys
+
+
+def _titled(record: Record, title_words: tuple[set[str], set[str]]) -> bool:
+    words, keys = title_words
     ids = {i.split("=", 1)[1] for i in record.identity}
     return any(t in words for t in record.titles) or bool(keys & ids)
 
@@ -205,6 +211,7 @@ class _Reader:
         self.tokens: set[str] = set()
         """Every word and code the trace has stated so far (the user, the calls, the tools, the replies)."""
         self.observed = False
+        self._named: dict[str, list[Record]] = {}
         if trace.goal:
             self.user(trace.goal)
 
@@ -222,6 +229,7 @@ class _Reader:
         self.spoke_since = True
 
     def observe(self, step: Step) -> None:
+        self._named.clear()  # records come only from observations: what a sentence names holds until the next one
         self.calls.append(step)
         for _, value in json_leaves(dict(step.arguments)):
             if isinstance(value, str):
@@ -302,6 +310,12 @@ class _Reader:
 
     def named(self, sentence: str) -> list[Record]:
         """The records a sentence names, by an identifier or a name, latest first."""
+        known = self._named.get(sentence)
+        if known is None:
+            known = self._named[sentence] = self._find_named(sentence)
+        return list(known)
+
+    def _find_named(self, sentence: str) -> list[Record]:
         found: dict[int, Record] = {}
         for fact in facts_in(sentence):
             if fact.group == "identifier":
@@ -391,7 +405,8 @@ class _Reader:
         if not facts:
             return
         named = self.named(sentence)
-        titled = [r for r in named if r.identity and _titled(r, sentence)]
+        title_words = _title_words(sentence) if any(r.identity for r in named) else (set(), set())
+        titled = [r for r in named if r.identity and _titled(r, title_words)]
         distinct = self._distinct(sentence)
         for fact in facts:
             if any(_holds(r, fact) for r in named):

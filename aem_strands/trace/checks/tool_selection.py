@@ -9,7 +9,8 @@
 - Without gold: the environment's selection rules whose ``goal_pattern`` matches ``trace.goal``
   (case-insensitive regular expression search): a call to a ``forbidden`` tool is
   ``tool_selection.forbidden_tool``, a call to a tool outside ``allowed`` (when the rule lists them) is
-  ``tool_selection.unexpected_tool``; each at the tool's first call.
+  ``tool_selection.unexpected_tool``; each at the tool's first call. Tool names compare as the policy engine sees
+  them (``trace.names``: ``functions.Delete_Account`` is a forbidden ``delete_account``).
 - Not applicable with neither gold nor a matching rule.
 """
 
@@ -22,6 +23,7 @@ from aem_strands.errors import ConfigError
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.gold_calls import judge_gold_calls
 from aem_strands.trace.checks.steps import step_fragment
+from aem_strands.trace.names import in_names
 from aem_strands.trace.types import (
     Dimension,
     DimensionVerdict,
@@ -37,9 +39,12 @@ from aem_strands.trace.types import (
 
 
 def _first_calls(trace: Trace) -> dict[str, Step]:
+    """Each tool's first call, keyed by the name it was first called by (every spelling of a name is one tool)."""
     first: dict[str, Step] = {}
     for step in trace.tool_calls():
-        first.setdefault(step.tool_name or "", step)
+        name = step.tool_name or ""
+        if in_names(name, first) is None:
+            first[name] = step
     return first
 
 
@@ -69,10 +74,10 @@ def _against_rules(trace: Trace, rules: list[SelectionRule]) -> DimensionVerdict
     findings = []
     for name, step in first.items():
         for rule in rules:
-            if name in rule.forbidden:
+            if in_names(name, rule.forbidden) is not None:
                 message = f"step {step.step_id!r}: {name} is forbidden for goals matching {rule.goal_pattern!r}"
                 findings.append(_at(step, "tool_selection.forbidden_tool", message))
-            elif rule.allowed is not None and name not in rule.allowed:
+            elif rule.allowed is not None and in_names(name, rule.allowed) is None:
                 message = (
                     f"step {step.step_id!r}: {name} is not among the tools allowed for goals matching "
                     f"{rule.goal_pattern!r} ({', '.join(rule.allowed) or 'none'})"

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 
-from aem_strands.trace.redaction.detect import find_sensitive
+from aem_strands.trace.redaction.detect import find_sensitive, may_hold_sensitive
 from aem_strands.trace.redaction.kinds import SensitiveKind, SensitiveSpan, normalised_value
 from aem_strands.types import JsonValue
 
@@ -23,6 +23,9 @@ _OPEN, _CLOSE = "\u2039", "\u203a"
 _TOKEN_OR_LITERAL = re.compile(f"[<{_OPEN}](?:" + "|".join(kind.name for kind in SensitiveKind) + rf")_\d+[>{_CLOSE}]")
 _LONG_NUMBER = 10**6
 """Numbers from here up are read as text (a card, an id or a phone number stored as a JSON number)."""
+_MEMO_CHARS = 1 << 24
+"""Characters of redacted texts a redactor remembers (then it starts afresh): records repeat their keys, ids and
+replies."""
 
 
 class Redactor:
@@ -36,6 +39,10 @@ class Redactor:
         self.kinds = frozenset(SensitiveKind) if kinds is None else frozenset(kinds)
         self._tokens: dict[tuple[SensitiveKind, str], str] = {}
         self._counts: Counter[SensitiveKind] = Counter()
+        # A text's redaction depends on the text and on the tokens already made; the tokens of every value of a
+        # text are made on its first redaction, so a text redacted again gives what it gave the first time.
+        self._redacted: dict[str, str] = {}
+        self._remembered = 0
 
     def token(self, kind: SensitiveKind, value: str) -> str:
         """The token standing for ``value`` of ``kind``, made on first use."""
@@ -51,6 +58,18 @@ class Redactor:
         """``text`` with each sensitive value of the redactor's kinds replaced by its token. The result is scanned
         again until nothing is found: a value can hide another next to it (a phone number right before a card
         number reads as one long run of digits until the card is replaced)."""
+        done = self._redacted.get(text)
+        if done is None:
+            if self._remembered >= _MEMO_CHARS:
+                self._redacted.clear()
+                self._remembered = 0
+            done = self._redacted[text] = self._redact(text)
+            self._remembered += len(text) + 1
+        return done
+
+    def _redact(self, text: str) -> str:
+        if "<" not in text and not may_hold_sensitive(text):
+            return text
         if "<" in text:
             text = _LITERAL_TOKEN.sub(lambda m: f"{_OPEN}{m[1]}_{m[2]}{_CLOSE}", text)
         found: dict[str, str] = {}

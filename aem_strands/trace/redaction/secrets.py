@@ -2,7 +2,11 @@
 basic-auth passwords in URLs, ...) give each match's place, its keyword detector the value after ``password:`` /
 ``secret =``, its entropy measure and limit (4.5 bits a character, base64) a random-looking token of 20 characters
 or more; plus a whole private-key block (its ``BEGIN`` line, body and ``END`` line: the detector names the ``BEGIN``
-line only) and an HTTP ``Bearer`` credential (whatever its alphabet: a 32-hex token too).
+line only) and an HTTP ``Bearer`` credential (whatever its alphabet: a 32-hex token too). The keyword detector reads
+``password: X`` and ``password = X``; a reply says it in words (``your temporary password is Xk9#mP2v``,
+``password has been reset to Summer2025!``): after such a keyword and ``is`` / ``was`` / ``set to`` ..., a token of
+six characters or more with both a letter and a digit is read as the keyword's value (``password is reset`` and
+``password is 8 characters`` are not).
 
 Not secrets: UUIDs, hex digests and other hex-only tokens without a label (a commit hash, an id), tokens inside a
 URL's path or query (web-page metadata: image and script paths), subresource-integrity hashes (``sha384-...``),
@@ -29,6 +33,13 @@ _INTEGRITY = re.compile(r"^sha(?:256|384|512)-")
 _NOT_ONE_TOKEN = re.compile(r"\s|['\"`]|://")
 _MASKED = re.compile(r"^[*•xX#.\-]+$|^[{<$%]")
 _CLOSING = re.compile(r"[\s'\"`,;.)\]}]+$")
+_PROSE_KEYWORD = re.compile(
+    r"\b(?:password|passwd|passcode|pwd|secret|api[ _-]?key|access[ _-]?key)s?\s+"
+    r"(?:(?:has\s+been\s+|was\s+|is\s+now\s+)?(?:set|reset|changed)\s+to|will\s+be|is|was)\s*:?\s+[`'\"]?(\S+)",
+    re.IGNORECASE,
+)
+_PROSE_VALUE = re.compile(r"(?=\S*[A-Za-z])(?=\S*\d)\S{6,}")
+"""A keyword's value in prose: a letter and a digit, six characters or more (``Summer2025!``, ``tR7-bw4q``)."""
 _KEYWORD_GATE = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
 """A word every keyword expression of ``detect-secrets`` needs (its ``DENYLIST``): without one, none is run."""
 _FORMAT_GATE = re.compile(
@@ -110,6 +121,10 @@ def secret_spans(text: str) -> Iterator[SensitiveSpan]:
             found = _keyword_value(text, *match.span(group))
             if found is not None:
                 yield SensitiveSpan(SensitiveKind.SECRET, *found, text[found[0] : found[1]])
+    for match in _PROSE_KEYWORD.finditer(text) if _KEYWORD_GATE.search(text) else ():
+        word = _CLOSING.sub("", match.group(1))
+        if _PROSE_VALUE.fullmatch(word) and not _MASKED.search(word):
+            yield SensitiveSpan(SensitiveKind.SECRET, match.start(1), match.start(1) + len(word), word)
     for match in _TOKEN.finditer(text):
         if _random_token(text, match, entropy):
             yield SensitiveSpan(SensitiveKind.SECRET, match.start(), match.end(), match.group())
