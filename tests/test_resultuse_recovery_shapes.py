@@ -75,3 +75,15 @@ def test_a_state_a_read_returned_is_no_unsupported_outcome() -> None:
     claimed = trace(user("Any reminders?"), call("GetReminders", reminders), say("Call grandma is complete."))
     rules = [(f.step_id, f.rule) for f in check_result_use(claimed, Environment(), CTX).findings]
     assert rules == [("s3", "result_use.unsupported_outcome")]
+
+
+def test_an_action_achieved_or_a_state_it_brings_about_is_a_claim_about_that_action() -> None:
+    played = (user("Play Good Boys"), call("PlayMovie", {"status_code": 500}, title="Good Boys"))
+    assert recovery(trace(*played, say("Your movie is playing. Good Boys is a comedy."))) == [("s3", REPORTED)]
+    assert recovery(trace(*played, say("The player failed to start. Good Boys is a comedy."))) == []
+    booked = (user("Book the home"), call("ScheduleVisit", {"error": "unavailable"}, property_name="Ivy"))
+    assert recovery(trace(*booked, say("I was able to schedule your visit."))) == [("s3", REPORTED)]
+    # finding something, or a state the failed call's action does not name, is no claim of it
+    assert recovery(trace(*booked, say("I was able to locate one other property."))) == []
+    cancelled = (user("Cancel W1"), call("cancel_order", {"success": False}, order_id="W1"))
+    assert recovery(trace(*cancelled, say("Your order is shipping today, so it cannot be stopped now."))) == []

@@ -223,6 +223,18 @@ def test_ok_false_is_a_failed_call() -> None:
     assert failure(trace(call("cancel_order", {"ok": True})).steps[0]) is None
 
 
+def test_a_non_zero_exit_code_is_a_failed_call_and_a_claim_after_it_fails_recovery() -> None:
+    ran = {"exit_code": 1, "stdout": "", "stderr": "rm: cannot remove 'build': Permission denied"}
+    steps = (user("Delete the build folder"), call("run_shell", ran, command="rm -r build"))
+    assert failure(trace(*steps).steps[1]) == "exit_code: 1"
+    wrong = trace(*steps, say("Done, the build folder has been deleted."))
+    assert rules(check_recovery(wrong, Environment(), CTX)) == [("s3", "recovery.reported_success_after_error")]
+    ok = trace(user("List the folder"), call("run_shell", {"exit_code": 0, "stdout": "build"}, command="ls"),
+               say("Done, the folder holds build."))  # fmt: skip
+    assert failure(ok.steps[1]) is None
+    assert check_recovery(ok, Environment(), CTX).findings == ()  # no call failed: not applicable
+
+
 def test_a_claim_before_a_dash_is_read_apart_from_a_denial_after_it() -> None:
     steps = (user("Cancel W2291"), call("cancel_order", NOT_CANCELLED, order_id="W2291"))
     wrong = trace(*steps, say("W2291 is cancelled \u2014 you won't be charged."))
@@ -230,3 +242,24 @@ def test_a_claim_before_a_dash_is_read_apart_from_a_denial_after_it() -> None:
     # a denial governs the clauses after it: its reasons are no claims
     honest = trace(*steps, say("I couldn't cancel W2291 \u2014 it has already shipped. I can start a return instead."))
     assert check_recovery(honest, Environment(), CTX).passed is True
+
+
+# --- a code no answer holds ----------------------------------------------------------------------------------------
+
+HOTELS = [
+    {"place_name": "1 Hotel Brooklyn Bridge", "star_rating": "5", "phone_number": "+1 347-696-2500"},
+    {"place_name": "Arlo NoMad", "star_rating": "4", "phone_number": "+1 212-806-7000"},
+]
+
+
+def test_a_code_no_answer_user_or_call_gave_is_an_unsupported_value() -> None:
+    steps = (user("Hotels in New York?"), call("SearchHotel", HOTELS, location="New York"))
+    wrong = trace(*steps, say("I found 2 hotels. Clink261 is a 5 star hotel."))
+    assert judged(wrong) == [("s3", "result_use.unsupported_value")]
+    ok = trace(*steps, say("I found 2 hotels. 1 Hotel Brooklyn Bridge is a 5 star hotel."))
+    assert judged(ok) == []
+    # a code the user gave, or one asked about in a question, is none
+    asked = trace(user("Is the Clink261 hostel there?"), steps[1], say("Clink261 is not among the 2 hotels I found."))
+    assert judged(asked) == []
+    question = trace(*steps, say("I found 2 hotels. Do you want a 3D tour of one?"))
+    assert judged(question) == []

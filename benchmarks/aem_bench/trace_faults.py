@@ -10,7 +10,8 @@ that kind. The choice inside a trace is deterministic (a ``random.Random`` seede
 - ``changed_argument``: one argument of a call becomes a value nobody said (a number, a date or a name that
   appears nowhere in the trace). Expected: ``arguments`` (or ``safety``: consent for other details) at the call.
 - ``contradiction``: a reply that repeats a value of the observation just before it (a phone number, an
-  address, a time ...) says another value of that key instead, one that no result of the observation holds.
+  address, a time ...) says another value of that key instead, one that no result of the observation holds (a
+  clock time in the 12-hour form the reply writes it in: ``6:00 pm``, not ``18:00 pm``).
   Expected: ``result_use`` at the reply.
 - ``precondition_moved``: the policy requires the lookup before the write (``rules.ordering``), and the lookup is
   moved to just after the write. Expected: ``planning`` at the write.
@@ -138,6 +139,18 @@ def _observed_pairs(observation: Any) -> Iterable[tuple[str, str]]:
                     yield key, str(value)
 
 
+def _written_as(text: str, value: str, new: str) -> str:
+    """``text`` with ``value`` replaced by ``new``, a clock time written as the reply writes it: ``12:15 pm`` with
+    ``18:00`` becomes ``6:00 pm`` (``18:00 pm`` is no time a reader can read)."""
+    clock = re.fullmatch(r"(\d{1,2}):(\d{2})", new)
+    twelve = re.search(re.escape(value) + r"\s?([ap](?:\.m\.|m\b))", text, re.I)
+    if clock is None or twelve is None:
+        return text.replace(value, new)
+    hour = int(clock.group(1))
+    shown = f"{hour % 12 or 12}:{clock.group(2)} {'pm' if hour >= 12 else 'am'}"
+    return text.replace(twelve.group(), shown)
+
+
 def contradiction(trace: dict[str, Any], values_by_key: dict[str, list[str]]) -> Planted | None:
     rng = _rng(trace, "contradiction")
     steps = trace["steps"]
@@ -157,7 +170,7 @@ def contradiction(trace: dict[str, Any], values_by_key: dict[str, list[str]]) ->
         return None
     at, value, others = rng.choice(places)
     out = copy.deepcopy(trace)
-    out["steps"][at]["content"] = out["steps"][at]["content"].replace(value, rng.choice(others))
+    out["steps"][at]["content"] = _written_as(out["steps"][at]["content"], value, rng.choice(others))
     return Planted("contradiction", out, (steps[at]["step_id"],), ("result_use",))
 
 

@@ -50,8 +50,17 @@ _THROUGH = re.compile(
     r"|succeeded|(?:is|are|was|were) (?:now )?(?:complete|completed|finali[sz]ed|done))\b"
 )
 _PASSIVE = re.compile(
-    rf"\b(?:is|are|was|were|got|now|been)\s+(?:(?:now|already|successfully|all)\s+)?(?P<verb>{_PARTICIPLE})\b"
+    rf"\b(?:is|are|was|were|got|now|been|being)\s+(?:(?:now|already|successfully|all)\s+)?(?P<verb>{_PARTICIPLE})\b"
 )
+_ABLE = re.compile(
+    r"\b(?:i|we) (?:was|were) able to (?!(?:find|locate|check|look|search|see|get|pull|list|identify|narrow|hear"
+    r"|compile|review|consider|use|discover|select|gather|filter|sort|pick|note|reach|contact)\b)(?P<verb>[a-z]+)\b"
+)
+"""An action reported achieved (``I was able to book the home``): done, as the perfect is; finding or checking
+something reports what was found (``I was able to locate one train``)."""
+_ONGOING = re.compile(r"\b(?:is|are|'s)\s+(?:(?:now|currently|already)\s+)?(?P<verb>[a-z]{3,}ing)\b")
+"""A state an action brings about, going on (``The movie is playing``): an outcome only of the action its verb
+names (``Claim.ongoing``); the first person (``I'm checking``) is an attempt, not read."""
 
 
 _CLAUSE = re.compile(r"\s*(?:[,;:\u2014\u2013]\s*(?:and|but|so)?|\s-|\s(?:and|but|so|while|whereas))\s+")
@@ -78,6 +87,9 @@ class Claim:
     ``It has been sent``, ``the money went through``): a claim by its grammar alone."""
     whole: str = ""
     """The sentence the claim's clause is of (``Done — you're now in seat 14C``: the clause is ``Done``)."""
+    ongoing: bool = False
+    """Whether it states a state going on (``The movie is playing``): a claim only about the action its verbs
+    name, not its objects."""
 
 
 _WITHOUT_TROUBLE = re.compile(r"\bwithout (?:any |a |an )?(?:problems?|issues?|trouble|hitch|hiccups?|errors?)\b", re.I)
@@ -105,13 +117,17 @@ def success_claims(text: str) -> tuple[Claim, ...]:
             if denies(sentence):
                 break  # a denial governs the clauses after it: its reasons (``I couldn't cancel it — it has shipped``)
             folded = sentence.casefold().replace("\u2019", "'")
-            if not _stating(sentence, folded):
-                continue
+            able = tuple(m.group("verb") for m in _ABLE.finditer(folded))
+            if not _stating(sentence, _ABLE.sub(" ", folded)):
+                continue  # "I was able to confirm it" reports the confirming done: no request to confirm
             verbs = tuple(m.group("verb") for pattern in (_PERFECT, _THROUGH) for m in pattern.finditer(folded))
+            verbs += able
             passive = tuple(m.group("verb") for m in _PASSIVE.finditer(folded))
             strong = bool(verbs) or ActKind.NOTIFY_SUCCESS in dialog_act(sentence).kinds
             if strong or passive:
                 found.append(Claim(sentence, strong, tuple(dict.fromkeys([*verbs, *passive])), bool(verbs), whole))
+            elif ongoing := tuple(m.group("verb") for m in _ONGOING.finditer(folded)):
+                found.append(Claim(sentence, False, ongoing, False, whole, ongoing=True))
     return tuple(found)
 
 

@@ -6,7 +6,8 @@
 - its observation holds, at any depth, a non-empty ``error`` / ``errors`` / ``exception`` / ``fault`` member
   (``{"result": {"error": {"code": 503}}}``), ``success: false`` or ``ok: false``, MCP's ``isError: true``, an HTTP
   status of 400 to 599 under ``status_code`` / ``statusCode`` / ``http_status`` / ``status`` (``status_code: 500``),
-  or a ``status`` word of a failed call (``FAILED_STATUSES``: ``error``, ``timeout``, ``exception``);
+  a non-zero exit code of a command (``exit_code`` / ``returncode``: ``{"exit_code": 1, "stderr": ...}``), or a
+  ``status`` word of a failed call (``FAILED_STATUSES``: ``error``, ``timeout``, ``exception``);
 - its observation is a text (or a list of content blocks, ``[{"type": "text", "text": ...}]``, read as their
   texts) that is JSON holding any of the above (``'{"error": "not found"}'``), that opens as an error
   (``Error: ...``, ``Exception``, ``Traceback``, ``Failed``, ``Timeout``), that gives an HTTP error status
@@ -33,6 +34,7 @@ FAILED_STATUSES = frozenset(["error", "errored", "timeout", "timed_out", "timedo
 
 _ERROR_MEMBERS = frozenset(["error", "errors", "exception", "fault"])
 _SUCCESS_MEMBERS = frozenset(["success", "succeeded", "ok"])
+_EXIT_MEMBERS = frozenset(["exit_code", "exitcode", "returncode", "return_code", "exit_status"])
 _HTTP_MEMBERS = frozenset(["status_code", "statuscode", "http_status", "httpstatus", "http_code", "status"])
 _EMPTY: tuple[JsonValue, ...] = (None, False, "", [], {}, 0)
 _MAX_DEPTH = 64
@@ -60,6 +62,8 @@ def _member_failure(key: str, value: JsonValue) -> str | None:
         return f"{key}: false"
     if name == "iserror" and value is True:
         return f"{key}: true"
+    if name in _EXIT_MEMBERS and isinstance(value, int) and not isinstance(value, bool) and value != 0:
+        return f"{key}: {value}"
     if name in _HTTP_MEMBERS and isinstance(value, int) and not isinstance(value, bool) and 400 <= value <= 599:
         return f"{key}: {value}"
     if name in ("status", "state") and isinstance(value, str) and value.strip().casefold() in FAILED_STATUSES:

@@ -177,8 +177,19 @@ def records(step: Step) -> Iterator[Record]:
         yield record
 
 
+def _same_address(one: Fact, other: Fact) -> bool:
+    if one.group != "address" or other.group != "address":
+        return False
+    mine, theirs = one.key.split(), other.key.split()
+    shorter, longer = sorted((mine, theirs), key=len)
+    return mine[0] == theirs[0] and set(shorter) <= set(longer)
+
+
 def _coarse(fact: Fact) -> tuple[str, ...]:
-    """The bucket keys a fact is filed under: facts that may agree share one (see ``KnownFacts``)."""
+    """The bucket keys a fact is filed under: facts that may agree share one (see ``KnownFacts``); a street address
+    under its house number."""
+    if fact.group == "address":
+        return (fact.key.split()[0],)
     if fact.group == "date":
         keys = []
         for reading in fact.key.split("|"):
@@ -238,10 +249,11 @@ class KnownFacts:
                     del held[fact]
 
     def agrees(self, fact: Fact) -> bool:
-        """Whether a known fact agrees with ``fact`` (``fact_match.agree``, either way)."""
+        """Whether a known fact agrees with ``fact`` (``fact_match.agree``, either way; two street addresses when
+        one's words hold the other's, ``135 135 Acalanes Drive`` and ``135 Acalanes Drive``)."""
         for bucket in _buckets(fact):
             for known in self._buckets.get(bucket, ()):
-                if agree(known, fact) or agree(fact, known):
+                if agree(known, fact) or agree(fact, known) or _same_address(known, fact):
                     return True
         return False
 

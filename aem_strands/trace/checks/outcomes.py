@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from aem_strands.compare.acts import dialog_act
 from aem_strands.trace.checks.claims import Claim, success_claims
 from aem_strands.trace.checks.observed import Record, name_words
 from aem_strands.trace.checks.steps import names_action
@@ -173,7 +174,10 @@ def unsupported(
     call's answer."""
     found: list[Outcome] = []
     writes = [c for c in calls if is_write(c, env)]
-    for claim in success_claims(text):
+    # a reply asking to confirm details states them as they will be ("Please check and confirm the following
+    # details. Visit has been scheduled to ..."): a proposal, not an outcome
+    proposing = dialog_act(text).confirms
+    for claim in (c for c in success_claims(text) if not c.ongoing):
         # the records the sentence names, and the answer of the latest write (``cancel_reservation`` answering
         # ``status: cancel_requested`` for the reservation the reply names by its code)
         about = list(named(claim.sentence))
@@ -183,7 +187,12 @@ def unsupported(
             found.append(reading)
             continue
         verbs = " ".join(claim.verbs)
-        if writes or _observed_done(claim, about) or any(names_action(verbs, c.tool_name or "") for c in calls):
+        if (
+            writes
+            or proposing
+            or _observed_done(claim, about)
+            or any(names_action(verbs, c.tool_name or "") for c in calls)
+        ):
             continue
         if (claim.done and _names_a_write(claim, env)) or (_bare(claim) and _names_a_catalog_write(claim, env)):
             found.append(Outcome(claim, "no call"))

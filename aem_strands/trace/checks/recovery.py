@@ -52,7 +52,10 @@ def _claim(text: str, failed: Step, first_after: bool) -> str | None:
     words = [name, *failed.arguments]
     plain = first_after and not any(denies(s) and any(names_action(s, w) for w in words) for s in sentences(text))
     for claim in success_claims(text):
-        if names_action(claim.sentence, name) or (claim.strong and plain):
+        if claim.ongoing:
+            if names_action(" ".join(claim.verbs), name):  # "is playing" for PlayMovie; not "is shipping"
+                return claim.sentence
+        elif names_action(claim.sentence, name) or (claim.strong and plain):
             return claim.sentence
     if plain and "?" not in text:
         kinds = dialog_act(text).kinds

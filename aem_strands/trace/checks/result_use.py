@@ -11,10 +11,15 @@ A contradiction is about the same object: the same record (the object an observa
   the product's negation cues (``polarity``). The latest observation of a concept stands. A reply that states
   both sides, or mentions the concept's subject without a word of either side, is left to the judge
   (``ctx.judge``), when one is given.
-- **values**: times, dates, durations, money, percentages and measures a reply sentence states (the product's
+- **values**: times, dates, durations, money, percentages, measures, phone numbers and street addresses a reply
+  sentence states (the product's
   reply fact reading, ``compare.reply_signals.facts_in``) against the record the sentence is about: a record it
   names (by an identifier or a name such as ``Benissimo``), else the only record of the latest observation that
-  holds a value of that kind, when the user has not spoken since (then the reply may be about another task).
+  holds a value of that kind, when the user has not spoken since (then the reply may be about another task), else
+  the records of a list that share one value with the reply (the buses at $28: a time none of them, and no record
+  of the list, holds contradicts them). A record the sentence names (another flight, by its airline) vouches for
+  its own values; when the reply states every value of the kind the record holds, another one is another quantity
+  (``AA 211 is $189 ... insurance for $24``).
   Questions in a reply that reports a failure propose other values (``Do you prefer 5:15 pm?``): not read. A fact
   contradicts it when that record holds values of its kind, and the fact agrees (``fact_match.agree``: ``5 days`` vs
   ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs ``2019-03-03`` agree) with nothing the trace stated
@@ -27,11 +32,16 @@ A contradiction is about the same object: the same record (the object an observa
   value comes from nowhere the trace shows (the user, any observation, an earlier call): ``order_id ORDER_9``
   after the lookup answered ``order_id: ORDER_8``. A call on another item of a list, or a new value written in
   place of an observed one (a new address, another flight), is none.
+- **codes** (``result_use.unsupported_value``): a statement of a reply giving a code (letters with digits in one
+  token: ``Clink261``, ``S90``) that nothing stated before holds in any spelling (no observation, the user, a call,
+  an earlier reply), after a tool answered: an object no answer holds (``a 5 star hotel called Clink261`` after a
+  search that returned no Clink261). Questions propose, they do not state: not read.
 - **outcomes** (``result_use.unsupported_outcome``, ``outcomes``): a reply claiming an action went through that
   no observation supports: the record's status says another stage (``ORDER_500 is cancelled`` after ``status:
   cancel_requested``), or no call that could have done it was made (``I've booked it`` after searches only).
 
-Findings are ``result_use.contradicts_observation`` and ``result_use.unsupported_outcome``; a judge's answer only
+Findings are ``result_use.contradicts_observation``, ``result_use.unsupported_value`` and
+``result_use.unsupported_outcome``; a judge's answer only
 adds findings (``method=judge``), and a question it could not answer (or, without a judge, one the outcome rule
 could not settle) is ``undecided``. Evidence is bounded: the record's values of the kind, the sentence, the
 step ids. The reading is linear in the size of the trace's texts: facts are bucketed (``observed.KnownFacts``),
@@ -50,10 +60,12 @@ from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
+from aem_strands.trace.checks.codes import StatedCodes
 from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.failures import failure
+from aem_strands.trace.checks.naming import RecordNames, ngrams, title_words, titled
 from aem_strands.trace.checks.observed import (
     COMPARED_GROUPS,
-    MAX_NAME_WORDS,
     KnownFacts,
     Record,
     key_name,
@@ -122,25 +134,6 @@ def _cite(step: Step, path: str = "") -> dict[str, JsonValue]:
     return cited
 
 
-def _ngrams(words: tuple[str, ...]) -> Iterator[str]:
-    for start in range(len(words)):
-        for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
-            yield " ".join(words[start:end])
-
-
-def _title_words(sentence: str) -> tuple[set[str], set[str]]:
-    """What a sentence may name a record's title by: its runs of words, and the keys of its identifiers."""
-    words = set(_ngrams(name_words(sentence)))
-    keys = {identifier_key(f.text) for f in facts_in(sentence) if f.group == "identifier"}
-    return words, keys
-
-
-def _titled(record: Record, title_words: tuple[set[str], set[str]]) -> bool:
-    words, keys = title_words
-    ids = {i.split("=", 1)[1] for i in record.identity}
-    return any(t in words for t in record.titles) or bool(keys & ids)
-
-
 def _holds(record: Record, fact: Fact) -> bool:
     return fact.group in record.fields and record.holds(fact)
 
@@ -168,9 +161,7 @@ class _Reader:
         self.said = KnownFacts()
         """What the user, the calls' arguments and the agent's replies stated (``known``: what tools reported)."""
         self.slots: dict[tuple[frozenset[str], str], list[Fact]] = {}
-        self.by_name: dict[str, list[Record]] = {}
-        self.by_title: dict[str, list[Record]] = {}
-        self.by_identifier: dict[str, list[Record]] = {}
+        self.names = RecordNames()
         self.latest_of_kind: dict[str, list[Record]] = {}
         self.keyed: dict[str, tuple[Record, str, JsonValue]] = {}
         self.grounded: set[str] = set()
@@ -185,7 +176,8 @@ class _Reader:
         """Whether the user spoke after the latest observation: a reply then may be about something else."""
         self.stated: list[Fact] = []
         """The facts of the reply being read."""
-        self._named: dict[str, list[Record]] = {}
+        self.codes = StatedCodes()
+        self.observed = False
         if trace.goal:
             self.user(trace.goal)
 
@@ -196,13 +188,13 @@ class _Reader:
             if fact.group in COMPARED_GROUPS or (fact.group == "number" and not _ORDINAL.search(fact.text)):
                 self.said.add(fact)
         self.grounded.update(identifier_key(w) for w in re.findall(r"[\w@.#-]+", text))
+        self.codes.state(text)
 
     def user(self, text: str) -> None:
         self._state(text)
         self.spoke_since = True
 
     def observe(self, step: Step) -> None:
-        self._named.clear()  # records come only from observations: what a sentence names holds until the next one
         self.calls.append(step)
         for _, value in json_leaves(dict(step.arguments)):
             if isinstance(value, str):
@@ -211,7 +203,9 @@ class _Reader:
                 self.grounded.add(identifier_key(str(value)))
         if step.observation is None or step.error is not None:
             return
+        self.observed = True
         for observed in _observations(step):
+            self.codes.observe(observed.value)
             polar = concept_polarity(observed.path, observed.value)
             if polar is not None:
                 self.polar[polar[0].name] = (observed, polar[1])
@@ -242,60 +236,19 @@ class _Reader:
                 if slot is not None:
                     fresh.setdefault(slot, []).append(fact)
                 self.known.add(fact)
-        for name in record.names:
-            self.by_name.setdefault(name, []).append(record)
-        for name in record.titles:
-            self.by_title.setdefault(name, []).append(record)
+        self.names.add(record)
         for key, (path, value) in record.values.items():
             if not isinstance(value, (str, int, float)) or isinstance(value, bool):
                 continue
             shown = identifier_key(str(value))
             self.grounded.add(shown)
             if _IDENTIFIER_ARGUMENT.search(key):
-                self.by_identifier.setdefault(shown, []).append(record)
+                self.names.add_identifier(shown, record)
                 if not record.listed:
                     self.keyed[key] = (record, path, value)
             for fact in facts_in(str(value)) if len(str(value)) <= _CLIP else ():
                 if fact.group == "number":
                     self.known.add(fact)  # a bare number agrees with the same amount said with a unit
-
-    def _distinct(self, sentence: str) -> list[Record]:
-        """The record a sentence names by a title no other record of its observation holds (``Kllo`` under
-        ``event_name``; not a city, which other tasks share), latest first; empty when it names none, or several."""
-        found: dict[int, Record] = {}
-        words = name_words(sentence) if self.by_title else ()
-        for start in range(len(words)):
-            for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
-                held = self.by_title.get(" ".join(words[start:end]), ())
-                latest = max((r.step.index for r in held), default=-1)
-                mine = [r for r in held if r.step.index == latest]
-                if len(mine) == 1:
-                    found[id(mine[0])] = mine[0]
-        steps = {r.step.index for r in found.values()}
-        if len(found) == 1 or (len(steps) > 1 and len(found) == len(steps)):
-            return sorted(found.values(), key=lambda r: -r.step.index)
-        return []
-
-    def named(self, sentence: str) -> list[Record]:
-        """The records a sentence names, by an identifier or a name, latest first."""
-        known = self._named.get(sentence)
-        if known is None:
-            known = self._named[sentence] = self._find_named(sentence)
-        return list(known)
-
-    def _find_named(self, sentence: str) -> list[Record]:
-        found: dict[int, Record] = {}
-        for fact in facts_in(sentence):
-            if fact.group == "identifier":
-                for record in self.by_identifier.get(identifier_key(fact.text), ()):
-                    found[id(record)] = record
-        words = name_words(sentence)
-        if self.by_name:
-            for start in range(len(words)):
-                for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
-                    for record in self.by_name.get(" ".join(words[start:end]), ()):
-                        found[id(record)] = record
-        return sorted(found.values(), key=lambda r: -r.step.index)
 
     # --- replies -------------------------------------------------------------------------------------------
 
@@ -307,14 +260,21 @@ class _Reader:
                 self._polarity(step, where, text, concept, *self.polar[concept.name])
         # A reply that reports a failure proposes other values in its questions ("Do you prefer 5:15 pm?"):
         # they are offers in place of what failed, not statements of what a tool reported.
-        failing = ActKind.NOTIFY_FAILURE in dialog_act(text).kinds
+        act = dialog_act(text)
+        failing = ActKind.NOTIFY_FAILURE in act.kinds
         self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS]
-        for sentence in sentences(text):
+        # After the user asked for something new, a reply asking to confirm it states the new details: a proposal
+        # ("Please confirm 1 ticket for March 1st" after "later today"), not a report of the answer before.
+        proposing = self.spoke_since and (act.confirms or act.asks)
+        for sentence in sentences(text) if not proposing else ():
             if not (failing and "?" in sentence):
                 self._values(step, where, sentence)
-        self._described(step, where, text, failing)
+        if not proposing:
+            self._described(step, where, text, failing)
+        if self.observed:
+            self._invented(step, where, text)
         if self.calls or self.env.tools:
-            for outcome in unsupported(text, self.calls, self.env, self.named, self.last_write):
+            for outcome in unsupported(text, self.calls, self.env, self.names.named, self.last_write):
                 self._outcome(step, where, outcome)
         self._state(text)
 
@@ -365,10 +325,10 @@ class _Reader:
         facts = [f for f in facts_in(sentence) if f.group in COMPARED_GROUPS]
         if not facts:
             return
-        named = self.named(sentence)
-        title_words = _title_words(sentence) if any(r.identity for r in named) else (set(), set())
-        titled = [r for r in named if r.identity and _titled(r, title_words)]
-        distinct = self._distinct(sentence)
+        named = self.names.named(sentence)
+        words = title_words(sentence) if any(r.identity for r in named) else (set(), set())
+        by_title = [r for r in named if r.identity and titled(r, words)]
+        distinct = self.names.distinct(sentence)
         for fact in facts:
             if any(_holds(r, fact) for r in named):
                 continue  # a value of a record the sentence names (another flight of the list, by its airline)
@@ -378,7 +338,7 @@ class _Reader:
                 # the sentence names one record by its title: the fact is about it, unless another record it
                 # names by a title holds it or the user, a call or an earlier reply stated it; another item of
                 # the list does not vouch for it
-                if self.said.agrees(fact) or any(_holds(r, fact) for r in titled):
+                if self.said.agrees(fact) or any(_holds(r, fact) for r in by_title):
                     continue
             elif len(single) == 1:
                 # the only record holding a value of this kind, in an answer the user has not spoken after: an
@@ -390,7 +350,7 @@ class _Reader:
                 continue
             else:
                 # named by an identifier or a title, not by a name every record of a city shares
-                about = [r for r in titled if fact.group in r.fields]
+                about = [r for r in by_title if fact.group in r.fields]
             if not about or any(_derived(fact, r, fact.group) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
@@ -402,6 +362,19 @@ class _Reader:
         return bool(held) and all(
             any(f is not fact and (agree(known, f) or agree(f, known)) for f in self.stated) for _, _, known in held
         )
+
+    def _invented(self, step: Step | None, where: str, text: str) -> None:
+        """A code a statement of the reply gives that nothing the trace stated before holds, in any spelling: an
+        object no tool reported (``result_use.unsupported_value``, ``codes``)."""
+        for sentence, fact in self.codes.invented(text, self.grounded):
+            evidence: dict[str, JsonValue] = {"stated": fact.text, "reply": _clip(sentence)}
+            if self.latest_records:
+                evidence["observation"] = _cite(self.latest_records[0].step)
+            message = (
+                f"{where} says {fact.text!r}, which no tool reported and neither the user nor a call gave: "
+                "an object the answers do not hold"
+            )
+            self._add(step, "result_use.unsupported_value", message, evidence, FindingMethod.RULE)
 
     def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
         if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
@@ -438,7 +411,7 @@ class _Reader:
         ]
         if len(stated) < 1:
             return
-        words = set(_ngrams(name_words(text)))
+        words = set(ngrams(name_words(text)))
         scores = []
         for record in candidates:
             facts = sum(_holds(record, f) for _, f in stated)
@@ -457,8 +430,10 @@ class _Reader:
         for sentence, fact in stated:
             if any(_holds(r, fact) for r in (candidates if picked else others)) or self.said.agrees(fact):
                 continue
+            if any(_holds(r, fact) for r in self.names.named(sentence)):
+                continue  # a value of a record the sentence names (another flight of an earlier search)
             if picked:
-                if self.known.agrees(fact) or any(_holds(r, fact) for r in self.named(sentence)):
+                if self.known.agrees(fact):
                     continue
                 if all(fact.group in r.fields for r in others):
                     described = [(r, 0) for r in others]
@@ -517,8 +492,6 @@ class _Reader:
 
 
 def _failed(step: Step) -> bool:
-    from aem_strands.trace.checks.failures import failure
-
     return failure(step) is not None
 
 
