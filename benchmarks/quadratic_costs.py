@@ -25,8 +25,8 @@ trace a case, each run in a forked process that is stopped at ``--cap`` seconds 
 - ``trace observation``: one text observation of 50 KB / 200 KB / 1 MB (the sentences of ``reply facts``) and a
   reply naming some of its facts (``result_use``);
 - ``trace reply``: a 1 MB reply (``reply_signals`` over it: ``_implied_counts`` and the other readings);
-- ``trace ungrounded``: 125 / 500 / 2,000 tool calls whose typed values (dates, amounts, ids) no earlier step
-  gave (``GroundingIndex``);
+- ``trace ungrounded``: 125 / 500 / 2,000 / 20,000 tool calls whose typed values (dates, amounts, ids) no earlier
+  step gave (``GroundingIndex``; every value a finding, so the output grows with the steps too);
 - ``trace sensitive``: a reply holding 1,000 card numbers and SSNs (the output size is printed:
   evidence that embeds the reply per finding grows as values x reply);
 - ``trace steps``: a 20,000-step trace of small lookups (the goal: under a minute).
@@ -266,7 +266,7 @@ def _trace_cases(quick: bool, cap: float, chosen: Callable[[str], bool]) -> None
     for size in (50_000, 200_000) if quick else (50_000, 200_000, 1_000_000):
         cases.append((f"trace observation {size // 1000:,} KB", functools.partial(_observation_trace, size)))
     cases.append(("trace reply 1 MB", functools.partial(_reply_trace, 1_000_000)))
-    for count in (125, 500) if quick else (125, 500, 2_000):
+    for count in (125, 500) if quick else (125, 500, 2_000, 20_000):
         cases.append((f"trace ungrounded {count:,} steps", functools.partial(_ungrounded_trace, count)))
     cases.append(("trace sensitive 1,000 values", functools.partial(_sensitive_trace, 1_000)))
     cases.append(
