@@ -172,24 +172,54 @@ def _introduced(trace: Trace, index: int) -> set[str]:
     return {v for v in _outputs(trace.steps[index]) if v not in known}
 
 
+class _AnyOf:
+    """A growing set of values, and whether a text holds any of them: value by value while they are few against
+    their lengths; past that, every piece of the text as long as some value is, looked up in the set (the work
+    then grows with the text and the lengths, not with the number of values: a long trace's values would make
+    it quadratic)."""
+
+    _PER_LENGTH = 64
+    """Values a length before pieces are looked up: a substring search costs about a 64th of a lookup."""
+
+    def __init__(self, values: set[str] | None = None) -> None:
+        self.values: set[str] = set()
+        self._lengths: set[int] = set()
+        self.update(values or set())
+
+    def update(self, values: set[str]) -> None:
+        self.values |= values
+        self._lengths.update(len(v) for v in values)
+
+    def in_text(self, text: str) -> bool:
+        values = self.values
+        if len(values) <= self._PER_LENGTH * len(self._lengths):
+            return any(v in text for v in values)
+        if 0 in self._lengths:
+            return True  # the empty string is in every text
+        return any(text[i : i + length] in values for length in self._lengths for i in range(len(text) - length + 1))
+
+
 def _links(trace: Trace, start: int, later: Sequence[Finding]) -> list[tuple[Finding, str]]:
     """The findings of ``later`` that reuse a value step ``start`` introduced (``same_value``) or that a step
     reusing one passed on (``follows``)."""
     direct = _introduced(trace, start)
     if not direct:
         return []
-    derived: set[str] = set()
+    reused = _AnyOf(direct)  # the direct values and the derived ones
+    derived = _AnyOf()
     for step in trace.steps[start + 1 :]:
-        text = _inputs(step)
-        if any(v in text for v in direct | derived):
-            derived |= _outputs(step) - direct
+        if reused.in_text(_inputs(step)):
+            fresh = _outputs(step) - direct
+            derived.update(fresh)
+            reused.update(fresh)
+    introduced = _AnyOf(direct)
     out = []
     for finding in later:
         at = trace.steps[finding.step_index] if finding.step_index is not None else None
         text = "\n".join([_inputs(at) if at is not None else "", *_values(finding.evidence)]).casefold()
-        if any(v in text for v in direct):
+        if introduced.in_text(text):
             out.append((finding, "same_value"))
-        elif any(v in text for v in derived):
+        elif derived.in_text(text):
             out.append((finding, "follows"))
     return out
 
