@@ -25,8 +25,10 @@ trace a case, each run in a forked process that is stopped at ``--cap`` seconds 
 - ``trace observation``: one text observation of 50 KB / 200 KB / 1 MB (the sentences of ``reply facts``) and a
   reply naming some of its facts (``result_use``);
 - ``trace reply``: a 1 MB reply (``reply_signals`` over it: ``_implied_counts`` and the other readings);
-- ``trace ungrounded``: 125 / 500 / 2,000 tool calls whose typed values (dates, amounts, ids) no earlier step
-  gave (``GroundingIndex``);
+- ``trace ungrounded``: 125 / 500 / 2,000 / 20,000 tool calls whose typed values (dates, amounts, ids) no earlier
+  step gave (``GroundingIndex``; every value a finding, so the output grows with the steps too);
+- ``trace unlinked``: 500 / 2,000 / 20,000 calls, each sent an id nothing gave and answered with a new
+  reference: a finding at every call and no value passed on (the diagnosis tries every step);
 - ``trace sensitive``: a reply holding 1,000 card numbers and SSNs (the output size is printed:
   evidence that embeds the reply per finding grows as values x reply);
 - ``trace steps``: a 20,000-step trace of small lookups (the goal: under a minute).
@@ -202,6 +204,19 @@ def _ungrounded_trace(count: int) -> dict[str, object]:
     return {"trace_id": f"ungrounded-{count}", "steps": steps}
 
 
+def _unlinked_trace(count: int) -> dict[str, object]:
+    """``count`` calls, each sent an id nothing gave and answered with a new reference: a finding at every call and
+    no value passed on, so the diagnosis tries every step (issue 29: each try read every earlier step again)."""
+    rng = random.Random(count)
+    steps = [_step(0, "user", content="Please sort out my bookings.")]
+    for i in range(1, count + 1):
+        steps.append(_step(i, "tool_call", tool_name=f"update_booking_{i % 5}",
+                           arguments={"booking": f"BK-{rng.randint(10**6, 10**7)}"},
+                           observation={"ref": f"R{rng.randint(10**6, 10**7)}"}))  # fmt: skip
+    steps.append(_step(count + 1, "response", content="All bookings are updated."))
+    return {"trace_id": f"unlinked-{count}", "steps": steps}
+
+
 def _card(index: int) -> str:
     """A Luhn-valid 16-digit card number starting 4111 (the check digit makes the sum a multiple of 10)."""
     body = f"4111{index:011d}"
@@ -266,8 +281,10 @@ def _trace_cases(quick: bool, cap: float, chosen: Callable[[str], bool]) -> None
     for size in (50_000, 200_000) if quick else (50_000, 200_000, 1_000_000):
         cases.append((f"trace observation {size // 1000:,} KB", functools.partial(_observation_trace, size)))
     cases.append(("trace reply 1 MB", functools.partial(_reply_trace, 1_000_000)))
-    for count in (125, 500) if quick else (125, 500, 2_000):
+    for count in (125, 500) if quick else (125, 500, 2_000, 20_000):
         cases.append((f"trace ungrounded {count:,} steps", functools.partial(_ungrounded_trace, count)))
+    for count in (500, 2_000) if quick else (500, 2_000, 20_000):
+        cases.append((f"trace unlinked {count:,} steps", functools.partial(_unlinked_trace, count)))
     cases.append(("trace sensitive 1,000 values", functools.partial(_sensitive_trace, 1_000)))
     cases.append(
         (f"trace steps {2_000 if quick else 20_000:,}", functools.partial(_long_trace, 2_000 if quick else 20_000))

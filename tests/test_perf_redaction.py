@@ -50,3 +50,14 @@ def test_json_keys_and_values_share_what_is_remembered() -> None:
     first = redactor.redact_json(record)
     assert first == {"<EMAIL_1>": ["<EMAIL_1>", {"n": "<CARD_1>"}], "k": "ok"}
     assert redactor.redact_json(record) == first
+
+
+def test_a_value_uncovered_by_replacing_a_known_one_is_redacted_too() -> None:
+    # "+1 415 555 2671 2223 ..." reads as one run of digits: only the second phone number is found at first;
+    # replacing the first where it stands uncovers the 2-series card number, which must not stay in clear
+    text = "+1 415 555 2671 2223 0031 2200 3222 +1 415 555 2671"
+    assert Redactor().redact(text) == "<PHONE_1> <CARD_1> <PHONE_1>"
+
+
+def test_a_value_repeated_with_nothing_behind_it_keeps_one_token() -> None:
+    assert Redactor().redact("call +1 415 555 2671, or +1 415 555 2671 again") == "call <PHONE_1>, or <PHONE_1> again"

@@ -320,7 +320,7 @@ class _Reader:
 
     def scan(self, pattern: re.Pattern[str], make: object) -> None:
         hints = _HINTS.get(pattern)
-        if hints is not None and self._folded is not None and not any(h in self._folded for h in hints):
+        if hints is not None and self._folded is not None and not any(map(self._folded.__contains__, hints)):
             return  # no match can be in this text: scanning it costs more than this look
         for match in pattern.finditer(self.text):
             if self.free(match.start(), match.end()):

@@ -9,6 +9,7 @@ goes through ``settle``; a pair it cannot decide becomes a *pending* leaf for th
 from __future__ import annotations
 
 import json
+import json.encoder
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -17,6 +18,9 @@ from aem_strands.compare.normalise import display
 from aem_strands.compare.settle import settle, typed_value
 from aem_strands.compare.values import ParseContext
 from aem_strands.types import Comparison, JsonValue, Method, ValueKind
+
+_quoted = json.encoder.encode_basestring
+"""``json.dumps(text, ensure_ascii=False)`` for a string: the encoder's own function."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,8 @@ def json_leaves(value: JsonValue, path: str = "") -> Iterator[tuple[str, JsonVal
 
 def json_key(value: JsonValue) -> str:
     """A canonical string for any JSON value (dict keys sorted)."""
+    if isinstance(value, str):
+        return _quoted(value)  # what json.dumps gives a string, without making an encoder per call
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 

@@ -31,6 +31,7 @@ reused it (link ``follows``). Only failures that count toward the trace's status
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -162,34 +163,130 @@ def _outputs(step: Step) -> set[str]:
     return _values(dict(step.arguments)) | _values(step.observation) | _values(state)
 
 
-def _introduced(trace: Trace, index: int) -> set[str]:
-    """The values step ``index`` introduces (see the module docstring)."""
-    earlier = [trace.goal or "", *(str(v) for v in _leaves(dict(trace.initial_state)))]
-    for step in trace.steps[:index]:
-        earlier.append(_inputs(step))
-        earlier.extend(_outputs(step))
-    known = "\n".join(earlier).casefold()
-    return {v for v in _outputs(trace.steps[index]) if v not in known}
+class _Reading:
+    """What the diagnosis reads of a trace, each step and finding read once: every step's inputs and outputs, the
+    text known before each step (``_introduced``), and the texts later steps and findings reuse values in
+    (``_links``). Offsets into one text per kind stand for "before step i" and "after step i", so each test is
+    one search, not a walk over the steps again: trying every step of a long trace stays near linear."""
+
+    def __init__(self, trace: Trace, findings: Sequence[Finding]) -> None:
+        self.trace = trace
+        self.inputs = [_inputs(step) for step in trace.steps]
+        self.outputs = [_outputs(step) for step in trace.steps]
+        chunks = [trace.goal or "", *(str(v) for v in _leaves(dict(trace.initial_state)))]
+        self._known_chunks: list[int] = []  # chunks before step i
+        for i in range(len(trace.steps)):
+            self._known_chunks.append(len(chunks))
+            chunks.append(self.inputs[i])
+            chunks.extend(self.outputs[i])
+        folded = [c.casefold() for c in chunks]  # casefold maps each character alone: join and fold commute
+        self._chunks = chunks
+        self.known = "\n".join(folded)
+        ends = [0]
+        for chunk in folded:
+            ends.append(ends[-1] + len(chunk) + 1)
+        self._known_end = [ends[c] - 1 for c in self._known_chunks]  # the length of the text known before step i
+        self.later_inputs = "\n".join(self.inputs)
+        self._input_start = []
+        at = 0
+        for text in self.inputs:
+            self._input_start.append(at)
+            at += len(text) + 1
+        self._finding_texts: dict[int, str] = {}
+        steps = len(trace.steps)
+        self._unreadable = any(f.step_index is not None and not -steps <= f.step_index < steps for f in findings)
+        placed = sorted(
+            (f for f in findings if f.step_index is not None and -steps <= f.step_index < steps),
+            key=lambda f: f.step_index or 0,
+        )
+        self._finding_steps = [f.step_index or 0 for f in placed]
+        self.later_findings = "\n".join(self.finding_text(f) for f in placed)
+        self._finding_start = []
+        at = 0
+        for finding in placed:
+            self._finding_start.append(at)
+            at += len(self.finding_text(finding)) + 1
+        self.unplaced = "\n".join(self.finding_text(f) for f in findings if f.step_index is None)
+
+    def finding_text(self, finding: Finding) -> str:
+        """The folded text a later finding may reuse a value in: its step's inputs and its evidence's values."""
+        text = self._finding_texts.get(id(finding))
+        if text is None:
+            at = self.inputs[finding.step_index] if finding.step_index is not None else ""
+            text = self._finding_texts[id(finding)] = "\n".join([at, *_values(finding.evidence)]).casefold()
+        return text
+
+    def introduced(self, index: int) -> set[str]:
+        """The values step ``index`` introduces (see the module docstring)."""
+        end = self._known_end[index]
+        if any("\n" in v for v in self.outputs[index]):  # a value may span two chunks: the text as it was joined
+            known = "\n".join(self._chunks[: self._known_chunks[index]]).casefold()
+            return {v for v in self.outputs[index] if v not in known}
+        return {v for v in self.outputs[index] if self.known.find(v, 0, end) < 0}
+
+    def reused_after(self, values: set[str], index: int) -> bool:
+        """Whether a step after ``index`` takes in one of ``values``, or a finding after it (or of no step) shows
+        one; ``True`` too when a value holds a line break (it is then looked up the long way)."""
+        if self._unreadable or any("\n" in v for v in values):
+            return True  # read as before, step by step (a finding of no step of the trace fails there, as before)
+        step_from = self._input_start[index + 1] if index + 1 < len(self._input_start) else len(self.later_inputs)
+        after = bisect.bisect_right(self._finding_steps, index)
+        finding_from = self._finding_start[after] if after < len(self._finding_start) else len(self.later_findings)
+        return any(
+            self.later_inputs.find(v, step_from) >= 0
+            or self.later_findings.find(v, finding_from) >= 0
+            or v in self.unplaced
+            for v in values
+        )
 
 
-def _links(trace: Trace, start: int, later: Sequence[Finding]) -> list[tuple[Finding, str]]:
+class _AnyOf:
+    """A growing set of values, and whether a text holds any of them: value by value while they are few against
+    their lengths; past that, every piece of the text as long as some value is, looked up in the set (the work
+    then grows with the text and the lengths, not with the number of values: a long trace's values would make
+    it quadratic)."""
+
+    _PER_LENGTH = 64
+    """Values a length before pieces are looked up: a substring search costs about a 64th of a lookup."""
+
+    def __init__(self, values: set[str] | None = None) -> None:
+        self.values: set[str] = set()
+        self._lengths: set[int] = set()
+        self.update(values or set())
+
+    def update(self, values: set[str]) -> None:
+        self.values |= values
+        self._lengths.update(len(v) for v in values)
+
+    def in_text(self, text: str) -> bool:
+        values = self.values
+        if len(values) <= self._PER_LENGTH * len(self._lengths):
+            return any(v in text for v in values)
+        if 0 in self._lengths:
+            return True  # the empty string is in every text
+        return any(text[i : i + length] in values for length in self._lengths for i in range(len(text) - length + 1))
+
+
+def _links(read: _Reading, start: int, later: Sequence[Finding]) -> list[tuple[Finding, str]]:
     """The findings of ``later`` that reuse a value step ``start`` introduced (``same_value``) or that a step
     reusing one passed on (``follows``)."""
-    direct = _introduced(trace, start)
-    if not direct:
-        return []
-    derived: set[str] = set()
-    for step in trace.steps[start + 1 :]:
-        text = _inputs(step)
-        if any(v in text for v in direct | derived):
-            derived |= _outputs(step) - direct
+    direct = read.introduced(start)
+    if not direct or not read.reused_after(direct, start):
+        return []  # nothing after the step holds a value it introduced: nothing can be passed on either
+    reused = _AnyOf(direct)  # the direct values and the derived ones
+    derived = _AnyOf()
+    for index in range(start + 1, len(read.trace.steps)):
+        if reused.in_text(read.inputs[index]):
+            fresh = read.outputs[index] - direct
+            derived.update(fresh)
+            reused.update(fresh)
+    introduced = _AnyOf(direct)
     out = []
     for finding in later:
-        at = trace.steps[finding.step_index] if finding.step_index is not None else None
-        text = "\n".join([_inputs(at) if at is not None else "", *_values(finding.evidence)]).casefold()
-        if any(v in text for v in direct):
+        text = read.finding_text(finding)
+        if introduced.in_text(text):
             out.append((finding, "same_value"))
-        elif any(v in text for v in derived):
+        elif derived.in_text(text):
             out.append((finding, "follows"))
     return out
 
@@ -231,6 +328,7 @@ def _final_reply_step(trace: Trace) -> Step | None:
 
 
 def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
+    read = _Reading(trace, findings)
     by_step: dict[int, list[Finding]] = {}
     for finding in findings:
         if finding.step_index is not None and 0 <= finding.step_index < len(trace.steps):
@@ -246,7 +344,7 @@ def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
         if index in unrecovered:
             how = unrecovered[index][1]
             return _Choice(step, "unrecovered_error", own, tuple((f, "after_error") for f in later), recovery=how)
-        links = _links(trace, index, later)
+        links = _links(read, index, later)
         if links:
             decision = any(f.dimension in DECISION_DIMENSIONS for f in own)
             return _Choice(step, "decision_before_failures" if decision else "taint", own, tuple(links))

@@ -28,6 +28,14 @@ _MEMO_CHARS = 1 << 24
 replies."""
 
 
+def _replace_found(text: str, found: Mapping[str, str]) -> str:
+    """``text`` with each value of ``found`` replaced by its token wherever it stands, the longest first."""
+    for value in sorted(found, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, found[value])
+    return text
+
+
 class Redactor:
     """Replaces sensitive values with tokens that are stable within one redactor: the same value (under
     ``normalised_value``) always gets the same token (``<EMAIL_1>``, ``<CARD_2>``), different values different
@@ -78,15 +86,17 @@ class Redactor:
                 s for s in find_sensitive(text) if s.kind in self.kinds and not _TOKEN_OR_LITERAL.fullmatch(s.value)
             ]
             if not spans:
-                break
+                # Each value found is replaced wherever else it stands too, also where the detector misses it in
+                # that context (a phone number followed by another number reads as one run); what that uncovers
+                # (a card number that ran on from the phone number) is scanned for in the next pass.
+                replaced = _replace_found(text, found)
+                if replaced == text:
+                    break
+                text = replaced
+                continue
             found.update((s.value, self.token(s.kind, s.value)) for s in spans)
             text = self._replace(text, spans)
-        # A value found once is replaced wherever else it stands in the text, also where the detector misses it in
-        # that context (a phone number followed by another number reads as one run); longest first.
-        for value in sorted(found, key=len, reverse=True):
-            if value in text:
-                text = text.replace(value, found[value])
-        return text
+        return _replace_found(text, found)
 
     def _replace(self, text: str, spans: list[SensitiveSpan]) -> str:
         parts, at = [], 0
