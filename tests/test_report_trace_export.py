@@ -112,7 +112,7 @@ def test_a_redacted_trace_id_still_joins_its_input(tmp_path: Path) -> None:
     assert "jane.doe" not in record["trace_id"]  # redacted in the output
     cases = tmp_path / "cases.json"
     code, err = _run(["export-regression", str(judged), "--inputs", str(source), "--policy", POLICY,
-                      "--out", str(cases)])  # fmt: skip
+                      "--out", str(cases), "--keep-pii"])  # fmt: skip  # values kept: see test_export_redaction
     assert code == 0, err
     [case] = json.loads(cases.read_text(encoding="utf-8"))["cases"]
     assert case["name"] == "refund-for-jane.doe@example.com"  # joined by source (file, line), not by id

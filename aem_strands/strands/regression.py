@@ -306,7 +306,8 @@ def run_export(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> in
             judged = []
         if judged:
             experiment = trace_output_experiment(judged, inputs, policy=args.policy, gold=args.gold,
-                                                 budgets=args.budgets, scorer=args.scorer, errors=errors)  # fmt: skip
+                                                 budgets=args.budgets, scorer=args.scorer, errors=errors,
+                                                 keep_pii=bool(getattr(args, "keep_pii", False)))  # fmt: skip
             if others:
                 errors.append(InputError("trace output is exported alone (this file is not trace output)",
                                          Location(str(others[0]))))  # fmt: skip

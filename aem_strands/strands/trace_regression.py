@@ -9,23 +9,29 @@ From ``aem-strands trace`` output with the trace files it read (``export-regress
 traces.yaml --policy policy.yaml [--gold gold.json] [--budget NAME=VALUE] [--scorer S]``, ``trace_output_cases``):
 each record that did not pass (``fail`` or ``inconclusive``) is joined to its input by ``source`` (file, line,
 element: never by trace id, which redaction may rewrite) and becomes a case named by the input's trace id, whose
-``metadata.aem.trace`` is the input's trace document as it was read (the real values: the record's are redacted),
-with the ``--gold`` entry of that trace, if any, written over its ``evaluation`` block field by field (as ``trace
---gold`` overrides it). ``offline_task`` replays the trace's steps and ``AemTraceEvaluator`` (with the policy,
-budgets and scorer given, which must be those the trace run used) judges the recorded trace as ``aem-strands trace``
-did. Every case is judged so before it is written: one whose status or first critical step differs from its
-record's (another policy, another gold) is an input error naming both, and is left out. Span exports and dialog
-inputs are not trace documents: such a record is an input error.
+``metadata.aem.trace`` is the input's trace document, with the ``--gold`` entry of that trace, if any, written over
+its ``evaluation`` block field by field (as ``trace --gold`` overrides it). Personal data is redacted as ``trace``
+redacts its output, unless ``keep_pii`` (``--keep-pii``): the whole document (its trace id, so the case's name, too)
+goes through one ``Redactor`` for the run, so a value gets the same token wherever it stands and grounding of a
+token against the same token still holds. ``offline_task`` replays the trace's steps and ``AemTraceEvaluator`` (with
+the policy, budgets and scorer given, which must be those the trace run used) judges the recorded trace as
+``aem-strands trace`` did. Every case is judged so before it is written, and kept only when its verdict is the
+record's (``verdict_of``: status, veto, first critical step, critical rule, failing dimensions); one that differs is
+an input error naming both, and is left out: another policy or gold, or, when only redaction changes it (the
+values themselves decide it: a card number shown in a reply), a case that ``--keep-pii`` exports with its values.
+Span exports and dialog inputs are not trace documents: such a record is an input error.
 
 Both kinds write ``metadata.regression``: ``source``, ``evaluator``, ``score``, ``status``, ``veto``,
-``first_critical_failure_step``, ``critical_rule`` and ``reason`` (the hypothesis); trace output adds ``input``
-(file, line, index of the trace). A case is exported once (the first failing row or record of its name).
+``first_critical_failure_step``, ``critical_rule`` and ``reason`` (the hypothesis; of a redacted trace, the one
+its redacted case is judged with, so no value of the record travels); trace output adds ``failing`` (the failing
+dimensions) and ``input`` (file, line, index of the trace). A case is exported once (the first failing row or
+record of its name).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +44,7 @@ from aem_strands.load import read_lines
 from aem_strands.report.trace_words import is_trace_record, trace_score
 from aem_strands.strands.cases import AEM_KEY, host_fields
 from aem_strands.strands.trials import TRIAL_KEY, TRIAL_OF_KEY
+from aem_strands.types import JsonValue
 
 GOLD_KEYS = ("expected_tools", "expected_final_state", "expected_final_response")
 """The gold fields a ``--gold`` entry replaces in a trace's ``evaluation`` block, each as a whole."""
@@ -204,11 +211,16 @@ def _values(path: Path) -> Iterator[tuple[Location, Any]]:
             yield where, record.value
 
 
+Redact = Callable[[JsonValue], JsonValue]
+"""Redaction of a JSON value, as ``Redactor().redact_json`` (``aem_strands.trace.record.Redact``)."""
+
+
 def trace_output_cases(
     path: Path, inputs: TraceInputs, gold: Mapping[str, Mapping[str, Any]]
 ) -> Iterator[Case[Any, Any] | InputError]:
     """A regression case per record of ``path`` (``aem-strands trace`` output) that did not pass (see the module
-    docstring), or the error of a record that cannot be one; not yet checked against the evaluator."""
+    docstring), with the values of its input (``redacted_case`` redacts it), or the error of a record that cannot be
+    one; not yet checked against the evaluator."""
     for where, value in _values(path):
         trace_id = value.get("trace_id") if isinstance(value, dict) else None
         place = Location(where.file, line=where.line, index=where.index, trace_id=trace_id)
@@ -233,34 +245,82 @@ def trace_output_cases(
         metadata = {
             AEM_KEY: {"trace": document},
             "regression": {**_regression(value, str(path), "aem-strands trace", round(trace_score(value), 4)),
-                           "input": value["source"]},
+                           "failing": verdict_of(value)["failing"], "input": value["source"]},
         }  # fmt: skip
         yield Case(name=name, input=document.get("goal") or name, metadata=metadata)
 
 
-def reproduces(case: Case[Any, Any], evaluator: Any) -> str | None:
-    """``None`` when ``evaluator`` judges ``case`` (replayed by ``offline_task``) as its ``metadata.regression``
-    says it was judged (status and first critical step); else what differs."""
+def redacted_case(case: Case[Any, Any], redact: Redact) -> Case[Any, Any]:
+    """``case`` (of ``trace_output_cases``) with its trace document redacted by ``redact`` and named by the redacted
+    trace id; its ``metadata.regression`` (verdict fields, files) is kept as it is."""
+    metadata = dict(case.metadata or {})
+    document = redact(metadata[AEM_KEY]["trace"])
+    if not isinstance(document, dict):
+        raise TypeError(f"redaction must keep a JSON object an object, got {type(document).__name__}")
+    name = str(document.get("trace_id"))
+    metadata[AEM_KEY] = {**metadata[AEM_KEY], "trace": document}
+    return Case(name=name, input=document.get("goal") or name, metadata=metadata)
+
+
+VERDICT_KEYS = ("status", "veto", "first_critical_failure_step", "critical_rule")
+"""The fields of a trace record that a regression case must reproduce, with its failing dimensions."""
+
+
+def verdict_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The verdict of a trace record: its ``VERDICT_KEYS`` and ``failing`` (the sorted names of the dimensions that
+    fail)."""
+    dimensions = record.get("dimensions")
+    items = dimensions.items() if isinstance(dimensions, Mapping) else ()
+    failing = sorted(k for k, v in items if isinstance(v, Mapping) and v.get("pass") is False)
+    return {**{key: record.get(key) for key in VERDICT_KEYS}, "failing": failing}
+
+
+@dataclass(frozen=True)
+class Rejudged:
+    """A case judged again: its record (values as in the case) and, when its verdict is not its record's, what
+    differs (``None``: reproduced)."""
+
+    record: dict[str, JsonValue] | None
+    differs: str | None
+
+
+def _said(verdict: Mapping[str, Any]) -> str:
+    return f"{verdict['status']} ({verdict['first_critical_failure_step']})"
+
+
+def _differs(found: Mapping[str, Any], wanted: Mapping[str, Any]) -> str:
+    said = f"judged {_said(found)}, but the record says {_said(wanted)}"
+    other = [
+        f"{key} {found[key]!r} vs {wanted[key]!r}" for key in ("veto", "critical_rule") if found[key] != wanted[key]
+    ]
+    if found["failing"] != wanted["failing"]:
+        other.append(
+            f"failing dimensions {', '.join(found['failing']) or 'none'} vs {', '.join(wanted['failing']) or 'none'}"
+        )
+    return said + (f" ({'; '.join(other)})" if other else "")
+
+
+def rejudge(case: Case[Any, Any], evaluator: Any) -> Rejudged:
+    """``case`` replayed by ``offline_task`` and judged by ``evaluator``, against the verdict its
+    ``metadata.regression`` records (``verdict_of``)."""
     from strands_evals.types import EvaluationData
 
     from aem_strands.strands.tasks import offline_task
+    from aem_strands.trace.record import trace_record
 
     output = offline_task(case)
     data = EvaluationData(name=case.name, input=case.input, metadata=case.metadata, actual_output=output["output"],
                           actual_trajectory=output["trajectory"])  # fmt: skip
     want = (case.metadata or {}).get("regression") or {}
     try:
-        result = evaluator.judge_case(data)
+        judged = trace_record(evaluator.judge_case(data), None)
     except AemError as error:
-        return f"could not be judged again: {error}"
-    found = (result.status.value, result.diagnosis.first_critical_failure_step)
-    if found != (want.get("status"), want.get("first_critical_failure_step")):
-        return (
-            f"judged {found[0]} (first critical step {found[1]}) under the given policy and gold, but the record says "
-            f"{want.get('status')} ({want.get('first_critical_failure_step')}): give the --policy, --gold, --budget "
-            "and --scorer of the trace run"
-        )
-    return None
+        return Rejudged(None, f"could not be judged again: {error}")
+    found = verdict_of(judged)
+    wanted = {**{key: want.get(key) for key in VERDICT_KEYS}, "failing": want.get("failing")}
+    if found == wanted:
+        return Rejudged(judged, None)
+    return Rejudged(judged, _differs(found, wanted))
 
 
 def trace_output_experiment(
@@ -271,12 +331,14 @@ def trace_output_experiment(
     gold: Path | None = None,
     budgets: Sequence[str] = (),
     scorer: str | None = None,
+    keep_pii: bool = False,
     errors: list[InputError],
 ) -> Experiment:
     """The experiment of the failing traces of ``aem-strands trace`` output at ``paths``, read with the trace files
     ``inputs``, under an ``AemTraceEvaluator`` of ``policy``, ``budgets`` (``NAME=VALUE``, as ``--budget``) and
-    ``scorer``; each case is judged before it is kept: one that would not reproduce its record is appended to
-    ``errors``, as is every record that cannot be a case (see the module docstring)."""
+    ``scorer``, each trace redacted with one ``Redactor`` for the run unless ``keep_pii``; each case is judged before
+    it is kept: one that would not reproduce its record is appended to ``errors``, as is every record that cannot be
+    a case (see the module docstring)."""
     import argparse
 
     from aem_strands.options import options_from_args  # NAME=VALUE read as `trace --budget` reads it
@@ -289,6 +351,7 @@ def trace_output_experiment(
     evaluator = AemTraceEvaluator(policy=None if policy is None else str(policy), **options)
     found = TraceInputs(inputs)
     entries = gold_entries(gold)
+    redact = None if keep_pii else _run_redactor()
     cases: list[Case[Any, Any]] = []
     seen: set[str] = set()
     for path in paths:
@@ -298,11 +361,44 @@ def trace_output_experiment(
                     errors.append(case)
                 elif case.name not in seen:
                     seen.add(str(case.name))
-                    differs = reproduces(case, evaluator)
-                    if differs is None:
-                        cases.append(case)
+                    kept = _checked(case, evaluator, redact)
+                    if isinstance(kept, str):
+                        named = case.name if redact is None else redacted_case(case, redact).name
+                        errors.append(InputError(f"not exported: {kept}", Location(str(path), trace_id=named)))
                     else:
-                        errors.append(InputError(f"not exported: {differs}", Location(str(path), trace_id=case.name)))
+                        cases.append(kept)
         except InputError as error:
             errors.append(error)
     return Experiment(cases=cases, evaluators=[evaluator])
+
+
+_RERUN = "give the --policy, --gold, --budget and --scorer of the trace run"
+
+
+def _run_redactor() -> Redact:
+    from aem_strands.trace.pii import Redactor
+
+    return Redactor().redact_json
+
+
+def _checked(case: Case[Any, Any], evaluator: Any, redact: Redact | None) -> Case[Any, Any] | str:
+    """The case to write (redacted by ``redact`` unless ``None``) when ``evaluator`` reproduces its record's verdict,
+    else why not: the verdict judged against the record's, and what to do."""
+    if redact is None:
+        plain = rejudge(case, evaluator)
+        return case if plain.differs is None else f"{plain.differs}: {_RERUN}"
+    hidden = redacted_case(case, redact)
+    judged = rejudge(hidden, evaluator)
+    if judged.differs is None and judged.record is not None:
+        # the record's hypothesis may hold the values (a trace run with --keep-pii) or another run's tokens
+        metadata = dict(hidden.metadata or {})
+        metadata["regression"] = {**metadata["regression"], "reason": judged.record.get("root_cause_hypothesis")}
+        return Case(name=hidden.name, input=hidden.input, metadata=metadata)
+    plain = rejudge(case, evaluator)
+    if plain.differs is None:
+        it = "it is" if judged.record is not None else "it"
+        return (
+            f"with its personal data redacted, {it} {judged.differs}; the values decide its verdict: --keep-pii "
+            "exports it with its values"
+        )
+    return f"{plain.differs if plain.record is not None else judged.differs}: {_RERUN}"
