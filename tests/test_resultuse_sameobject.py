@@ -263,3 +263,13 @@ def test_a_code_no_answer_user_or_call_gave_is_an_unsupported_value() -> None:
     assert judged(asked) == []
     question = trace(*steps, say("I found 2 hotels. Do you want a 3D tour of one?"))
     assert judged(question) == []
+
+
+def test_a_street_address_with_no_street_type_is_read_by_the_key_that_holds_it() -> None:
+    restaurant = [{"restaurant_name": "Sichuan Home", "address": "1433 Taraval", "phone_number": "415-555-0100"}]
+    wrong = trace(user("Book Sichuan Home"), call("ReserveRestaurant", restaurant),
+                  say("Booked. The location is 776 Arguello Boulevard."))  # fmt: skip
+    assert judged(wrong) == [("s3", CONTRADICTS)]
+    ok = trace(user("Book Sichuan Home"), call("ReserveRestaurant", restaurant),
+               say("Booked. The location is 1433 Taraval Street."))  # fmt: skip
+    assert judged(ok) == []

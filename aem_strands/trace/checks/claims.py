@@ -9,8 +9,15 @@ act reading's ``notify_failure``). Such a sentence claims success when:
   ``notify_success`` (``Your reservation is confirmed.``, ``You're all set.``, ``Your ride is on its way.``), or
   it reports an action done in the perfect (``I've issued the refund``, ``Your refund has been issued``, not
   ``I've found 3 flights``), or it says the action *went through* or *is complete* (``the money went through``);
-- **weak**: it states an outcome in the passive (``Your order is cancelled.``, ``The address was updated.``):
-  a claim only about the action it names (``is located``, ``is rated`` are passives too).
+- **weak**: it states an outcome in the passive (``Your order is cancelled.``, ``The address was updated.``), or
+  opens with the agent's past action, its subject left out (``Marked reminder as complete.``): a claim only about
+  the action it names (``is located``, ``is rated`` are passives too);
+- **ongoing**: it states a state an action brings about, going on (``The movie is playing``): a claim only about
+  the action its verb names (``Claim.ongoing``).
+
+``I was able to book it`` reports the action done, as the perfect does. A sentence that opens by asking to check a
+complement (``Kindly ensure that, ...``) claims nothing; a clause that denies governs the clauses after it (its
+reasons: ``I couldn't cancel it — it has already shipped``).
 
 A strong claim by its grammar alone (the perfect, *went through*) is ``done``. Each claim carries the words it
 stands on (``cancelled``, ``issued``, ``went through``), so a caller can ask which action it is about
@@ -52,6 +59,12 @@ _THROUGH = re.compile(
 _PASSIVE = re.compile(
     rf"\b(?:is|are|was|were|got|now|been|being)\s+(?:(?:now|already|successfully|all)\s+)?(?P<verb>{_PARTICIPLE})\b"
 )
+_OPENING = re.compile(
+    r"^\W*(?:(?:ok|okay|sure|done|alright|all right)\W+)?(?:just |now )?(?!(?:based|located|situated|listed|rated"
+    rf"|named|called|used|found|checked|looked|searched|sorted|filtered|compared|priced|given|set|done)\b)(?P<verb>{_PARTICIPLE})\b"
+)
+"""A clause that opens with the agent's past action, its subject left out (``Marked reminder as complete.``): an
+outcome only of the action it names, as a passive is."""
 _ABLE = re.compile(
     r"\b(?:i|we) (?:was|were) able to (?!(?:find|locate|check|look|search|see|get|pull|list|identify|narrow|hear"
     r"|compile|review|consider|use|discover|select|gather|filter|sort|pick|note|reach|contact)\b)(?P<verb>[a-z]+)\b"
@@ -123,6 +136,7 @@ def success_claims(text: str) -> tuple[Claim, ...]:
             verbs = tuple(m.group("verb") for pattern in (_PERFECT, _THROUGH) for m in pattern.finditer(folded))
             verbs += able
             passive = tuple(m.group("verb") for m in _PASSIVE.finditer(folded))
+            passive += tuple(m.group("verb") for m in _OPENING.finditer(folded))
             strong = bool(verbs) or ActKind.NOTIFY_SUCCESS in dialog_act(sentence).kinds
             if strong or passive:
                 found.append(Claim(sentence, strong, tuple(dict.fromkeys([*verbs, *passive])), bool(verbs), whole))

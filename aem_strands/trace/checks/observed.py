@@ -7,8 +7,9 @@ known so far, looked up in time that does not grow with how many there are.
   ``Corte Madera``: ``names``), its identifiers (``id``-like keys' values: ``identity``), and whether it is an item
   of a list (``listed``).
 - A field's facts are what ``compare.reply_signals.facts_in`` reads in its value, of the groups result use
-  compares (``COMPARED_GROUPS``), and a bare number under a key naming a unit (``processing_days: 5``: 5 days)
-  or money (``refund_amount: 40``, ``price_per_night: "150"``) read with it.
+  compares (``COMPARED_GROUPS``), a bare number under a key naming a unit (``processing_days: 5``: 5 days)
+  or money (``refund_amount: 40``, ``price_per_night: "150"``) read with it, and a house number and street under
+  an address key (``street_address: "191 Queen's Gate"``) read as a street address.
 - ``KnownFacts`` holds every fact the trace has stated so far (observations, the user, call arguments, the
   agent's earlier replies) in buckets by a coarse key (a date's month and day, a clock time on twelve hours, an
   amount), so whether a reply fact agrees with any of them (``fact_match.agree``, either way) costs a look-up and a
@@ -44,6 +45,9 @@ _MONEY_KEY = re.compile(
     r"(?:^|_)(?:amount|price|cost|total|fee|fees|fare|rent|balance|refund|charge|subtotal|usd|eur|gbp)(?:$|_)"
 )
 _NUMERIC = re.compile(r"-?\d+(?:\.\d+)?")
+_ADDRESS_KEY = re.compile(r"(?:^|_)(?:address|street)(?:$|_)")
+_HOUSE = re.compile(r"\s*\d+[a-z]?(?:-\d+)?\s+[A-Za-z]", re.I)
+"""A value that opens with a house number and a word (``1433 Taraval``)."""
 _PER_UNIT = re.compile(r"_?per_[a-z]+$")
 """A rate's denominator (``price_per_day``, ``fee_per_hour``): the value is counted in the key's first unit."""
 _IDENTITY_KEY = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference|name|title)$|^(?:id|name|title|sku)$")
@@ -88,7 +92,11 @@ def leaf_facts(key: str, value: JsonValue) -> list[tuple[str, Fact]]:
         text, money = read
         return [("money" if money else f.group, f) for f in facts_in(text) if money or f.group in COMPARED_GROUPS]
     if isinstance(value, str):
-        return [(f.group, f) for f in facts_in(value) if f.group in COMPARED_GROUPS]
+        facts = [(f.group, f) for f in facts_in(value) if f.group in COMPARED_GROUPS]
+        if _ADDRESS_KEY.search(key) and _HOUSE.match(value) and not any(g == "address" for g, _ in facts):
+            # a street address with no street type (``191 Queen's Gate``), read as one by the key that holds it
+            facts.append(("address", Fact("address", " ".join(name_words(value)), value)))
+        return facts
     return []
 
 
