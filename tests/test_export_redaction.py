@@ -61,13 +61,13 @@ def _run(argv: list[str]) -> tuple[int, str]:
     return aem_strands(argv, stdout=io.StringIO(), stderr=err), err.getvalue()
 
 
-def _judged(tmp_path: Path, traces: list[dict[str, Any]]) -> tuple[Path, list[str]]:
+def _judged(tmp_path: Path, traces: list[dict[str, Any]], *extra: str) -> tuple[Path, list[str]]:
     files = []
-    for trace in traces:
-        files.append(str(tmp_path / f"{trace['trace_id']}.json"))
+    for number, trace in enumerate(traces):
+        files.append(str(tmp_path / f"trace{number}.json"))
         Path(files[-1]).write_text(json.dumps(trace), encoding="utf-8")
     out = tmp_path / "judged.jsonl"
-    code, err = _run(["trace", *files, "--policy", POLICY, "--out", str(out)])
+    code, err = _run(["trace", *files, "--policy", POLICY, "--out", str(out), *extra])
     assert code == 1, err  # every trace fails
     return out, files
 
@@ -136,10 +136,13 @@ def test_a_trace_whose_values_decide_its_verdict_is_left_out_and_keep_pii_export
 
 
 def test_a_trace_id_holding_personal_data_names_its_case_by_token(tmp_path: Path) -> None:
-    judged, files = _judged(tmp_path, [_refund(f"refund for {ADDRESS}", ADDRESS)])
+    # the trace run kept the values too (--keep-pii): the records' ids and texts hold the address
+    judged, files = _judged(tmp_path, [_refund(f"refund for {ADDRESS}", ADDRESS)], "--keep-pii")
+    assert ADDRESS in judged.read_text(encoding="utf-8")
     cases = tmp_path / "cases.json"
     code, err, experiment = _export(judged, files, cases)
     assert code == 0, err
+    assert ADDRESS not in cases.read_text(encoding="utf-8")  # nothing of the record's text travels in clear
     [case] = experiment["cases"]
     assert case["name"] == "refund for <EMAIL_1>" == case["metadata"]["aem"]["trace"]["trace_id"]
     assert case["metadata"]["regression"]["input"]["file"] == files[0]  # joined by file and line, not by the id

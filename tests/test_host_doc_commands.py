@@ -1,4 +1,6 @@
-"""Every shell command of README.md and docs/STRANDS.md runs as written (issue 29, "what a newcomer trips on").
+"""Every shell command of README.md, docs/STRANDS.md, docs/DISTRIBUTED.md and docs/OUTCOMES.md runs in a test (issue
+29, "what a newcomer trips on"): README's and STRANDS.md's as written, in order (below); DISTRIBUTED.md's (Ray) and
+OUTCOMES.md's (the outcome benchmark) one test each, further down, with the adaptations each names.
 
 The ``sh`` / ``bash`` blocks are run in order, one work folder per document (a later command reads what an earlier
 one wrote), with ``aem-strands`` and ``strands-evals`` on ``PATH`` as this checkout's, and ``examples/``,
@@ -12,6 +14,7 @@ few minutes (the default scorer loads the embedding model once per command).
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
@@ -24,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -178,8 +182,11 @@ def _dialogs_jsonl(folder: Path) -> list[str]:
 
 def _ray_env(tmp_path: Path) -> dict[str, str]:
     # Ray's files (and the address `ray start` writes, which RAY_ADDRESS=auto and ray.init() read) in a folder of
-    # this test, short enough for Ray's sockets: no other Ray of this machine joins it or is joined.
-    return {**_env(tmp_path), "RAY_TMPDIR": tempfile.mkdtemp(prefix="ray", dir="/tmp")}
+    # this test, short enough for Ray's sockets: no other Ray of this machine joins it or is joined. Token
+    # authentication off: a local ray.init() (any Ray run of this machine) leaves a token in ~/.ray, which switches
+    # `ray start` to token authentication that Ray 2.60's `ray status` then fails ("InvalidAuthToken").
+    folder = tempfile.mkdtemp(prefix="ray", dir="/tmp")
+    return {**_env(tmp_path), "RAY_TMPDIR": folder, "RAY_AUTH_MODE": "disabled"}
 
 
 def _scored(path: Path) -> list[str]:
@@ -215,45 +222,63 @@ def _wait_for(nodes: int, cwd: Path, env: dict[str, str]) -> str:
     raise AssertionError(f"no Ray cluster of {nodes} node(s) within {STEP_S} s")
 
 
-@pytest.mark.slow
-def test_a_cluster_as_documented_on_one_machine(tmp_path: Path) -> None:
-    """The doc's cluster, head and one worker node, on this machine. As written but for: free ports and a Ray folder
-    of the test's own (the machine is shared; 6379 and 8265 may be taken); one CPU a node; ``--block``, so that each
-    node is a process group of this test, ended by its id at the end: ``ray stop`` ends every Ray process of the
-    machine, other users' too, so it is the one command not run here (on a machine of your own, it is the last
-    step); ``/shared`` is the test's folder."""
-    pytest.importorskip("ray.data", reason="the ray extra is not installed")
-    ids = _dialogs_jsonl(tmp_path)
-    env = _ray_env(tmp_path)
+@contextlib.contextmanager
+def _cluster(tmp_path: Path, env: dict[str, str], workers: int) -> Iterator[int]:
+    """The doc's head node (and ``workers`` worker nodes) on this machine, as written but for: free ports (the
+    machine is shared: 6379 and 8265 may be taken; the dashboard's port is yielded), one CPU a node, and
+    ``--block``, so that each node is a process group of this test, ended by its id on leaving (Ray drains a node on
+    SIGTERM, then ends its processes). ``ray stop`` is not run: it ends every Ray process of the machine, other
+    users' too (on a machine of your own, it is the last step)."""
     port, dashboard = _free_port(), _free_port()
     head = doc_command("docs/DISTRIBUTED.md", "ray start --head").replace("6379", str(port))
     worker = doc_command("docs/DISTRIBUTED.md", "ray start --address").replace("HEAD_IP:6379", f"127.0.0.1:{port}")
     nodes: list[subprocess.Popen[str]] = []
     try:
-        for line in (f"{head} --dashboard-port={dashboard}", worker):
+        for line in [f"{head} --dashboard-port={dashboard}", *[worker] * workers]:
             nodes.append(subprocess.Popen(["bash", "-c", f"exec {line} --num-cpus=1 --block"], cwd=tmp_path, env=env,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
                                           start_new_session=True))  # fmt: skip
             _wait_for(len(nodes), tmp_path, env)
-        status = _wait_for(2, tmp_path, env)
-        assert "2.0 CPU" in status  # two nodes of one CPU each
-        done = _sh(doc_command("docs/DISTRIBUTED.md", "RAY_ADDRESS=auto"), tmp_path, env, timeout=STEP_S)
-        assert done.returncode == 1, done.stderr[-2000:]  # as locally: the example set holds failing dialogs
-        assert _scored(tmp_path / "results.jsonl") == ids
-        job = doc_command("docs/DISTRIBUTED.md", "ray job submit").replace("HEAD_IP:8265", f"127.0.0.1:{dashboard}")
-        job = job.replace("/shared/", f"{tmp_path}/job_")
-        (tmp_path / "results.jsonl").unlink()  # the job ships the working folder: its input, not an old output
-        done = _sh(job, tmp_path, env, timeout=STEP_S)
-        assert _scored(tmp_path / "job_results.jsonl") == ids, done.stdout[-2000:] + done.stderr[-2000:]
+        yield dashboard
     finally:
         for node in nodes:
-            os.killpg(node.pid, signal.SIGTERM)  # Ray drains a node on SIGTERM, then ends its processes
+            os.killpg(node.pid, signal.SIGTERM)
         for node in nodes:
             try:
                 node.wait(60)
             except subprocess.TimeoutExpired:
                 os.killpg(node.pid, signal.SIGKILL)
         shutil.rmtree(env["RAY_TMPDIR"], ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_a_cluster_as_documented_on_one_machine(tmp_path: Path) -> None:
+    pytest.importorskip("ray.data", reason="the ray extra is not installed")
+    ids = _dialogs_jsonl(tmp_path)
+    env = _ray_env(tmp_path)
+    with _cluster(tmp_path, env, workers=1):
+        status = _wait_for(2, tmp_path, env)  # `ray status`
+        assert "2.0 CPU" in status  # two nodes of one CPU each
+        done = _sh(doc_command("docs/DISTRIBUTED.md", "RAY_ADDRESS=auto"), tmp_path, env, timeout=STEP_S)
+    assert done.returncode == 1, done.stderr[-2000:]  # as locally: the example set holds failing dialogs
+    assert _scored(tmp_path / "results.jsonl") == ids
+
+
+@pytest.mark.slow
+def test_a_job_submitted_as_documented(tmp_path: Path) -> None:
+    pytest.importorskip("ray.data", reason="the ray extra is not installed")
+    from ray._private.utils import get_dashboard_dependency_error
+
+    missing = get_dashboard_dependency_error()
+    if missing is not None:  # the ray extra is ray[data]; a job goes through the dashboard's HTTP server
+        pytest.skip(f"ray job submit needs the dashboard of ray[default] on the head node (here: {missing})")
+    ids = _dialogs_jsonl(tmp_path)
+    env = _ray_env(tmp_path)
+    with _cluster(tmp_path, env, workers=0) as dashboard:
+        job = doc_command("docs/DISTRIBUTED.md", "ray job submit").replace("HEAD_IP:8265", f"127.0.0.1:{dashboard}")
+        done = _sh(job.replace("/shared/", f"{tmp_path}/job_"), tmp_path, env, timeout=STEP_S)  # /shared: ours
+    assert (tmp_path / "job_results.jsonl").exists(), done.stdout[-3000:] + done.stderr[-3000:]
+    assert _scored(tmp_path / "job_results.jsonl") == ids
 
 
 @pytest.mark.slow

@@ -15,10 +15,11 @@ redacts its output, unless ``keep_pii`` (``--keep-pii``): the whole document (it
 goes through one ``Redactor`` for the run, so a value gets the same token wherever it stands and grounding of a
 token against the same token still holds. ``offline_task`` replays the trace's steps and ``AemTraceEvaluator`` (with
 the policy, budgets and scorer given, which must be those the trace run used) judges the recorded trace as
-``aem-strands trace`` did. Every case is judged so before it is written, and kept only when its verdict is the
-record's (``verdict_of``: status, veto, first critical step, critical rule, failing dimensions); one that differs is
-an input error naming both, and is left out: another policy or gold, or, when only redaction changes it (the
-values themselves decide it: a card number shown in a reply), a case that ``--keep-pii`` exports with its values.
+``aem-strands trace`` did. Every case is judged so before it is written (``aem_strands.strands.trace_reproduce``),
+and kept only when its verdict is the record's (status, veto, first critical step, critical rule, failing
+dimensions); one that differs is an input error naming both, and is left out: another policy or gold, or, when only
+redaction changes it (the values themselves decide it: a card number shown in a reply), a case that ``--keep-pii``
+exports with its values.
 Span exports and dialog inputs are not trace documents: such a record is an input error.
 
 Both kinds write ``metadata.regression``: ``source``, ``evaluator``, ``score``, ``status``, ``veto``,
@@ -31,7 +32,7 @@ record of its name).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,12 +40,12 @@ from typing import Any
 from strands_evals import Case, Experiment
 
 from aem_strands.decode import format_of, read_records
-from aem_strands.errors import AemError, InputError, Location, printable
+from aem_strands.errors import InputError, Location, printable
 from aem_strands.load import read_lines
 from aem_strands.report.trace_words import is_trace_record, trace_score
 from aem_strands.strands.cases import AEM_KEY, host_fields
+from aem_strands.strands.trace_reproduce import checked_case, run_redactor, verdict_of
 from aem_strands.strands.trials import TRIAL_KEY, TRIAL_OF_KEY
-from aem_strands.types import JsonValue
 
 GOLD_KEYS = ("expected_tools", "expected_final_state", "expected_final_response")
 """The gold fields a ``--gold`` entry replaces in a trace's ``evaluation`` block, each as a whole."""
@@ -211,10 +212,6 @@ def _values(path: Path) -> Iterator[tuple[Location, Any]]:
             yield where, record.value
 
 
-Redact = Callable[[JsonValue], JsonValue]
-"""Redaction of a JSON value, as ``Redactor().redact_json`` (``aem_strands.trace.record.Redact``)."""
-
-
 def trace_output_cases(
     path: Path, inputs: TraceInputs, gold: Mapping[str, Mapping[str, Any]]
 ) -> Iterator[Case[Any, Any] | InputError]:
@@ -250,79 +247,6 @@ def trace_output_cases(
         yield Case(name=name, input=document.get("goal") or name, metadata=metadata)
 
 
-def redacted_case(case: Case[Any, Any], redact: Redact) -> Case[Any, Any]:
-    """``case`` (of ``trace_output_cases``) with its trace document redacted by ``redact`` and named by the redacted
-    trace id; its ``metadata.regression`` (verdict fields, files) is kept as it is."""
-    metadata = dict(case.metadata or {})
-    document = redact(metadata[AEM_KEY]["trace"])
-    if not isinstance(document, dict):
-        raise TypeError(f"redaction must keep a JSON object an object, got {type(document).__name__}")
-    name = str(document.get("trace_id"))
-    metadata[AEM_KEY] = {**metadata[AEM_KEY], "trace": document}
-    return Case(name=name, input=document.get("goal") or name, metadata=metadata)
-
-
-VERDICT_KEYS = ("status", "veto", "first_critical_failure_step", "critical_rule")
-"""The fields of a trace record that a regression case must reproduce, with its failing dimensions."""
-
-
-def verdict_of(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The verdict of a trace record: its ``VERDICT_KEYS`` and ``failing`` (the sorted names of the dimensions that
-    fail)."""
-    dimensions = record.get("dimensions")
-    items = dimensions.items() if isinstance(dimensions, Mapping) else ()
-    failing = sorted(k for k, v in items if isinstance(v, Mapping) and v.get("pass") is False)
-    return {**{key: record.get(key) for key in VERDICT_KEYS}, "failing": failing}
-
-
-@dataclass(frozen=True)
-class Rejudged:
-    """A case judged again: its record (values as in the case) and, when its verdict is not its record's, what
-    differs (``None``: reproduced)."""
-
-    record: dict[str, JsonValue] | None
-    differs: str | None
-
-
-def _said(verdict: Mapping[str, Any]) -> str:
-    return f"{verdict['status']} ({verdict['first_critical_failure_step']})"
-
-
-def _differs(found: Mapping[str, Any], wanted: Mapping[str, Any]) -> str:
-    said = f"judged {_said(found)}, but the record says {_said(wanted)}"
-    other = [
-        f"{key} {found[key]!r} vs {wanted[key]!r}" for key in ("veto", "critical_rule") if found[key] != wanted[key]
-    ]
-    if found["failing"] != wanted["failing"]:
-        other.append(
-            f"failing dimensions {', '.join(found['failing']) or 'none'} vs {', '.join(wanted['failing']) or 'none'}"
-        )
-    return said + (f" ({'; '.join(other)})" if other else "")
-
-
-def rejudge(case: Case[Any, Any], evaluator: Any) -> Rejudged:
-    """``case`` replayed by ``offline_task`` and judged by ``evaluator``, against the verdict its
-    ``metadata.regression`` records (``verdict_of``)."""
-    from strands_evals.types import EvaluationData
-
-    from aem_strands.strands.tasks import offline_task
-    from aem_strands.trace.record import trace_record
-
-    output = offline_task(case)
-    data = EvaluationData(name=case.name, input=case.input, metadata=case.metadata, actual_output=output["output"],
-                          actual_trajectory=output["trajectory"])  # fmt: skip
-    want = (case.metadata or {}).get("regression") or {}
-    try:
-        judged = trace_record(evaluator.judge_case(data), None)
-    except AemError as error:
-        return Rejudged(None, f"could not be judged again: {error}")
-    found = verdict_of(judged)
-    wanted = {**{key: want.get(key) for key in VERDICT_KEYS}, "failing": want.get("failing")}
-    if found == wanted:
-        return Rejudged(judged, None)
-    return Rejudged(judged, _differs(found, wanted))
-
-
 def trace_output_experiment(
     paths: Sequence[Path],
     inputs: Sequence[Path],
@@ -351,7 +275,7 @@ def trace_output_experiment(
     evaluator = AemTraceEvaluator(policy=None if policy is None else str(policy), **options)
     found = TraceInputs(inputs)
     entries = gold_entries(gold)
-    redact = None if keep_pii else _run_redactor()
+    redact = None if keep_pii else run_redactor()
     cases: list[Case[Any, Any]] = []
     seen: set[str] = set()
     for path in paths:
@@ -361,44 +285,12 @@ def trace_output_experiment(
                     errors.append(case)
                 elif case.name not in seen:
                     seen.add(str(case.name))
-                    kept = _checked(case, evaluator, redact)
+                    kept = checked_case(case, evaluator, redact)
                     if isinstance(kept, str):
-                        named = case.name if redact is None else redacted_case(case, redact).name
+                        named = case.name if redact is None else str(redact(str(case.name)))  # as in the case
                         errors.append(InputError(f"not exported: {kept}", Location(str(path), trace_id=named)))
                     else:
                         cases.append(kept)
         except InputError as error:
             errors.append(error)
     return Experiment(cases=cases, evaluators=[evaluator])
-
-
-_RERUN = "give the --policy, --gold, --budget and --scorer of the trace run"
-
-
-def _run_redactor() -> Redact:
-    from aem_strands.trace.pii import Redactor
-
-    return Redactor().redact_json
-
-
-def _checked(case: Case[Any, Any], evaluator: Any, redact: Redact | None) -> Case[Any, Any] | str:
-    """The case to write (redacted by ``redact`` unless ``None``) when ``evaluator`` reproduces its record's verdict,
-    else why not: the verdict judged against the record's, and what to do."""
-    if redact is None:
-        plain = rejudge(case, evaluator)
-        return case if plain.differs is None else f"{plain.differs}: {_RERUN}"
-    hidden = redacted_case(case, redact)
-    judged = rejudge(hidden, evaluator)
-    if judged.differs is None and judged.record is not None:
-        # the record's hypothesis may hold the values (a trace run with --keep-pii) or another run's tokens
-        metadata = dict(hidden.metadata or {})
-        metadata["regression"] = {**metadata["regression"], "reason": judged.record.get("root_cause_hypothesis")}
-        return Case(name=hidden.name, input=hidden.input, metadata=metadata)
-    plain = rejudge(case, evaluator)
-    if plain.differs is None:
-        it = "it is" if judged.record is not None else "it"
-        return (
-            f"with its personal data redacted, {it} {judged.differs}; the values decide its verdict: --keep-pii "
-            "exports it with its values"
-        )
-    return f"{plain.differs if plain.record is not None else judged.differs}: {_RERUN}"
