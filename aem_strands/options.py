@@ -372,7 +372,7 @@ def add_option_flags(parser: argparse.ArgumentParser, *, scoring: bool, traces: 
     )  # fmt: skip
     parser.add_argument(
         "--engine", choices=ENGINE_CHOICES, default="local",
-        help="local, or ray: score on a Ray cluster ($RAY_ADDRESS, else a local one; needs aem-strands[ray])",
+        help="local, or ray: score on a Ray cluster ($RAY_ADDRESS, else a local one; needs pip install -e '.[ray]')",
     )  # fmt: skip
 
 

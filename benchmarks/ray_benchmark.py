@@ -1,6 +1,6 @@
 """The Ray engine against the local path on the SGD gold-vs-perturbed set: identical results? how long?
 
-Usage (from the repository root; needs ``aem-strands[ray]``)::
+Usage (from the repository root; needs the ray extra, ``pip install -e '.[ray]'`` from the repository)::
 
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/ray_benchmark.py [--sgd-dir DIR] [--limit N]
         [--scorer exact|embedding] [--cpus N] [--batch-size N] [--no-cli]
