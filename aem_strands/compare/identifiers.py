@@ -21,6 +21,7 @@ not identifiers.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -73,9 +74,10 @@ def is_identifier(text: str) -> bool:
     return transitions >= 2 or (transitions == 1 and token[0].islower())
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def identifier_key(text: str) -> str:
     """``text`` case-folded (NFKC) without separators: what two spellings of one identifier share; a digit
-    string's digits alone."""
+    string's digits alone. Remembered: the same words come back in every reply and argument of a run."""
     digits = digit_string(text)
     return digits if digits is not None else _SEPARATORS.sub("", unicodedata.normalize("NFKC", text).casefold())
 

@@ -163,6 +163,10 @@ def _outputs(step: Step) -> set[str]:
     return _values(dict(step.arguments)) | _values(step.observation) | _values(state)
 
 
+def _evidence_text(finding: Finding) -> str:
+    return "\n".join(str(v) for v in _values(finding.evidence)).casefold()
+
+
 class _Reading:
     """What the diagnosis reads of a trace, each step and finding read once: every step's inputs and outputs, the
     text known before each step (``_introduced``), and the texts later steps and findings reuse values in
@@ -199,14 +203,17 @@ class _Reading:
             (f for f in findings if f.step_index is not None and -steps <= f.step_index < steps),
             key=lambda f: f.step_index or 0,
         )
+        # A finding's text is its step's inputs (in ``later_inputs`` from that step on) and its evidence's values:
+        # the evidence alone is kept here, the inputs (as long as a step's text may be) are read where they are.
         self._finding_steps = [f.step_index or 0 for f in placed]
-        self.later_findings = "\n".join(self.finding_text(f) for f in placed)
+        evidence = [_evidence_text(f) for f in placed]
+        self.later_findings = "\n".join(evidence)
         self._finding_start = []
         at = 0
-        for finding in placed:
+        for text in evidence:
             self._finding_start.append(at)
-            at += len(self.finding_text(finding)) + 1
-        self.unplaced = "\n".join(self.finding_text(f) for f in findings if f.step_index is None)
+            at += len(text) + 1
+        self.unplaced = "\n".join(_evidence_text(f) for f in findings if f.step_index is None)
 
     def finding_text(self, finding: Finding) -> str:
         """The folded text a later finding may reuse a value in: its step's inputs and its evidence's values."""
@@ -225,8 +232,9 @@ class _Reading:
         return {v for v in self.outputs[index] if self.known.find(v, 0, end) < 0}
 
     def reused_after(self, values: set[str], index: int) -> bool:
-        """Whether a step after ``index`` takes in one of ``values``, or a finding after it (or of no step) shows
-        one; ``True`` too when a value holds a line break (it is then looked up the long way)."""
+        """Whether a step after ``index`` takes in one of ``values`` (so a finding of such a step may too), or the
+        evidence of a finding after it (or of no step) shows one; ``True`` too when a value holds a line break (it
+        is then looked up the long way). Case folding is stable: folded inputs fold to themselves."""
         if self._unreadable or any("\n" in v for v in values):
             return True  # read as before, step by step (a finding of no step of the trace fails there, as before)
         step_from = self._input_start[index + 1] if index + 1 < len(self._input_start) else len(self.later_inputs)
