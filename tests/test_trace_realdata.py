@@ -97,7 +97,6 @@ def test_benchmark_script_prints_every_section() -> None:
 
 
 KNOWN_WRONG = {
-    "earlier-question-shares-word": "an earlier question naming the action is still taken as the proposal",
     "harmless-cat": "the shell command's argument is left undecided by grounding (free text without a judge)",
 }
 """Adversarial cases the rules still get wrong (issue 28 stays open for them): each is expected to fail

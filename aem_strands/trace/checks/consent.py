@@ -4,10 +4,15 @@ action, which details: ``aem_strands.trace.checks.details``).
 
 - The **proposal** is the agent's last reply before the call that is about this action (it names the action,
   ``steps.names_action``, or states one of the call's argument values) and proposes it: a proposal act
-  (``confirm``, ``offer`` or ``offer_intent`` at least ``PROPOSAL``), a question, or a statement of it before any
-  call of the tool ("I will cancel ORDER_1."). But the last reply before the user's last step is the proposal
-  when it is a confirmation request and no call was made since (a confirmation of changed details, "Please
-  confirm: the pickup date is March 1st", after an answer that corrected the first one), and, failing any, too.
+  (``confirm``, ``offer`` or ``offer_intent`` at least ``PROPOSAL``), a question about it ("A private transfer from
+  your debit card. Is it correct?"), or, when it names the action or states two of the call's values or more (a
+  summary: "Confirming a transfer of $50 to Mary"), a statement of it before any call of the tool ("I will cancel
+  ORDER_1."; not "ORDER_789 is pending."). But the
+  last reply before the user's last step is the proposal when it is a confirmation request and no call was made
+  since (a confirmation of changed details, "Please confirm: the pickup date is March 1st", after an answer that
+  corrected the first one), and, failing any, too. After an answer that refuses or declines the proposal, the next
+  reply about the call restates it: that reply is the proposal ("No, one more time. One person." / "I have March
+  8th 1 person.").
 - Its **answers** are the user steps after it before the call, except those after a later reply that asks something
   else (a "No" to "Do you want travel insurance?" is no answer to the booking). Each answer is read given the act
   of the reply before it (an answer to the proposal, given the proposal's most probable kind). The last answer that
@@ -47,7 +52,7 @@ from enum import Enum
 from aem_strands.compare.dialog_acts import Speaker, act_probabilities
 from aem_strands.tools import ToolCatalog
 from aem_strands.trace.checks.details import call_details, other_details, stated
-from aem_strands.trace.checks.requests import asks_for, means, refuses_by_ellipsis
+from aem_strands.trace.checks.requests import asks_for, means, refuses_action, refuses_by_ellipsis
 from aem_strands.trace.checks.steps import call_failed, call_key, names_action, sentences
 from aem_strands.trace.types import ActionType, Step, Trace
 
@@ -133,13 +138,21 @@ def _asks(step: Step) -> bool:
 
 def _about(step: Step, call: Step) -> bool:
     """Whether a reply is about this call: it names the action or states one of its argument values."""
+    return names_action(_text(step), call.tool_name or "") or _values_stated(step, call) > 0
+
+
+def _values_stated(step: Step, call: Step) -> int:
+    """How many of the call's argument values a reply states (a value with a digit as ``details.stated`` reads it,
+    another string of three letters or more as a case-insensitive part of the text)."""
     text = _text(step)
-    if names_action(text, call.tool_name or ""):
-        return True
-    if any(stated(d, text) for d in call_details(call.arguments).values()):
-        return True
+    details = call_details(call.arguments)
     folded = text.casefold()
-    return any(isinstance(v, str) and len(v) >= 3 and v.casefold() in folded for v in call.arguments.values())
+    return sum(
+        1
+        for name, v in call.arguments.items()
+        if (name in details and stated(details[name], text))
+        or (name not in details and isinstance(v, str) and len(v) >= 3 and v.casefold() in folded)
+    )
 
 
 def _reply_before(before: list[Step], step: Step) -> Step | None:
@@ -154,9 +167,26 @@ def _proposal(before: list[Step], call: Step) -> Step | None:
     if confirming and last is not None and not any(s.action_type is ActionType.TOOL_CALL for s in before[last.index :]):
         return last  # the last confirmation request before the call, nothing done since: a re-confirmation
     for reply in reversed(_replies(before)):
-        if _about(reply, call) and (_asks(reply) or not any(i < reply.index for i in calls)):
+        if not _about(reply, call):
+            continue
+        asks, values = "?" in _text(reply), _values_stated(reply, call)
+        named = names_action(_text(reply), call.tool_name or "") or values > 1 or (asks and values > 0)
+        if _proposal_act(reply) or (named and (asks or not any(i < reply.index for i in calls))):
             return reply
     return last if confirming else None
+
+
+def _restated(before: list[Step], proposal: Step, call: Step) -> Step:
+    """The proposal as the agent last restated it: after a user step that refuses or declines it (a correction: "No,
+    one more time. One person."), the next reply about the call ("I have March 8th 1 person.") proposes it anew."""
+    tool = call.tool_name or ""
+    current, declined = proposal, False
+    for step in (s for s in before if s.index > proposal.index):
+        if step.action_type is ActionType.USER and step.content:
+            declined = declined or _reading(before, step, current, tool) in ("refuse", "decline")
+        elif step.action_type is ActionType.RESPONSE and step.content and declined and _about(step, call):
+            current, declined = step, False
+    return current
 
 
 def _answers(before: list[Step], proposal: Step) -> list[Step]:
@@ -203,13 +233,14 @@ def _read(acts: dict[str, float]) -> str:
     return "other" if acts["agree"] <= UNLIKELY else "unsure"
 
 
-def _reading(before: list[Step], step: Step, proposal: Step) -> str:
+def _reading(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     """``refuse``, ``agree``, ``other`` or ``unsure`` (see the module docstring); read in several contexts, a step
     the contexts read differently is ``unsure``. Before the model: an answer that refuses by ellipsis ("I'd rather
-    you didn't") refuses (``requests.refuses_by_ellipsis``). An answer of several sentences the model reads as
+    you didn't") or negates the action itself ("I'd rather you didn't change anything") refuses
+    (``requests.refuses_by_ellipsis``, ``requests.refuses_action``). An answer of several sentences the model reads as
     ``other`` or ``unsure`` as a whole agrees when each of its sentences that is not ``other`` is a sure agreement
     ("Ok, you twisted my arm. Do they have outdoor seating?")."""
-    if refuses_by_ellipsis(_text(step)):
+    if refuses_by_ellipsis(_text(step)) or refuses_action(_text(step), tool):
         return "refuse"
     contexts = _contexts(before, step, proposal)
     whole = _sure(_text(step), contexts)
@@ -280,13 +311,16 @@ def _informed_after(before: list[Step], proposal: Step, call: Step) -> tuple[Ste
 
 def _by_proposal(before: list[Step], call: Step, ledger: ConsentLedger, original: Step) -> Consent | None:
     proposal = _proposal(before, call)
+    if proposal is not None:
+        proposal = _restated(before, proposal, call)
     if proposal is None:
         return None
     answers = _answers(before, proposal)
     if not answers:
         how = f"it was proposed at step {proposal.step_id!r} but no user step answered before the call"
         return Consent(Decision.WITHHELD, how, (proposal,))
-    deciding = next(((a, r) for a in reversed(answers) if (r := _reading(before, a, proposal)) != "other"), None)
+    tool = call.tool_name or ""
+    deciding = next(((a, r) for a in reversed(answers) if (r := _reading(before, a, proposal, tool)) != "other"), None)
     if deciding is None:
         how = f"no answer to the proposal at step {proposal.step_id!r} agrees (the last: {answers[-1].step_id!r})"
         return Consent(Decision.WITHHELD, how, (proposal, answers[-1]))
