@@ -309,6 +309,15 @@ def _informed_after(before: list[Step], proposal: Step, call: Step) -> tuple[Ste
     return None
 
 
+def _informs_instead(before: list[Step], answer: Step, proposal: Step, call: Step) -> bool:
+    """Whether an answer the model is unsure agrees gives information (``inform`` at least ``CONFIDENT`` in each of
+    its contexts, ``agree`` below it) that states none of the call's values: a change asked in place of a yes ("Also,
+    I will need one room and will be staying for six days total.")."""
+    acts = _user_acts(before, answer, proposal)
+    informs = all(a["inform"] >= CONFIDENT and a["agree"] < CONFIDENT for a in acts)
+    return informs and _values_stated(answer, call) == 0
+
+
 def _by_proposal(before: list[Step], call: Step, ledger: ConsentLedger, original: Step) -> Consent | None:
     proposal = _proposal(before, call)
     if proposal is not None:
@@ -355,6 +364,12 @@ def _by_proposal(before: list[Step], call: Step, ledger: ConsentLedger, original
         how = (
             f"the user agreed at step {answer.step_id!r}, but the call's {', '.join(after)} came after the proposal "
             f"at step {proposal.step_id!r} and was never proposed back"
+        )
+        return Consent(Decision.WITHHELD, how, shown, answered=True)
+    if reading == "unsure" and _informs_instead(before, answer, proposal, call):
+        how = (
+            f"the answer at step {answer.step_id!r} gives other information than the proposal at step "
+            f"{proposal.step_id!r} in place of a yes, and none of the call's values"
         )
         return Consent(Decision.WITHHELD, how, shown, answered=True)
     if reading == "unsure":
