@@ -52,7 +52,8 @@ def _unsure(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def fake(text: str, speaker: Speaker, context: str | None = None) -> dict[str, float]:
         if speaker is Speaker.USER and text.startswith("Hmm"):
-            return {"agree": 0.6, "refuse": 0.1, "request": 0.0, "ask": 0.0}  # between UNLIKELY and CONFIDENT
+            # agree between UNLIKELY and CONFIDENT
+            return {"agree": 0.6, "refuse": 0.1, "request": 0.0, "ask": 0.0, "inform": 0.0}
         return real(text, speaker, context)
 
     monkeypatch.setattr(consent, "act_probabilities", fake)

@@ -97,9 +97,7 @@ def test_benchmark_script_prints_every_section() -> None:
         assert heading in done.stdout
 
 
-KNOWN_WRONG = {
-    "earlier-question-shares-word": "an earlier question naming the action is still taken as the proposal",
-}
+KNOWN_WRONG: dict[str, str] = {}
 """Adversarial cases the rules still get wrong (issue 28 stays open for them): each is expected to fail
 strictly, so a fix shows up as an unexpected pass and the entry must go."""
 

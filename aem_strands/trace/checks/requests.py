@@ -20,8 +20,10 @@ to any other tool of the catalog, read by its name's words or by its description
 
 A noun ("how a transfer would work") or a past form ("I cancelled it yesterday") asks for nothing.
 
-An answer *refuses by ellipsis* when a negated verb stands for the proposed action: a form of ``do`` or a modal with a
-``neg`` dependent and no verb or object of its own ("I'd rather you didn't", "Please don't", "You shouldn't").
+An answer *refuses the action* when a verb naming it is negated, or completes a negated verb ("I'd rather you
+didn't change anything", "I don't want you to cancel it"), in no question or condition; it *refuses by ellipsis*
+when a negated verb stands for the proposed action: a form of ``do`` or a modal with a ``neg`` dependent and no verb
+or object of its own ("I'd rather you didn't", "Please don't", "You shouldn't").
 """
 
 from __future__ import annotations
@@ -130,6 +132,27 @@ def means(text: str, tool_name: str, catalog: Sequence[tuple[str, str]]) -> bool
             cosines = tools @ vector
             if int(cosines.argmax()) == own and float(cosines[own]) >= MEANS:
                 return True
+    return False
+
+
+@functools.lru_cache(maxsize=1024)
+def refuses_action(text: str, tool_name: str) -> bool:
+    """Whether ``text`` negates the tool's action itself: a verb naming it (``steps.names_action``) negated, or the
+    complement of a negated verb ("I'd rather you didn't change anything", "I don't want you to cancel it"), in no
+    question or condition (see the module docstring)."""
+    if not names_action(text, tool_name):
+        return False
+    for token in _parse(text):
+        if not token.tag_.startswith("VB") or not names_action(token.text, tool_name):
+            continue
+        chain = _chain(token)[: 2 if token.dep_ in ("xcomp", "ccomp") else 1]  # the verb, or the verb it completes
+        asked = any(
+            c.tag_ in _WH_TAGS or (c.dep_ == "mark" and c.lower_ in _QUESTION_MARKERS)
+            for t in chain
+            for c in t.children
+        )
+        if not asked and any(c.dep_ == "neg" for t in chain for c in t.children):
+            return True
     return False
 
 
