@@ -279,7 +279,33 @@ def _infer_year(today: date | None) -> int | None:
     return today.year if today is not None else None
 
 
+def _dateutil_words() -> frozenset[str]:
+    info = dateutil_parser.parserinfo
+    lists = (info.JUMP, info.UTCZONE, info.PERTAIN, *info.WEEKDAYS, *info.MONTHS, *info.HMS, *info.AMPM)
+    return frozenset(word.lower() for words in lists for word in ([words] if isinstance(words, str) else words))
+
+
+_DATEUTIL_WORDS = _dateutil_words()
+"""Every word ``dateutil``'s parser knows (lower-cased, as it looks them up). Without ``fuzzy`` it raises on any
+other word, but for a time-zone name of at most five capitals (never in a folded text) and for the word after
+``<month> of`` (``Jan of 01``), which it skips unread: the gate of ``_dateutil``."""
+_PERTAIN_WORDS = frozenset(word.lower() for word in dateutil_parser.parserinfo.PERTAIN)
+_ASCII_WORDS = re.compile(r"[A-Za-z]+")
+
+
+def _dateutil_may_read(text: str) -> bool:
+    """Whether ``dateutil`` can read ``text`` at all: ``False`` only for an ASCII text with a word it does not know
+    (``March 3rd in Portland``), on which it raises; the letters of a word are one token of its lexer. A text with
+    ``of`` is always tried (``dateutil`` skips the word after ``<month> of``)."""
+    words = _ASCII_WORDS.findall(text)
+    if not text.isascii() or not _PERTAIN_WORDS.isdisjoint(word.lower() for word in words):
+        return True
+    return all(word.lower() in _DATEUTIL_WORDS or (len(word) <= 5 and word.isupper()) for word in words)
+
+
 def _dateutil(text: str) -> CalendarDate | None:
+    if not _dateutil_may_read(text):
+        return None
     # Parse with two different defaults: a part that changes with the default was not in the text.
     try:
         first = dateutil_parser.parse(text, default=datetime(2000, 1, 1))
@@ -301,8 +327,10 @@ def parse_duration(text: str) -> Duration | None:
         days, hours, minutes, seconds = (Fraction(g) if g else Fraction(0) for g in iso.groups())
         return Duration(days * 86400 + hours * 3600 + minutes * 60 + seconds)
     parts = list(_DURATION_PART.finditer(text))
+    if not parts:
+        return None
     rest = _DURATION_PART.sub(" ", text).replace("and", " ").replace(",", " ")
-    if not parts or rest.strip():
+    if rest.strip():
         return None
     if len(parts) == 1 and parts[0][2] == "m":
         return None  # "10000 m" alone is a length; "m" is minutes only beside hours ("1 h 30 m")
@@ -352,10 +380,12 @@ def parse_quarter(text: str) -> Quarter | None:
 
 
 _MOMENT_SPLIT = re.compile(r"(.+?)(?:t|\s+at\s+|,\s*|\s+)(\d{1,2}(?:[:h.]\d{2}).*|\d{1,2}\s*[ap]m.*)")
+_MOMENT_CLOCK = re.compile(r"\d(?:[:h.]\d{2}|\s*[ap]m)")
+"""What the clock part of ``_MOMENT_SPLIT`` starts with: a text without it is no moment (a cheap search first)."""
 
 
 def _moment(text: str, context: ParseContext) -> Moment | None:
-    match = _MOMENT_SPLIT.fullmatch(text)
+    match = _MOMENT_SPLIT.fullmatch(text) if _MOMENT_CLOCK.search(text) else None
     if not match:
         return None
     day, clock = parse_date(match[1].strip(" ,"), context), parse_clock(re.sub(r"(:\d{2}):\d{2}.*$", r"\1", match[2]))
