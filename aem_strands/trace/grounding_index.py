@@ -10,10 +10,10 @@ and never compares the value with every earlier one (a trace of 2,000 steps cost
   ``C-3003``);
 - ``identifier``: an identifier by its separator-free key, from an earlier identifier or from adjacent words
   that spell it (``order 123`` for ``ORDER_123``, ``c 3003`` for ``C-3003``; never the digits of ``12, 34``);
-- ``typed``: the value's typed reading (``compare.settle.typed_value``) against the typed readings of earlier
-  values and short phrases, by type: the same number (``$12.50`` for ``12.5``, ``two people`` for ``2``, ``50%``
-  for ``0.5``), duration (``five days``), measurement, phone, e-mail, identifier digits, quarter, and dates and
-  times by ``grounding_dates`` (``March 13th``, ``tomorrow`` against a known today);
+- ``typed`` (``grounding_typed``): the value's typed reading (``compare.settle.typed_value``) against the typed
+  readings of earlier values and short phrases, by type: the same number (``$12.50`` for ``12.5``, ``two people``
+  for ``2``, ``50%`` for ``0.5``), duration (``five days``), measurement, phone, e-mail, identifier digits,
+  quarter, and dates and times by ``grounding_dates`` (``March 13th``, ``tomorrow`` against a known today);
 - ``place``: a place by any of its names in the gazetteer (``grounding_places``: ``SF`` for ``San Francisco``);
 - ``initials``: a name of two to five words by its initials written in capitals (``SD`` for ``San Diego``).
 
@@ -26,35 +26,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import date
-from fractions import Fraction
 
 from aem_strands.compare.normalise import display, normalise_text
 from aem_strands.compare.parse_numbers import currency_code
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import (
-    CalendarDate,
-    ClockTime,
-    Duration,
     Identifier,
-    Moment,
     ParseContext,
     Quantity,
     Text,
-    Typed,
-    Weekday,
-    agree,
 )
 from aem_strands.compare.walk import json_key, json_leaves
-from aem_strands.trace.grounding_dates import DateIndex, week_days
-from aem_strands.trace.grounding_keys import EDGE, PARTNERS, Grounding, SameFn, as_numbers, bucket, compact
+from aem_strands.trace.grounding_keys import EDGE, Grounding, SameFn, compact
 from aem_strands.trace.grounding_places import PlaceIndex
+from aem_strands.trace.grounding_typed import TypedIndex
 from aem_strands.trace.value_tokens import (
     CACHED_TEXT,
-    NUMBER_WORDS,
     Token,
-    anchored_phrases,
-    may_be_relative,
     read_text,
     reading,
     tokens,
@@ -83,37 +71,22 @@ class IndexedText:
     original: str
 
 
-class ValueIndex:
-    """What has been said or seen so far in a trace, indexed for ``find`` (see the module docstring).
-
-    ``same`` (a ``ValueJudge``'s) confirms the typed candidates whose agreement is not a key (phones,
-    measurements). ``context`` gives the known today (``reference_date``) and the day-first reading of numeric
-    dates. ``add_text`` takes free text (a user message, the goal); ``add_json`` takes structured values (a
-    state, an observation, earlier arguments): every scalar leaf, every object key, and every string leaf as
-    text too."""
+class ValueIndex(TypedIndex):
+    """What has been said or seen so far in a trace, indexed for ``find`` (see the module docstring); its typed
+    readings are ``TypedIndex``'s (``same`` and ``context`` as there). ``add_text`` takes free text (a user
+    message, the goal); ``add_json`` takes structured values (a state, an observation, earlier arguments): every
+    scalar leaf, every object key, and every string leaf as text too."""
 
     def __init__(self, same: SameFn, context: ParseContext | None = None) -> None:
-        self._same = same
-        self._context = context or ParseContext()
-        self._unreferenced = ParseContext(None, self._context.day_first)
+        super().__init__(same, context)
         self._exact: dict[str, tuple[str, JsonValue]] = {}
         self._texts: list[IndexedText] = []
         self._postings: dict[str, list[tuple[int, int]]] = {}
-        self._identifiers: dict[str, tuple[str, str]] = {}
-        self._numbers: dict[Fraction, dict[str | None, tuple[str, str]]] = {}
-        self._typed: dict[type, dict[object, list[tuple[Typed, str, str]]]] = {}
-        self._dates = DateIndex(self._context.reference_date)
-        self._pending: list[tuple[str, str, int]] = []
         self._places = PlaceIndex()
         self._acronyms: dict[str, tuple[str, str]] = {}
         self._unread: list[tuple[str, str]] = []
         self._squeezed: dict[str, tuple[str, str]] = {}
         self._by_key: dict[str, list[JsonValue]] = {}
-
-    @property
-    def today(self) -> date | None:
-        """The known today, or ``None``."""
-        return self._context.reference_date
 
     def add_text(self, text: str, source: str, phrase_words: int = _LONG_PHRASE) -> None:
         """Index a text: its tokens for containment and identifiers; its phrases of up to ``phrase_words`` words
@@ -166,11 +139,6 @@ class ValueIndex:
             typed = typed_value(value)
             if isinstance(typed, Quantity):
                 self._add_number(typed.amount, None, source, display(value))
-
-    def _add_number(self, amount: Fraction, unit: str | None, source: str, shown: str) -> None:
-        self._numbers.setdefault(amount, {}).setdefault(unit, (source, shown))
-        if unit == "%":
-            self._numbers.setdefault(amount / 100, {}).setdefault(None, (source, shown))
 
     def find(self, value: JsonValue, name: str = "") -> Grounding | None:
         """Where ``value`` appears in what was indexed, or ``None`` (see the module docstring for the order). A float
@@ -261,105 +229,6 @@ class ValueIndex:
             if start >= 0 and text.keys[start : start + len(keys)] == keys:
                 return text
         return None
-
-    def _find_typed(self, typed: Typed, value: JsonValue, name: str) -> Grounding | None:
-        for number in as_numbers(typed):
-            hit = self._find_number(number)
-            if hit is not None:
-                return hit
-        if isinstance(typed, Identifier) and not typed.key.isdigit():
-            return None  # a letters-and-digits identifier is found by its key or not at all (``find``)
-        self._parse_pending()
-        for number in as_numbers(typed):  # numbers written in words, read with the pending texts
-            hit = self._find_number(number)
-            if hit is not None:
-                return hit
-        if isinstance(typed, (CalendarDate, Moment, Weekday, ClockTime)):
-            dated = self._dates.find(typed)
-            if dated is None and isinstance(typed, Moment) and self._hour_said(typed.time, True):
-                dated = self._dates.find(typed.day)
-            if dated is None and isinstance(typed, ClockTime) and self._hour_said(typed, False):
-                return Grounding("an hour said as a number", typed.describe(), "typed")
-            return Grounding(dated.source, dated.matched, "typed") if dated is not None else None
-        for kind in (type(typed), *PARTNERS.get(type(typed), ())):
-            for candidate, source, shown in self._typed.get(kind, {}).get(bucket(typed), ()):
-                if agree(candidate, typed) and self._same(shown, value, name) is not False:
-                    return Grounding(source, shown, "typed")
-        return None
-
-    def _hour_said(self, time: ClockTime, day_bound: bool) -> bool:
-        """Whether a time of day was said as a bare hour ("How about 10, 11, and 12?", "from 12 to 6": ``10:00``,
-        ``18:00``), or, for a date with a time, is a bound of the whole day (``00:00``, ``23:59``): the value then
-        states its date only."""
-        if day_bound and (time.hour, time.minute) in ((0, 0), (23, 59)):
-            return True
-        if time.minute != 0:
-            return False
-        hours = {time.hour, time.hour - 12} - {0, -12}
-        return any(Fraction(h) in self._numbers for h in hours if 1 <= h <= 12)
-
-    def _find_number(self, wanted: Quantity) -> Grounding | None:
-        units = self._numbers.get(wanted.amount, {})
-        for unit, (source, shown) in units.items():
-            if wanted.unit is None or unit is None or unit == wanted.unit:
-                return Grounding(source, shown, "typed")
-        digits = str(wanted.amount.numerator) if wanted.amount.denominator == 1 and wanted.amount > 0 else ""
-        if len(digits) >= 7:  # a phone, card or account number written in groups ("555 123 2002")
-            hit = self._identifiers.get(digits)
-            if hit is not None:
-                return Grounding(hit[0], hit[1], "identifier")
-        return None
-
-    def _parse_pending(self) -> None:
-        """Read the typed values of the texts indexed since the last lookup that needed them."""
-        for text, source, longest in self._pending:
-            if longest == 0:
-                self._add_typed(text, source)
-                continue
-            self._add_number_words(text, source)
-            words = [w.strip(EDGE) for w in _RANGE.sub(" - ", text).split()]
-            words = [w for w in words if w]
-            for word in words:
-                if "/" in word:
-                    self._dates.add_numeric(word, self._context.day_first, source)
-            self._dates.add_clock_words(words, source)
-            for phrase in anchored_phrases(words, longest):
-                self._add_typed(phrase, source)
-        self._pending.clear()
-
-    def _add_typed(self, phrase: str, source: str) -> None:
-        typed = typed_value(phrase, self._unreferenced)
-        if isinstance(typed, Text) and may_be_relative(phrase):
-            if self.today is not None:
-                typed = typed_value(phrase, self._context)  # "tomorrow", "next Friday" against the known today
-                for day in week_days(phrase, self.today):  # "next week": each of its days
-                    self._dates.add(CalendarDate(frozenset({(day.year, day.month, day.day)})), phrase, source)
-            elif self._dates.add_relative(normalise_text(phrase), source):
-                return
-        if isinstance(typed, Text):
-            return
-        if isinstance(typed, Duration):
-            self._dates.add(typed, phrase, source)  # a length a time or date may be worked out with
-        if isinstance(typed, (CalendarDate, Moment, Weekday, ClockTime)):
-            self._dates.add(typed, phrase, source)
-        elif isinstance(typed, Quantity):
-            self._add_number(typed.amount, typed.unit, source, phrase)
-        else:
-            entries = self._typed.setdefault(type(typed), {}).setdefault(bucket(typed), [])
-            if len(entries) < 64 and all(e[0] != typed for e in entries):
-                entries.append((typed, source, phrase))
-
-    def _add_number_words(self, text: str, source: str) -> None:
-        """Numbers written in words (``two people``, ``a table for four``) as numbers. Only words count: a word
-        with a digit (``C-3003``, ``$40.00``) is set apart, so that no digits inside it become a number."""
-        words = [_APART if any(ch.isdigit() for ch in w) else normalise_text(w) for w in text.split()]
-        if NUMBER_WORDS.isdisjoint(" ".join(words).split()):
-            return
-        from text_to_num import alpha2digit  # type: ignore[import-untyped]  # ships no types
-
-        for token in tokens(alpha2digit(" ".join(words), "en", threshold=0)):
-            if token.number is not None and _APART not in token.shown:
-                self._add_number(token.number, None, source, token.shown)
 
     def _find_place(self, shown: str) -> Grounding | None:
         """A name of several words by its initials written in capitals (``SD`` for ``San Diego``, ``BofA``
