@@ -38,8 +38,11 @@ schema's format or type, a format its description gives, the typed values earlie
 the user said another of them (``profit`` of "revenue, profit or units" after "EU revenue"); any value of a trace
 in which the user said nothing (no words, so no other words). The judge is asked the open ones when one is given
 (a no is the finding, method ``judge``); without one the question is ``undecided`` (the trace inconclusive, never a
-pass). A value outside its schema's ``enum`` / ``const``, or a missing ``required`` argument, gives
-``arguments.schema`` (``argument_schema``). Not applicable when no tool call has an argument.
+pass). After the user handed the choice among an earlier tool's options to the agent (``grounding_delegation``:
+"Want me to pick one?" answered "Aisle please"), a value found nowhere of an argument those options hold is
+undecided too (a judge may accept the choice), never a rule's finding. A value outside its schema's ``enum`` /
+``const``, or a missing ``required`` argument, gives ``arguments.schema`` (``argument_schema``). Not applicable
+when no tool call has an argument.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex
 from aem_strands.trace.grounding_dates import reference_date
+from aem_strands.trace.grounding_delegation import hands_choice, options
 from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
     ActionType,
@@ -278,6 +282,11 @@ def _finding(
     )
 
 
+def _last_key(path: str) -> str:
+    """The last key of an argument's path (``passengers[0].seat`` -> ``seat``)."""
+    return path.rsplit(".", 1)[-1].split("[")[0]
+
+
 def _requires(definition: ToolDefinition | None) -> bool:
     return definition is not None and bool(definition.required)
 
@@ -326,9 +335,14 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
     proposal: Step | None = None
     said: list[str] = []
     undecided: list[str] = []
+    offered: dict[str, frozenset[str]] = {}  # the options earlier tools returned, by key
+    replies: list[str] = []  # the agent's replies since the last options came
+    delegated: str | None = None  # the user step that handed the choice among them to the agent
     for step in trace.steps:
         if step.action_type is ActionType.USER and step.content:
             said.append(step.content)
+            if proposal is not None and hands_choice(replies, step.content, offered, ctx.values.same):
+                delegated = step.step_id
         if step.action_type is ActionType.USER and proposal is not None and _accepts(proposal, step):
             index.add_text(proposal.content or "", f"the agent's proposal (step {proposal.step_id}), accepted at "
                                f"step {step.step_id}")  # fmt: skip
@@ -347,6 +361,18 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                         continue
                     part = None if wording else index.named_in_part(value) or index.may_be_derived(value)
                     chosen = _another_listed(index, value, _schema_of(definition, path))
+                    if delegated is not None and chosen is None and _last_key(path) in offered:
+                        question = (
+                            f"The user left the choice to the agent at step {delegated}: is {value!r} of argument "
+                            f"{path!r} of {step.tool_name} a fair choice for the user?"
+                        )
+                        answer = ctx.judge.decide(question, {"said": said[-8:], "value": value}) if ctx.judge else None
+                        if answer is None:
+                            undecided.append(f"step {step.step_id}: {question}")
+                        if answer is not False:
+                            continue
+                        findings.append(_finding(step, path, value, whole, FindingMethod.JUDGE, chosen))
+                        continue
                     words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
                     unsaid = index.unsaid_name(value) if part is None else None
                     if unsaid is None and part is None:
@@ -365,6 +391,13 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                         method = FindingMethod.JUDGE
                     findings.append(_finding(step, path, value, whole, method, chosen))
         _index_step(index, step)
+        if step.action_type is ActionType.RESPONSE:
+            replies.append(step.content or "")
+        if step.action_type is ActionType.TOOL_CALL and step.observation is not None:
+            listed = options(step.observation)
+            if listed:
+                offered.update(listed)
+                replies.clear()
     today = f"; today {context.reference_date.isoformat()}" if context.reference_date else ""
     checked_text = f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them{today}"
     return DimensionVerdict(Dimension.ARGUMENTS, not findings, tuple(findings), checked_text, "", tuple(undecided))
