@@ -317,6 +317,16 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
             yield inside[0]
 
 
+def _judge_says_no(
+    ctx: TraceContext, step: Step, question: str, said: list[str], value: JsonValue, undecided: list[str]
+) -> bool:
+    """Whether the judge answers no (then the value is a finding); a question no judge answered is undecided."""
+    answer = ctx.judge.decide(question, {"said": said[-8:], "value": value}) if ctx.judge else None
+    if answer is None:
+        undecided.append(f"step {step.step_id}: {question}")
+    return answer is False
+
+
 def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> DimensionVerdict:
     """Every argument value of every tool call grounded in what came before, and within its tool's schema (see
     the module docstring)."""
@@ -366,12 +376,8 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                             f"The user left the choice to the agent at step {delegated}: is {value!r} of argument "
                             f"{path!r} of {step.tool_name} a fair choice for the user?"
                         )
-                        answer = ctx.judge.decide(question, {"said": said[-8:], "value": value}) if ctx.judge else None
-                        if answer is None:
-                            undecided.append(f"step {step.step_id}: {question}")
-                        if answer is not False:
-                            continue
-                        findings.append(_finding(step, path, value, whole, FindingMethod.JUDGE, chosen))
+                        if _judge_says_no(ctx, step, question, said, value, undecided):
+                            findings.append(_finding(step, path, value, whole, FindingMethod.JUDGE, chosen))
                         continue
                     words_given = bool(said) or bool(trace.goal)  # no words, no other words for a value
                     unsaid = index.unsaid_name(value) if part is None else None
@@ -383,10 +389,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                             f"Did the user (or an earlier tool result) give the value {value!r} of argument {path!r} "
                             f"of {step.tool_name}, perhaps in other words?{named}"
                         )
-                        answer = ctx.judge.decide(question, {"said": said[-8:], "value": value}) if ctx.judge else None
-                        if answer is None:
-                            undecided.append(f"step {step.step_id}: {question}")
-                        if answer is not False:
+                        if not _judge_says_no(ctx, step, question, said, value, undecided):
                             continue
                         method = FindingMethod.JUDGE
                     findings.append(_finding(step, path, value, whole, method, chosen))
