@@ -33,3 +33,10 @@ def cards(items: Sequence[tuple[str, str]]) -> str:
         f'<div class="card"><div class="k">{escape(k)}</div><div class="v">{escape(v)}</div></div>' for k, v in items
     )
     return f'<div class="cards">{inner}</div>'
+
+
+def regression_verdict(called: Sequence[str]) -> str:
+    """The line above a by-group table: the groups whose change is a called regression, or that none is."""
+    if called:
+        return f'<p class="bad">Regression called: {escape(", ".join(called))}</p>'
+    return "<p>No regression called.</p>"

@@ -19,7 +19,7 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from aem_strands.report.cells import cards, interval_text, table
+from aem_strands.report.cells import cards, interval_text, regression_verdict, table
 from aem_strands.report.summary import json_safe
 from aem_strands.report.svg import count_bars, rate_bars, scatter
 from aem_strands.report.trace_html import trace_section
@@ -143,12 +143,10 @@ def _groups(summary: dict[str, Any]) -> str:
     head = [by, "dialogs", "pass rate [95% CI]", "mean score [95% CI]", "top root causes", "change"]
     plot = rate_bars([(g["value"], g["pass_rate"]) for g in groups], title=f"pass rate by {summary['by']}")
     regressions = summary.get("regressions") or []
-    called = (
-        f'<p class="bad">Regression called: {escape(", ".join(regressions))}</p>'
-        if regressions
-        else "<p>No regression called.</p>"
+    return (
+        f"<section><h2>By {by}</h2>{regression_verdict(regressions)}{table(head, rows)}"
+        f'<div class="plot">{plot}</div></section>'
     )
-    return f'<section><h2>By {by}</h2>{called}{table(head, rows)}<div class="plot">{plot}</div></section>'
 
 
 def _trials(summary: dict[str, Any]) -> str:

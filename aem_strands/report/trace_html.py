@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from aem_strands.report.cells import cards, interval_text, table
+from aem_strands.report.cells import cards, interval_text, regression_verdict, table
 from aem_strands.report.svg import rate_bars
 from aem_strands.report.words import counted
 
@@ -35,12 +35,7 @@ def _groups(traces: dict[str, Any]) -> str:
     head = [traces["by"], "traces", "pass rate [95% CI]", "veto rate [95% CI]", "mean score [95% CI]", "change"]
     plot = rate_bars([(g["value"], g["pass_rate"]) for g in groups], title=f"trace pass rate by {traces['by']}")
     called = traces.get("regressions") or []
-    verdict = (
-        f'<p class="bad">Regression called: {escape(", ".join(called))}</p>'
-        if called
-        else "<p>No regression called.</p>"
-    )
-    return f'<h3>Traces by {by}</h3>{verdict}{table(head, rows)}<div class="plot">{plot}</div>'
+    return f'<h3>Traces by {by}</h3>{regression_verdict(called)}{table(head, rows)}<div class="plot">{plot}</div>'
 
 
 def _steps(traces: dict[str, Any]) -> str:
