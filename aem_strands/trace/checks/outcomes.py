@@ -8,8 +8,9 @@ not a word list). A claim is unsupported when:
   (``status``, ``state``, ``*_status``) names the claimed action but not as done, and names a stage short of it
   (``STAGES``: ``cancel_requested``, ``pending_cancellation``, ``refund_in_progress``) while the reply says
   ``ORDER_500 is cancelled``. A status naming the action done (``cancelled``, ``cancelled_by_user``) supports it.
-  A status naming the action in a form the rule cannot place (``cancel``) is a question for the judge; without
-  one it is recorded as undecided;
+  A status naming the action in a form the rule cannot place (``cancel``), or naming the claim's object at a
+  stage short of done (``The refund has been issued`` against ``refund_pending``: the same process or another
+  step of it), is a question for the judge; without one it is recorded as undecided;
 - **no call**: no call that could have done it was made before the reply: no write call at all (a tool the
   catalog does not mark read-only, or, outside the catalog, one whose name does not start with a read verb:
   ``READ_VERBS``), and no call whose action the claim's verb names (``verify_identity`` for ``I've verified you``;
@@ -106,6 +107,23 @@ def _status_reading(claim: Claim, record: Record) -> Outcome | None:
         short = any(t.startswith(STAGES) for t in tokens)
         reason = "another stage" if short else "a status the rule cannot place"
         return Outcome(claim, reason, record, (path, value), question=not short)
+    if claim.done:
+        return _staged_object(claim, record)
+    return None
+
+
+def _staged_object(claim: Claim, record: Record) -> Outcome | None:
+    """A claim done by its grammar whose words name, not the action of a status, but its object at a stage short
+    of done (``The refund has been issued`` against ``refund_status: refund_pending``): the same process, or
+    another step of it (``Your refund request has been received``), which the rule cannot settle: a question."""
+    said = set(name_words(claim.sentence))
+    for key, (path, value) in record.values.items():
+        if not _STATUS_KEY.search(key) or not isinstance(value, str):
+            continue
+        tokens = _TOKENS.findall(value.casefold())
+        stage = [t for t in tokens if t.startswith(STAGES)]
+        if stage and any(len(t) >= 4 and t in said and t not in stage for t in tokens):
+            return Outcome(claim, "a status the rule cannot place", record, (path, value), question=True)
     return None
 
 
@@ -175,7 +193,8 @@ def unsupported(
     found: list[Outcome] = []
     writes = [c for c in calls if is_write(c, env)]
     # a reply asking to confirm details states them as they will be ("Please check and confirm the following
-    # details. Visit has been scheduled to ..."): a proposal, not an outcome
+    # details. Visit has been scheduled to ..."): a proposal, not an outcome; a report frame's complement ("I can
+    # confirm that it has been booked") is stated, though the frame reads as ``confirm``
     proposing = dialog_act(text).confirms
     for claim in (c for c in success_claims(text) if not c.ongoing):
         # the records the sentence names, and the answer of the latest write (``cancel_reservation`` answering
@@ -189,7 +208,7 @@ def unsupported(
         verbs = " ".join(claim.verbs)
         if (
             writes
-            or proposing
+            or (proposing and not claim.reported)
             or _observed_done(claim, about)
             or any(names_action(verbs, c.tool_name or "") for c in calls)
         ):
