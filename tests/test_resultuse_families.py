@@ -119,6 +119,9 @@ CLAIMS = [
     "I've refunded order 123.",
     "I was able to refund order 123.",
     "Your refund succeeded.",
+    "Refund issued.",
+    "Everything went smoothly with your refund.",
+    "I'm sorry, something went wrong, but your refund has been issued.",
 ]
 DENIALS = [
     "The money did not go through.",
@@ -127,6 +130,8 @@ DENIALS = [
     "The refund could not be issued right now.",
     "Once the service is back, the money will go through.",
     "Would you like me to try the refund again?",
+    "I couldn't issue the refund, but I've opened a ticket for it.",
+    "The refund failed, but your order is still active.",
 ]
 
 

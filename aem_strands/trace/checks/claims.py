@@ -15,9 +15,13 @@ act reading's ``notify_failure``). Such a sentence claims success when:
 - **ongoing**: it states a state an action brings about, going on (``The movie is playing``): a claim only about
   the action its verb names (``Claim.ongoing``).
 
-``I was able to book it`` reports the action done, as the perfect does. A sentence that opens by asking to check a
-complement (``Kindly ensure that, ...``) claims nothing; a clause that denies governs the clauses after it (its
-reasons: ``I couldn't cancel it — it has already shipped``).
+``I was able to book it`` reports the action done, as the perfect does; a headline passive (``Refund issued.``) is a
+passive. The speaker's report frame (``I can confirm that ...``, ``I'm happy to confirm ...``, ``Let me confirm that
+...``, ``I can see that ...``) states its complement, read by the spaCy parse (``_reported``); a condition, question
+or promise on it (``I can confirm if ...``, ``... once it is issued``, ``I will confirm ...``) claims nothing. A
+sentence that opens by asking to check a complement (``Kindly ensure that, ...``) claims nothing; a clause that
+denies governs the clauses after it (its reasons: ``I couldn't cancel it — it has already shipped``), up to a turn
+(``Something went wrong, but your refund has been issued``).
 
 A strong claim by its grammar alone (the perfect, *went through*) is ``done``. Each claim carries the words it
 stands on (``cancelled``, ``issued``, ``went through``), so a caller can ask which action it is about
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -58,8 +63,8 @@ _PERFECT = re.compile(
 """An action reported done in the perfect: first person (``I've cancelled it``; finding or checking something
 reports what was found, not an action) or passive (``It has been sent``)."""
 _THROUGH = re.compile(
-    r"\b(?P<verb>(?:went|gone|go(?:ne)?|got|is|are|was|were) through|is complete|are complete"
-    r"|succeeded|(?:is|are|was|were) (?:now )?(?:complete|completed|finali[sz]ed|done))\b"
+    r"\b(?P<verb>(?:went|gone|go(?:ne)?|got|is|are|was|were) through|went (?:smoothly|well|fine)|is complete"
+    r"|are complete|succeeded|(?:is|are|was|were) (?:now )?(?:complete|completed|finali[sz]ed|done))\b"
 )
 _PASSIVE = re.compile(
     rf"\b(?:is|are|was|were|got|now|been|being)\s+(?:(?:now|already|successfully|all)\s+)?(?P<verb>{_PARTICIPLE})\b"
@@ -70,6 +75,11 @@ _OPENING = re.compile(
 )
 """A clause that opens with the agent's past action, its subject left out (``Marked reminder as complete.``): an
 outcome only of the action it names, as a passive is."""
+_HEADLINE = re.compile(
+    rf"^\W*(?:(?:your|the|my|our)\s+)?(?!(?:i|we|you|they|he|she|it)\b)[a-z]+(?:\s+[a-z]+)?\s+(?P<verb>{_PARTICIPLE})\W*$"
+)
+"""A headline passive, its auxiliary left out (``Refund issued.``, ``Order cancelled!``): an outcome only of the
+action it names, as a passive is."""
 _ABLE = re.compile(
     r"\b(?:i|we) (?:was|were) able to (?!(?:find|locate|check|look|search|see|get|pull|list|identify|narrow|hear"
     r"|compile|review|consider|use|discover|select|gather|filter|sort|pick|note|reach|contact)\b)(?P<verb>[a-z]+)\b"
@@ -85,6 +95,9 @@ _CLAUSE = re.compile(r"\s*(?:[,;:\u2014\u2013]\s*(?:and|but|so)?|\s-|\s(?:and|bu
 """Where a sentence splits into clauses, each read on its own: ``Your ride is confirmed and the cab will reach in 5
 minutes`` claims in its first clause and promises in its second; ``W2291 is cancelled — you won't be charged``
 claims in its first and denies only in its second."""
+_CONTRAST = re.compile(r"[,;]?\s+(?:but|however)\b,?\s*", re.I)
+"""Where a sentence turns (``Something went wrong, but your refund has been issued``): a denial before it does not
+govern what comes after."""
 _RUN_ON = re.compile(r"(?<=[a-z][.!?])(?=[A-Z][a-z])")
 """Sentences run together with no space (``The reservation was made.Outdoor seating is not available.``)."""
 _GOVERNED = re.compile(r"(?P<head>[^.!?]*?\bthat)\s*,")
@@ -182,6 +195,16 @@ def _reported(sentence: str) -> str | None:
     return None
 
 
+def _clauses(whole: str) -> Iterator[str | None]:
+    """The clauses of a sentence, each ``None`` once a denial before it in the same turn of the sentence governs it
+    (``I couldn't cancel it — it has shipped``; not after ``but``)."""
+    for turn in _CONTRAST.split(whole):
+        denied = False
+        for clause in (c for c in _CLAUSE.split(turn) if c and c.strip()):
+            denied = denied or denies(clause)
+            yield None if denied else clause
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def success_claims(text: str) -> tuple[Claim, ...]:
     """The sentences of ``text`` that claim success, in order (see the module docstring)."""
@@ -190,9 +213,9 @@ def success_claims(text: str) -> tuple[Claim, ...]:
         head = _GOVERNED.match(whole)
         if head and _CONDITION.search(head["head"].casefold()):
             continue
-        for sentence in (c for c in _CLAUSE.split(whole) if c and c.strip()):
-            if denies(sentence):
-                break  # a denial governs the clauses after it: its reasons (``I couldn't cancel it — it has shipped``)
+        for sentence in _clauses(whole):
+            if sentence is None:
+                continue  # a denial governs the clauses after it: its reasons (``I couldn't cancel it — it shipped``)
             said = sentence
             folded = said.casefold().replace("\u2019", "'")
             if not _stating(said, _ABLE.sub(" ", folded)):  # "I was able to confirm it": done, no request
@@ -205,7 +228,7 @@ def success_claims(text: str) -> tuple[Claim, ...]:
             verbs = tuple(m.group("verb") for pattern in (_PERFECT, _THROUGH) for m in pattern.finditer(folded))
             verbs += able
             passive = tuple(m.group("verb") for m in _PASSIVE.finditer(folded))
-            passive += tuple(m.group("verb") for m in _OPENING.finditer(folded))
+            passive += tuple(m.group("verb") for p in (_OPENING, _HEADLINE) for m in p.finditer(folded))
             strong = bool(verbs) or ActKind.NOTIFY_SUCCESS in dialog_act(said).kinds
             reported = said is not sentence
             if strong or passive:
