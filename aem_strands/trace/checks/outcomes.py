@@ -30,7 +30,9 @@ from dataclasses import dataclass
 
 from aem_strands.compare.acts import dialog_act
 from aem_strands.trace.checks.claims import Claim, success_claims
+from aem_strands.trace.checks.context import TraceJudge
 from aem_strands.trace.checks.observed import Record, name_words
+from aem_strands.trace.checks.rulings import Ruling, ask, cite, clip, result_finding
 from aem_strands.trace.checks.steps import names_action
 from aem_strands.trace.types import Environment, Step
 from aem_strands.types import JsonValue
@@ -218,4 +220,27 @@ def unsupported(
     return found
 
 
-__all__ = ["READ_VERBS", "STAGES", "Outcome", "is_write", "unsupported"]
+def outcome_ruling(
+    step: Step | None, where: str, outcome: Outcome, calls: Sequence[Step], judge: TraceJudge | None, rule: str
+) -> Ruling:
+    """The finding (by ``rule``: the check names its rules) of one unsupported claim, citing the status it was read
+    against or the last of the ``calls`` made before it; a claim the rule could not settle goes to the judge, and
+    stays undecided without one."""
+    claim = clip(outcome.claim.sentence)
+    evidence: dict[str, JsonValue] = {"reply": claim}
+    if outcome.record is not None and outcome.status is not None:
+        path, value = outcome.status
+        evidence |= {"observation": cite(outcome.record.step, path), "observed": {path: value}}
+        said = f"step {outcome.record.step.step_id} ({outcome.record.step.tool_name}) reported {path}: {value!r}"
+    else:
+        evidence["calls"] = [cite(c) for c in calls[-5:]]
+        said = "no call before it could have done it" + (
+            f" (calls: {', '.join(dict.fromkeys(c.tool_name or '?' for c in calls))})" if calls else ""
+        )
+    if not outcome.question:
+        return Ruling((result_finding(step, rule, f"{where} says {claim!r}, but {said}", evidence),))
+    question = f"The reply says {claim!r}; {said}. Does the reply report an outcome the tool did not report?"
+    return ask(judge, question, evidence, step, rule, f"{where} says {claim!r}, but {said}, as the judge reads it")
+
+
+__all__ = ["READ_VERBS", "STAGES", "Outcome", "is_write", "outcome_ruling", "unsupported"]
