@@ -27,11 +27,9 @@ A contradiction is about the same object: the same record (the object an observa
   earlier reply, and no product or sum of the record's amounts (``3 nights at $150``: ``$450``). A fact about no
   known record, or of a kind the record does not hold, is another quantity: no finding. A later observation of a
   record's field (the same identifiers) replaces what earlier ones said of it.
-- **arguments**: a later call passing, under an identifier argument (``order_id``), a value the value judge
-  finds different from the one a single record (not an item of a list) reported under the same key, where the
-  value comes from nowhere the trace shows (the user, any observation, an earlier call): ``order_id ORDER_9``
-  after the lookup answered ``order_id: ORDER_8``. A call on another item of a list, or a new value written in
-  place of an observed one (a new address, another flight), is none.
+- **arguments** (``identifier_arguments``): a later call passing, under an identifier argument, a value other
+  than the one a single record reported, that nothing before gave (``order_id ORDER_9`` after ``order_id:
+  ORDER_8``); another item of a list, or a new value written in place of an observed one, is none.
 - **codes** (``result_use.unsupported_value``): a statement of a reply giving a code (letters with digits in one
   token: ``Clink261``, ``S90``) that nothing stated before holds in any spelling (no observation, the user, a call,
   an earlier reply), after a tool answered: an object no answer holds (``a 5 star hotel called Clink261`` after a
@@ -61,13 +59,13 @@ from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.codes import StatedCodes
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
+from aem_strands.trace.checks.identifier_arguments import IDENTIFIER_ARGUMENT, changed_identifiers
 from aem_strands.trace.checks.naming import RecordNames, ngrams, title_words, titled
 from aem_strands.trace.checks.observed import (
     COMPARED_GROUPS,
     KnownFacts,
     ObservedValue,
     Record,
-    key_name,
     name_words,
     observed_values,
     records,
@@ -97,7 +95,6 @@ _DESCRIBED = 2
 """Values and names a reply must share with a record before it is taken as describing it."""
 _ORDINAL = re.compile(r"\d(?:st|nd|rd|th)$", re.I)
 """A day of the month said alone (``the 8th``): no amount, and no hour of a clock time."""
-_IDENTIFIER_ARGUMENT = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|^id$")
 
 
 def _where(step: Step | None) -> str:
@@ -212,7 +209,7 @@ class _Reader:
                 continue
             shown = identifier_key(str(value))
             self.grounded.add(shown)
-            if _IDENTIFIER_ARGUMENT.search(key):
+            if IDENTIFIER_ARGUMENT.search(key):
                 self.names.add_identifier(shown, record)
                 if not record.listed:
                     self.keyed[key] = (record, path, value)
@@ -380,26 +377,7 @@ class _Reader:
 
     def arguments(self, step: Step) -> None:
         self.checked += 1
-        for path, value in json_leaves(dict(step.arguments)):
-            key = key_name(path)
-            held = self.keyed.get(key)
-            if held is None or not _IDENTIFIER_ARGUMENT.search(key) or not isinstance(value, (str, int)):
-                continue
-            record, observed_path, observed = held
-            if isinstance(value, bool) or record.step is step or identifier_key(str(value)) in self.grounded:
-                continue
-            if self.ctx.values.same(observed, value, path) is not False:
-                continue
-            self._add(
-                step,
-                _CONTRADICTS,
-                f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}, but step "
-                f"{record.step.step_id} ({record.step.tool_name}) reported {observed_path}: {observed!r}, and "
-                "nothing before gave that value",
-                {"observation": cite(record.step, observed_path), "observed": {observed_path: observed},
-                 "step": cite(step), "argument": path},
-                FindingMethod.RULE,
-            )  # fmt: skip
+        self.findings += changed_identifiers(step, self.keyed, self.grounded, self.ctx.values, _CONTRADICTS)
 
 
 def _failed(step: Step) -> bool:
