@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
+from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.types import Step
 from aem_strands.types import JsonValue
 
@@ -266,4 +267,34 @@ class KnownFacts:
         return False
 
 
-__all__ = ["COMPARED_GROUPS", "KnownFacts", "Record", "key_name", "leaf_facts", "name_words", "records"]
+@dataclass(frozen=True)
+class ObservedValue:
+    """One value an observation reported: where, under which path, and what it says."""
+
+    step: Step
+    path: str
+    value: JsonValue
+
+
+def observed_values(step: Step) -> Iterator[ObservedValue]:
+    """Each leaf value of a step's observation (a text observation: the whole text, at path ``""``)."""
+    if step.observation is None:
+        return
+    if isinstance(step.observation, str):
+        yield ObservedValue(step, "", step.observation)
+        return
+    for path, value in json_leaves(step.observation):
+        yield ObservedValue(step, path, value)
+
+
+__all__ = [
+    "COMPARED_GROUPS",
+    "KnownFacts",
+    "ObservedValue",
+    "Record",
+    "key_name",
+    "leaf_facts",
+    "name_words",
+    "observed_values",
+    "records",
+]

@@ -8,8 +8,9 @@ not a word list). A claim is unsupported when:
   (``status``, ``state``, ``*_status``) names the claimed action but not as done, and names a stage short of it
   (``STAGES``: ``cancel_requested``, ``pending_cancellation``, ``refund_in_progress``) while the reply says
   ``ORDER_500 is cancelled``. A status naming the action done (``cancelled``, ``cancelled_by_user``) supports it.
-  A status naming the action in a form the rule cannot place (``cancel``) is a question for the judge; without
-  one it is recorded as undecided;
+  A status naming the action in a form the rule cannot place (``cancel``), or naming the claim's object at a
+  stage short of done (``The refund has been issued`` against ``refund_pending``: the same process or another
+  step of it), is a question for the judge; without one it is recorded as undecided;
 - **no call**: no call that could have done it was made before the reply: no write call at all (a tool the
   catalog does not mark read-only, or, outside the catalog, one whose name does not start with a read verb:
   ``READ_VERBS``), and no call whose action the claim's verb names (``verify_identity`` for ``I've verified you``;
@@ -29,7 +30,9 @@ from dataclasses import dataclass
 
 from aem_strands.compare.acts import dialog_act
 from aem_strands.trace.checks.claims import Claim, success_claims
+from aem_strands.trace.checks.context import TraceJudge
 from aem_strands.trace.checks.observed import Record, name_words
+from aem_strands.trace.checks.rulings import Ruling, ask, cite, clip, result_finding
 from aem_strands.trace.checks.steps import names_action
 from aem_strands.trace.types import Environment, Step
 from aem_strands.types import JsonValue
@@ -106,6 +109,23 @@ def _status_reading(claim: Claim, record: Record) -> Outcome | None:
         short = any(t.startswith(STAGES) for t in tokens)
         reason = "another stage" if short else "a status the rule cannot place"
         return Outcome(claim, reason, record, (path, value), question=not short)
+    if claim.done:
+        return _staged_object(claim, record)
+    return None
+
+
+def _staged_object(claim: Claim, record: Record) -> Outcome | None:
+    """A claim done by its grammar whose words name, not the action of a status, but its object at a stage short
+    of done (``The refund has been issued`` against ``refund_status: refund_pending``): the same process, or
+    another step of it (``Your refund request has been received``), which the rule cannot settle: a question."""
+    said = set(name_words(claim.sentence))
+    for key, (path, value) in record.values.items():
+        if not _STATUS_KEY.search(key) or not isinstance(value, str):
+            continue
+        tokens = _TOKENS.findall(value.casefold())
+        stage = [t for t in tokens if t.startswith(STAGES)]
+        if stage and any(len(t) >= 4 and t in said and t not in stage for t in tokens):
+            return Outcome(claim, "a status the rule cannot place", record, (path, value), question=True)
     return None
 
 
@@ -175,7 +195,8 @@ def unsupported(
     found: list[Outcome] = []
     writes = [c for c in calls if is_write(c, env)]
     # a reply asking to confirm details states them as they will be ("Please check and confirm the following
-    # details. Visit has been scheduled to ..."): a proposal, not an outcome
+    # details. Visit has been scheduled to ..."): a proposal, not an outcome; a report frame's complement ("I can
+    # confirm that it has been booked") is stated, though the frame reads as ``confirm``
     proposing = dialog_act(text).confirms
     for claim in (c for c in success_claims(text) if not c.ongoing):
         # the records the sentence names, and the answer of the latest write (``cancel_reservation`` answering
@@ -189,7 +210,7 @@ def unsupported(
         verbs = " ".join(claim.verbs)
         if (
             writes
-            or proposing
+            or (proposing and not claim.reported)
             or _observed_done(claim, about)
             or any(names_action(verbs, c.tool_name or "") for c in calls)
         ):
@@ -199,4 +220,27 @@ def unsupported(
     return found
 
 
-__all__ = ["READ_VERBS", "STAGES", "Outcome", "is_write", "unsupported"]
+def outcome_ruling(
+    step: Step | None, where: str, outcome: Outcome, calls: Sequence[Step], judge: TraceJudge | None, rule: str
+) -> Ruling:
+    """The finding (by ``rule``: the check names its rules) of one unsupported claim, citing the status it was read
+    against or the last of the ``calls`` made before it; a claim the rule could not settle goes to the judge, and
+    stays undecided without one."""
+    claim = clip(outcome.claim.sentence)
+    evidence: dict[str, JsonValue] = {"reply": claim}
+    if outcome.record is not None and outcome.status is not None:
+        path, value = outcome.status
+        evidence |= {"observation": cite(outcome.record.step, path), "observed": {path: value}}
+        said = f"step {outcome.record.step.step_id} ({outcome.record.step.tool_name}) reported {path}: {value!r}"
+    else:
+        evidence["calls"] = [cite(c) for c in calls[-5:]]
+        said = "no call before it could have done it" + (
+            f" (calls: {', '.join(dict.fromkeys(c.tool_name or '?' for c in calls))})" if calls else ""
+        )
+    if not outcome.question:
+        return Ruling((result_finding(step, rule, f"{where} says {claim!r}, but {said}", evidence),))
+    question = f"The reply says {claim!r}; {said}. Does the reply report an outcome the tool did not report?"
+    return ask(judge, question, evidence, step, rule, f"{where} says {claim!r}, but {said}, as the judge reads it")
+
+
+__all__ = ["READ_VERBS", "STAGES", "Outcome", "is_write", "outcome_ruling", "unsupported"]

@@ -12,7 +12,10 @@ import re
 from dataclasses import dataclass
 
 from aem_strands.compare.reply_words import NEGATION_CUES
-from aem_strands.trace.checks.observed import key_name
+from aem_strands.trace.checks.context import TraceJudge
+from aem_strands.trace.checks.observed import ObservedValue, key_name
+from aem_strands.trace.checks.rulings import Ruling, ask, cite, clip, result_finding
+from aem_strands.trace.types import Step
 from aem_strands.types import JsonValue
 
 
@@ -114,4 +117,43 @@ def mentions_subject(text: str, concept: Concept) -> bool:
     return any(stem in folded for stem in concept.subject)
 
 
-__all__ = ["POLARITY", "Concept", "concept_polarity", "mentions_subject", "phrase_polarity"]
+def polarity_ruling(
+    step: Step | None,
+    where: str,
+    text: str,
+    concept: Concept,
+    observed: ObservedValue,
+    truth: bool,
+    judge: TraceJudge | None,
+    rule: str,
+) -> Ruling:
+    """A reply against the side ``observed`` reported for ``concept`` (``truth``): a contradiction (by ``rule``)
+    when the reply states only the other side; when it states neither, or both, and names the concept's subject,
+    a question for the judge (no judge: nothing, since no side was stated)."""
+    sides, said = phrase_polarity(text, concept)
+    shown = f"{observed.path}: {observed.value!r}"
+    evidence: dict[str, JsonValue] = {
+        "observation": cite(observed.step, observed.path),
+        "observed": {observed.path: observed.value},
+        "reply": clip(text),
+    }
+    if sides == {not truth}:
+        evidence["stated"] = said
+        message = (
+            f"{where} says {' / '.join(repr(s) for s in said)}, but step {observed.step.step_id} "
+            f"({observed.step.tool_name}) reported {shown}"
+        )
+        return Ruling((result_finding(step, rule, message, evidence),))
+    if sides == {truth} or judge is None or (not sides and not mentions_subject(text, concept)):
+        return Ruling()
+    question = (
+        f"The tool {observed.step.tool_name} reported {shown} ({concept.name}). Does the reply "
+        f"{clip(text)!r} contradict that?"
+    )
+    message = (
+        f"{where} contradicts step {observed.step.step_id} ({observed.step.tool_name}: {shown}), as the judge reads it"
+    )
+    return ask(judge, question, evidence, step, rule, message)
+
+
+__all__ = ["POLARITY", "Concept", "concept_polarity", "mentions_subject", "phrase_polarity", "polarity_ruling"]

@@ -27,11 +27,9 @@ A contradiction is about the same object: the same record (the object an observa
   earlier reply, and no product or sum of the record's amounts (``3 nights at $150``: ``$450``). A fact about no
   known record, or of a kind the record does not hold, is another quantity: no finding. A later observation of a
   record's field (the same identifiers) replaces what earlier ones said of it.
-- **arguments**: a later call passing, under an identifier argument (``order_id``), a value the value judge
-  finds different from the one a single record (not an item of a list) reported under the same key, where the
-  value comes from nowhere the trace shows (the user, any observation, an earlier call): ``order_id ORDER_9``
-  after the lookup answered ``order_id: ORDER_8``. A call on another item of a list, or a new value written in
-  place of an observed one (a new address, another flight), is none.
+- **arguments** (``identifier_arguments``): a later call passing, under an identifier argument, a value other
+  than the one a single record reported, that nothing before gave (``order_id ORDER_9`` after ``order_id:
+  ORDER_8``); another item of a list, or a new value written in place of an observed one, is none.
 - **codes** (``result_use.unsupported_value``): a statement of a reply giving a code (letters with digits in one
   token: ``Clink261``, ``S90``) that nothing stated before holds in any spelling (no observation, the user, a call,
   an earlier reply), after a tool answered: an object no answer holds (``a 5 star hotel called Clink261`` after a
@@ -52,8 +50,6 @@ no reply claims an outcome in a trace with tools.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 from aem_strands.compare.acts import ActKind, dialog_act
 from aem_strands.compare.fact_match import agree, amount
@@ -63,17 +59,20 @@ from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.codes import StatedCodes
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
+from aem_strands.trace.checks.identifier_arguments import IDENTIFIER_ARGUMENT, changed_identifiers
 from aem_strands.trace.checks.naming import RecordNames, ngrams, title_words, titled
 from aem_strands.trace.checks.observed import (
     COMPARED_GROUPS,
     KnownFacts,
+    ObservedValue,
     Record,
-    key_name,
     name_words,
+    observed_values,
     records,
 )
-from aem_strands.trace.checks.outcomes import Outcome, is_write, unsupported
-from aem_strands.trace.checks.polarity import POLARITY, Concept, concept_polarity, mentions_subject, phrase_polarity
+from aem_strands.trace.checks.outcomes import is_write, outcome_ruling, unsupported
+from aem_strands.trace.checks.polarity import POLARITY, Concept, concept_polarity, polarity_ruling
+from aem_strands.trace.checks.rulings import CLIP, Ruling, cite, clip, result_finding
 from aem_strands.trace.checks.steps import sentences
 from aem_strands.trace.types import (
     ActionType,
@@ -88,50 +87,18 @@ from aem_strands.trace.types import (
 )
 from aem_strands.types import JsonValue
 
-
-@dataclass(frozen=True)
-class _Observed:
-    """One value an observation reported: where, under which key, and what it says."""
-
-    step: Step
-    path: str
-    value: JsonValue
-
-
-_CLIP = 300
-"""Longest text a finding quotes (a reply sentence, an observed value): evidence shows, it does not copy."""
+_CONTRADICTS = "result_use.contradicts_observation"
+_UNSUPPORTED = "result_use.unsupported_outcome"
 _MAX_FACTOR = 31
 """Largest count a record's amount is multiplied by in a derived amount (nights, tickets, people)."""
 _DESCRIBED = 2
 """Values and names a reply must share with a record before it is taken as describing it."""
 _ORDINAL = re.compile(r"\d(?:st|nd|rd|th)$", re.I)
 """A day of the month said alone (``the 8th``): no amount, and no hour of a clock time."""
-_IDENTIFIER_ARGUMENT = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$|^id$")
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= _CLIP else text[: _CLIP - 3] + "..."
-
-
-def _observations(step: Step) -> Iterator[_Observed]:
-    if step.observation is None:
-        return
-    if isinstance(step.observation, str):
-        yield _Observed(step, "", step.observation)
-        return
-    for path, value in json_leaves(step.observation):
-        yield _Observed(step, path, value)
 
 
 def _where(step: Step | None) -> str:
     return f"step {step.step_id}" if step is not None else "the final response"
-
-
-def _cite(step: Step, path: str = "") -> dict[str, JsonValue]:
-    cited: dict[str, JsonValue] = {"step_id": step.step_id, "index": step.index, "tool_name": step.tool_name}
-    if path:
-        cited["path"] = path
-    return cited
 
 
 def _holds(record: Record, fact: Fact) -> bool:
@@ -156,7 +123,7 @@ class _Reader:
     def __init__(self, trace: Trace, env: Environment, ctx: TraceContext) -> None:
         self.env = env
         self.ctx = ctx
-        self.polar: dict[str, tuple[_Observed, bool]] = {}
+        self.polar: dict[str, tuple[ObservedValue, bool]] = {}
         self.known = KnownFacts()
         self.said = KnownFacts()
         """What the user, the calls' arguments and the agent's replies stated (``known``: what tools reported)."""
@@ -204,7 +171,7 @@ class _Reader:
         if step.observation is None or step.error is not None:
             return
         self.observed = True
-        for observed in _observations(step):
+        for observed in observed_values(step):
             self.codes.observe(observed.value)
             polar = concept_polarity(observed.path, observed.value)
             if polar is not None:
@@ -242,11 +209,11 @@ class _Reader:
                 continue
             shown = identifier_key(str(value))
             self.grounded.add(shown)
-            if _IDENTIFIER_ARGUMENT.search(key):
+            if IDENTIFIER_ARGUMENT.search(key):
                 self.names.add_identifier(shown, record)
                 if not record.listed:
                     self.keyed[key] = (record, path, value)
-            for fact in facts_in(str(value)) if len(str(value)) <= _CLIP else ():
+            for fact in facts_in(str(value)) if len(str(value)) <= CLIP else ():
                 if fact.group == "number":
                     self.known.add(fact)  # a bare number agrees with the same amount said with a unit
 
@@ -257,7 +224,8 @@ class _Reader:
         where = _where(step)
         for concept in POLARITY:
             if concept.name in self.polar:
-                self._polarity(step, where, text, concept, *self.polar[concept.name])
+                observed, truth = self.polar[concept.name]
+                self._take(polarity_ruling(step, where, text, concept, observed, truth, self.ctx.judge, _CONTRADICTS))
         # A reply that reports a failure proposes other values in its questions ("Do you prefer 5:15 pm?"):
         # they are offers in place of what failed, not statements of what a tool reported.
         act = dialog_act(text)
@@ -275,51 +243,15 @@ class _Reader:
             self._invented(step, where, text)
         if self.calls or self.env.tools:
             for outcome in unsupported(text, self.calls, self.env, self.names.named, self.last_write):
-                self._outcome(step, where, outcome)
+                self._take(outcome_ruling(step, where, outcome, self.calls, self.ctx.judge, _UNSUPPORTED))
         self._state(text)
 
     def _add(self, step: Step | None, rule: str, message: str, evidence: JsonValue, method: FindingMethod) -> None:
-        index = step.index if step is not None else None
-        self.findings.append(
-            Finding(Dimension.RESULT_USE, rule, message, step.step_id if step else None, index, evidence, method)
-        )
+        self.findings.append(result_finding(step, rule, message, evidence, method))
 
-    def _polarity(
-        self, step: Step | None, where: str, text: str, concept: Concept, observed: _Observed, truth: bool
-    ) -> None:
-        sides, said = phrase_polarity(text, concept)
-        shown = f"{observed.path}: {observed.value!r}"
-        evidence: dict[str, JsonValue] = {
-            "observation": _cite(observed.step, observed.path),
-            "observed": {observed.path: observed.value},
-            "reply": _clip(text),
-        }
-        rule = "result_use.contradicts_observation"
-        if sides == {not truth}:
-            evidence["stated"] = said
-            message = (
-                f"{where} says {' / '.join(repr(s) for s in said)}, but step {observed.step.step_id} "
-                f"({observed.step.tool_name}) reported {shown}"
-            )
-            self._add(step, rule, message, evidence, FindingMethod.RULE)
-            return
-        if sides == {truth} or self.ctx.judge is None:
-            return
-        if not sides and not mentions_subject(text, concept):
-            return
-        question = (
-            f"The tool {observed.step.tool_name} reported {shown} ({concept.name}). Does the reply "
-            f"{_clip(text)!r} contradict that?"
-        )
-        answer = self.ctx.judge.decide(question, evidence)
-        if answer is None:
-            self.undecided.append(question)
-        elif answer:
-            message = (
-                f"{where} contradicts step {observed.step.step_id} ({observed.step.tool_name}: {shown}), "
-                "as the judge reads it"
-            )
-            self._add(step, rule, message, evidence, FindingMethod.JUDGE)
+    def _take(self, ruling: Ruling) -> None:
+        self.findings.extend(ruling.findings)
+        self.undecided.extend(ruling.undecided)
 
     def _values(self, step: Step | None, where: str, sentence: str) -> None:
         facts = [f for f in facts_in(sentence) if f.group in COMPARED_GROUPS]
@@ -367,9 +299,9 @@ class _Reader:
         """A code a statement of the reply gives that nothing the trace stated before holds, in any spelling: an
         object no tool reported (``result_use.unsupported_value``, ``codes``)."""
         for sentence, fact in self.codes.invented(text, self.grounded):
-            evidence: dict[str, JsonValue] = {"stated": fact.text, "reply": _clip(sentence)}
+            evidence: dict[str, JsonValue] = {"stated": fact.text, "reply": clip(sentence)}
             if self.latest_records:
-                evidence["observation"] = _cite(self.latest_records[0].step)
+                evidence["observation"] = cite(self.latest_records[0].step)
             message = (
                 f"{where} says {fact.text!r}, which no tool reported and neither the user nor a call gave: "
                 "an object the answers do not hold"
@@ -387,12 +319,12 @@ class _Reader:
             f"{' / '.join(repr(t) for t in observed)} ({', '.join(dict.fromkeys(p for _, p, _ in held))})"
         )
         evidence: dict[str, JsonValue] = {
-            "observation": _cite(record.step, record.path),
-            "observed": [_clip(t) for t in observed],
+            "observation": cite(record.step, record.path),
+            "observed": [clip(t) for t in observed],
             "stated": fact.text,
-            "reply": _clip(sentence),
+            "reply": clip(sentence),
         }
-        self._add(step, "result_use.contradicts_observation", message, evidence, FindingMethod.RULE)
+        self._add(step, _CONTRADICTS, message, evidence, FindingMethod.RULE)
 
     def _described(self, step: Step | None, where: str, text: str, failing: bool) -> None:
         """The record of the latest answer a reply describes, by the values and names it shares with it: a value
@@ -441,54 +373,11 @@ class _Reader:
             if about:
                 self._report(step, where, sentence, fact, about[0])
 
-    def _outcome(self, step: Step | None, where: str, outcome: Outcome) -> None:
-        claim = _clip(outcome.claim.sentence)
-        evidence: dict[str, JsonValue] = {"reply": claim}
-        if outcome.record is not None and outcome.status is not None:
-            path, value = outcome.status
-            evidence |= {"observation": _cite(outcome.record.step, path), "observed": {path: value}}
-            said = f"step {outcome.record.step.step_id} ({outcome.record.step.tool_name}) reported {path}: {value!r}"
-        else:
-            evidence["calls"] = [_cite(c) for c in self.calls[-5:]]
-            said = "no call before it could have done it" + (
-                f" (calls: {', '.join(dict.fromkeys(c.tool_name or '?' for c in self.calls))})" if self.calls else ""
-            )
-        rule = "result_use.unsupported_outcome"
-        if not outcome.question:
-            self._add(step, rule, f"{where} says {claim!r}, but {said}", evidence, FindingMethod.RULE)
-            return
-        question = f"The reply says {claim!r}; {said}. Does the reply report an outcome the tool did not report?"
-        answer = self.ctx.judge.decide(question, evidence) if self.ctx.judge is not None else None
-        if answer is None:
-            self.undecided.append(question)
-        elif answer:
-            self._add(step, rule, f"{where} says {claim!r}, but {said}, as the judge reads it", evidence,
-                      FindingMethod.JUDGE)  # fmt: skip
-
     # --- arguments -----------------------------------------------------------------------------------------
 
     def arguments(self, step: Step) -> None:
         self.checked += 1
-        for path, value in json_leaves(dict(step.arguments)):
-            key = key_name(path)
-            held = self.keyed.get(key)
-            if held is None or not _IDENTIFIER_ARGUMENT.search(key) or not isinstance(value, (str, int)):
-                continue
-            record, observed_path, observed = held
-            if isinstance(value, bool) or record.step is step or identifier_key(str(value)) in self.grounded:
-                continue
-            if self.ctx.values.same(observed, value, path) is not False:
-                continue
-            self._add(
-                step,
-                "result_use.contradicts_observation",
-                f"step {step.step_id}: argument {path!r} of {step.tool_name} is {value!r}, but step "
-                f"{record.step.step_id} ({record.step.tool_name}) reported {observed_path}: {observed!r}, and "
-                "nothing before gave that value",
-                {"observation": _cite(record.step, observed_path), "observed": {observed_path: observed},
-                 "step": _cite(step), "argument": path},
-                FindingMethod.RULE,
-            )  # fmt: skip
+        self.findings += changed_identifiers(step, self.keyed, self.grounded, self.ctx.values, _CONTRADICTS)
 
 
 def _failed(step: Step) -> bool:
