@@ -40,6 +40,7 @@ from typing import Any
 from aem_strands.trace import pii
 from aem_strands.trace.checks import CHECKS
 from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.requests import _scorer
 from aem_strands.trace.diagnose import diagnose
 from aem_strands.trace.evaluate import evaluate_traces
 from aem_strands.trace.pii import Redactor
@@ -258,6 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("stories: " + ", ".join(f"{name} {stories[name]}" for name in sorted(stories)))
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start (other work skews figures)")
     _whole(traces[:WARM_UP], policy, redact=True)  # imports Presidio and warms the checks
+    _scorer().vectors(["warm up"])  # loads MiniLM, which consent's reading of a request by meaning needs
 
     outcomes: list[dict[str, JsonValue]] = []
     cpu = time.process_time()
