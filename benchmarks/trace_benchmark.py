@@ -10,8 +10,8 @@ lookup, a timeout hidden behind "done", a reply contradicting the observation, a
 padded to 4-40 steps with unrelated, clean lookups (the user names another order, the agent looks it up and
 says what it found). They are judged against the example policy (``examples/data/traces/policy.yaml``).
 
-Printed, after one warm-up pass over a few traces (so Presidio's import, about 2-5 s once per process, is not
-counted):
+Printed, after one warm-up pass over a few traces and one MiniLM encode (so Presidio's import, about 2-5 s once per
+process, and the model consent reads a request with, loaded on its first need, are not counted):
 
 - traces/s of the whole evaluation: ``evaluate_traces`` and one JSON record per trace, redacted with one
   ``Redactor`` for the run as the CLI does; then the same with records not redacted (``--keep-pii``); each with
