@@ -10,8 +10,8 @@ lookup, a timeout hidden behind "done", a reply contradicting the observation, a
 padded to 4-40 steps with unrelated, clean lookups (the user names another order, the agent looks it up and
 says what it found). They are judged against the example policy (``examples/data/traces/policy.yaml``).
 
-Printed, after one warm-up pass over a few traces (so Presidio's import, about 2-5 s once per process, is not
-counted):
+Printed, after one warm-up pass over a few traces and one MiniLM encode (so Presidio's import, about 2-5 s once per
+process, and the model consent reads a request with, loaded on its first need, are not counted):
 
 - traces/s of the whole evaluation: ``evaluate_traces`` and one JSON record per trace, redacted with one
   ``Redactor`` for the run as the CLI does; then the same with records not redacted (``--keep-pii``); each with
@@ -40,6 +40,7 @@ from typing import Any
 from aem_strands.trace import pii
 from aem_strands.trace.checks import CHECKS
 from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.requests import _scorer
 from aem_strands.trace.diagnose import diagnose
 from aem_strands.trace.evaluate import evaluate_traces
 from aem_strands.trace.pii import Redactor
@@ -258,6 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("stories: " + ", ".join(f"{name} {stories[name]}" for name in sorted(stories)))
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start (other work skews figures)")
     _whole(traces[:WARM_UP], policy, redact=True)  # imports Presidio and warms the checks
+    _scorer().vectors(["warm up"])  # loads MiniLM, which consent's reading of a request by meaning needs
 
     outcomes: list[dict[str, JsonValue]] = []
     cpu = time.process_time()
