@@ -103,6 +103,23 @@ def is_regression(difference: Interval | None) -> bool:
     return difference is not None and difference.high is not None and difference.high < 0
 
 
+def change_vs_previous(
+    previous: str,
+    passes: tuple[Sequence[float], Sequence[float]],
+    scores: tuple[Sequence[float], Sequence[float]],
+) -> dict[str, Any]:
+    """How a group's pass rate and mean score moved from the group before it (``(earlier, later)`` samples each), and
+    whether either fell: the ``vs_previous`` entry of a by-group summary, for dialogs and traces alike."""
+    pass_diff = difference_interval(*passes)
+    score_diff = difference_interval(*scores)
+    return {
+        "previous": previous,
+        "pass_rate_change": None if pass_diff is None else pass_diff.to_dict(),
+        "score_change": None if score_diff is None else score_diff.to_dict(),
+        "regression": is_regression(pass_diff) or is_regression(score_diff),
+    }
+
+
 def proportion_interval(passed: int, total: int) -> Interval | None:
     """``passed / total`` with a Wilson score 95% interval."""
     if total <= 0:

@@ -25,9 +25,8 @@ from typing import Any
 from aem_strands.report.load import Label
 from aem_strands.report.passk import TrialTally
 from aem_strands.report.stats import (
+    change_vs_previous,
     correlation,
-    difference_interval,
-    is_regression,
     kappa,
     mean_interval,
     mix_change,
@@ -209,14 +208,11 @@ class SummaryTally:
             if trials is not None:
                 entry["trials"] = trials
             if previous is not None and value != NONE_VALUE:
-                pass_diff = difference_interval(previous.passes, members.passes)
-                score_diff = difference_interval(previous.scores, members.scores)
                 change = mix_change(previous.root_reasons, members.root_reasons)
                 entry["vs_previous"] = {
-                    "previous": out[-1]["value"],
-                    "pass_rate_change": _dict(pass_diff),
-                    "score_change": _dict(score_diff),
-                    "regression": is_regression(pass_diff) or is_regression(score_diff),
+                    **change_vs_previous(
+                        out[-1]["value"], (previous.passes, members.passes), (previous.scores, members.scores)
+                    ),
                     "reason_mix_change": _dict(change),
                 }
             out.append(entry)

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from aem_strands.report.stats import difference_interval, is_regression, mean_interval, proportion_interval
+from aem_strands.report.stats import change_vs_previous, mean_interval, proportion_interval
 from aem_strands.report.trace_words import TraceHeadline, critical_rule, failing_trace_key, score_of, step_in_words
 from aem_strands.report.words import NONE_VALUE, Record, field_value, natural_key
 
@@ -104,14 +104,9 @@ class TraceTally:
             members = self.groups[value]
             entry = {"value": value, **members.to_dict()}
             if previous is not None and value != NONE_VALUE:
-                pass_diff = difference_interval(previous.passes, members.passes)
-                score_diff = difference_interval(previous.scores, members.scores)
-                entry["vs_previous"] = {
-                    "previous": out[-1]["value"],
-                    "pass_rate_change": _dict(pass_diff),
-                    "score_change": _dict(score_diff),
-                    "regression": is_regression(pass_diff) or is_regression(score_diff),
-                }
+                entry["vs_previous"] = change_vs_previous(
+                    out[-1]["value"], (previous.passes, members.passes), (previous.scores, members.scores)
+                )
             out.append(entry)
             previous = members
         return out
