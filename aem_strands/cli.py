@@ -38,6 +38,7 @@ from aem_strands.output import (
     Terminated,
     check_outputs,
     check_target,
+    raise_if_stopped,
     terminated_as_interrupt,
 )
 from aem_strands.render import render_dialog, render_error, render_footer, rich_dialog
@@ -365,6 +366,7 @@ def _score(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: IO
                     notable.append(item)
                 failed = failed or item.status == "fail"
             output.write(item)
+            raise_if_stopped()  # a stop whose exception a __del__ swallowed
         output.footer(render_footer(scored, passed, len(errors)))
     return exit_code(notable, errors, stderr)
 
@@ -466,6 +468,7 @@ def _compare(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin: 
                     compared += 1
                     record = {"equivalent": outcome.equivalent, "score": round(outcome.score, 4)}
                     output.write({**record, "method": outcome.method.value})
+            raise_if_stopped()
     embedded = getattr(comparator.scorer, "embedded_count", None)
     summary = f"aem-strands: compared {counted(compared, 'pair')} in {elapsed:.2f} s"
     if compared and elapsed >= 0.01:  # a rate over less than a hundredth of a second says nothing

@@ -177,25 +177,54 @@ def write_atomically(target: Path, text: str, flag: str) -> None:
         out.write(text)
 
 
+_pending_stop: list[KeyboardInterrupt] = []  # a stop whose exception may have been swallowed (see below)
+
+
+def raise_if_stopped() -> None:
+    """Raise again a Ctrl-C or ``SIGTERM`` that arrived under ``terminated_as_interrupt`` and was not seen.
+
+    Python runs a signal handler between any two bytecodes, also inside a ``__del__`` run by the garbage
+    collector; an exception raised there is printed as "Exception ignored" and dropped, so a run would go on
+    (and end with exit 0) after its stop. Loops call this at each safe point (after each record)."""
+    if _pending_stop:
+        raise _pending_stop.pop()
+
+
+def _clear_stop() -> None:
+    _pending_stop.clear()
+
+
 @contextlib.contextmanager
 def terminated_as_interrupt() -> Iterator[None]:
     """While inside, ``SIGTERM`` raises ``Terminated`` in this process (in the main thread, and only where the
-    default handler was in place), so outputs are cleaned up as on Ctrl-C. A forked worker process that
-    inherits the handler dies of the signal as before."""
+    default handler was in place), so outputs are cleaned up as on Ctrl-C; both signals are also kept for
+    ``raise_if_stopped``. A forked worker process that inherits the handler dies of the signal as before."""
     if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
         yield
         return
     owner = os.getpid()
+    own_sigint = signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
     def handle(signum: int, frame: FrameType | None) -> None:
         if os.getpid() != owner:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
+            signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.default_int_handler)
+            os.kill(os.getpid(), signum)
             return
-        raise Terminated
+        stop: KeyboardInterrupt = Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        _pending_stop[:] = [stop]
+        raise stop
 
+    _clear_stop()
     signal.signal(signal.SIGTERM, handle)
+    if own_sigint:
+        signal.signal(signal.SIGINT, handle)
     try:
         yield
+    except KeyboardInterrupt:
+        _clear_stop()  # seen: nothing left to raise again
+        raise
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if own_sigint:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        _clear_stop()

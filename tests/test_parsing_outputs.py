@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from aem_strands.cli import INPUT_FILES, INPUT_FOLDERS, OUTPUT_FILES, build_parser, main
+from aem_strands.output import Terminated, raise_if_stopped, terminated_as_interrupt
 from tests.conftest import ROOT
 
 NOT_FILES = {"judge_prompt_version", "embedding_device", "sub_metric_thresholds", "read_only_tools", "budgets",
@@ -189,6 +190,41 @@ def test_a_stopped_trace_run_says_what_it_kept_and_what_it_did_not_write(
                         "rendered when the run ends)\n"), err  # fmt: skip
     assert not page.exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+
+
+class _SignalsInDestructor:
+    """Sends a signal to this process from ``__del__``: its handler runs there, and what it raises is dropped."""
+
+    def __init__(self, sig: signal.Signals) -> None:
+        self.sig = sig
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), self.sig)
+        total = 0
+        for step in range(10_000):  # the handler runs between these bytecodes
+            total += step
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped exception, as wanted
+@pytest.mark.parametrize(("sig", "kind"), [(signal.SIGTERM, Terminated), (signal.SIGINT, KeyboardInterrupt)])
+def test_a_stop_that_a_destructor_swallowed_is_raised_at_the_next_safe_point(
+    sig: signal.Signals, kind: type[KeyboardInterrupt]
+) -> None:
+    # CI saw it: a SIGTERM landed in regex's Group.__del__, "Exception ignored", and the trace run ended with exit 0
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # else the context manager leaves the signal alone
+    went_on = False
+
+    def run() -> None:
+        nonlocal went_on
+        with terminated_as_interrupt():
+            _SignalsInDestructor(sig)  # collected at once; the handler's exception is dropped
+            went_on = True
+            raise_if_stopped()
+
+    with pytest.raises(kind):
+        run()
+    assert went_on
+    raise_if_stopped()  # the stop was seen: nothing is left to raise
 
 
 def test_a_run_that_ends_writes_every_record_and_the_page(tmp_path: Path) -> None:

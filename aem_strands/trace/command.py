@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from aem_strands.errors import ConfigError, InputError, Location, printable
 from aem_strands.options import EvalOptions, options_from_args
-from aem_strands.output import AtomicFile, Stopped, Terminated, check_target
+from aem_strands.output import AtomicFile, Stopped, Terminated, check_target, raise_if_stopped
 from aem_strands.report.words import counted
 from aem_strands.trace.checks.context import TraceJudge
 from aem_strands.trace.types import Trace, TraceGold, TraceStatus
@@ -310,6 +310,8 @@ def run_trace(args: argparse.Namespace, stdout: IO[str], stderr: IO[str], stdin:
                 stream.write(("[\n" if count == 0 else ",\n") + text if fmt == "json" else text + "\n")
             count += 1
             stream.flush()
+            raise_if_stopped()  # a stop whose exception a __del__ swallowed
+        raise_if_stopped()
         if fmt == "json":
             stream.write("[]\n" if count == 0 else "\n]\n")
         if fmt == "table":
