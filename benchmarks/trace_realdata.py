@@ -21,7 +21,9 @@ Sections (see ``aem_bench.trace_sets`` and ``aem_bench.trace_faults`` for how ea
 - ``fresh``: ``data/traces_fresh/{tuning,heldout}.jsonl``, hard traces written by a helper who never read the
   rules or the code, with the verdict a reviewer gives (``label``); the two halves apart.
 - ``fresh2``: ``data/traces_fresh_v2/heldout.jsonl``, a second such set by another blind helper (2 Dec 2026, four
-  other domains), all held out: only its figures are printed unless ``--heldout-samples``.
+  other domains). Kept whole as a never-seen set for one round (63.3% right, morning of 2 Dec); since the
+  afternoon of 2 Dec halved by SHA-1 of the id like the others: the tuning half is shown, the held-out half only
+  in figures unless ``--heldout-samples``.
 
 ``--limit N`` judges at most N traces of each half of each set (default: all; SGD test has 2,921 dialogues).
 Without ``../shared/external_data`` the sets that need it are skipped with a line saying what is missing.
@@ -48,6 +50,7 @@ from aem_bench.trace_sets import (
     TOOLTALK_DIR,
     sgd_refusals,
     sgd_traces,
+    split_of,
     tooltalk_traces,
 )
 
@@ -299,14 +302,17 @@ def main(argv: list[str] | None = None) -> int:
                 40 if split == "tuning" else args.heldout_samples,
             )
     if "fresh2" in sections:
-        print("Fresh hard traces, second set (another blind helper, other domains; all held out):")
+        print("Fresh hard traces, second set (another blind helper, other domains; halves by SHA-1 of the id):")
         path = FRESH2 / "heldout.jsonl"
-        if path.exists():
-            labelled_set(
-                "fresh v2, heldout", _labelled(path), lambda name: load_policy(FRESH2 / name), args.heldout_samples
-            )
-        else:
+        if not path.exists():
             print(f"  fresh v2: {path.relative_to(REPO)} is missing; skipped")
+        for split in halves if path.exists() else ():
+            labelled_set(
+                f"fresh v2, {split}",
+                (raw for raw in _labelled(path) if split_of(str(raw["trace_id"])) == split),
+                lambda name: load_policy(FRESH2 / name),
+                40 if split == "tuning" else args.heldout_samples,
+            )
     return 0
 
 
