@@ -24,6 +24,8 @@ Sections (see ``aem_bench.trace_sets`` and ``aem_bench.trace_faults`` for how ea
   other domains). Kept whole as a never-seen set for one round (63.3% right, morning of 2 Dec); since the
   afternoon of 2 Dec halved by SHA-1 of the id like the others: the tuning half is shown, the held-out half only
   in figures unless ``--heldout-samples``.
+- ``fresh3``: ``data/traces_fresh_v3/heldout.jsonl``, a third set by a third blind helper (2 Dec 2026, five other
+  domains), all held out and never tuned on: only its figures are printed unless ``--heldout-samples``.
 
 ``--limit N`` judges at most N traces of each half of each set (default: all; SGD test has 2,921 dialogues).
 Without ``../shared/external_data`` the sets that need it are skipped with a line saying what is missing.
@@ -62,7 +64,8 @@ from aem_strands.trace.types import Environment, Finding, TraceResult
 REPO = Path(__file__).resolve().parent.parent
 FRESH = REPO / "data" / "traces_fresh"
 FRESH2 = REPO / "data" / "traces_fresh_v2"
-SECTIONS = ("false_alarms", "faults", "adversarial", "fresh", "fresh2")
+FRESH3 = REPO / "data" / "traces_fresh_v3"
+SECTIONS = ("false_alarms", "faults", "adversarial", "fresh", "fresh2", "fresh3")
 
 
 def _judge(raw: dict[str, Any], policy: Environment | None = None) -> TraceResult:
@@ -313,6 +316,15 @@ def main(argv: list[str] | None = None) -> int:
                 lambda name: load_policy(FRESH2 / name),
                 40 if split == "tuning" else args.heldout_samples,
             )
+    if "fresh3" in sections:
+        print("Fresh hard traces, third set (a third blind helper, other domains; all held out, never tuned on):")
+        path = FRESH3 / "heldout.jsonl"
+        if path.exists():
+            labelled_set(
+                "fresh v3, heldout", _labelled(path), lambda name: load_policy(FRESH3 / name), args.heldout_samples
+            )
+        else:
+            print(f"  fresh v3: {path.relative_to(REPO)} is missing; skipped")
     return 0
 
 
