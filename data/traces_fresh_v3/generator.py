@@ -803,8 +803,14 @@ TRACES.append(build(
 
 TRACES.append(build(
     "b3-prop-10", D, "Vendor booking fails with a structured error listing other slots; tenant picks one; booked.",
-    meta("2026-12-02", "Wednesday", channel="tenant app chat", user_role="tenant"),
+    meta("2026-12-02", "Wednesday", channel="tenant app chat", user_role="tenant", unit_id="BLD2-4B"),
     [U("Any update on my radiator ticket MT-21877? can someone come tomorrow morning?"),
+     T("list_tickets", {"unit_id": "BLD2-4B"},
+       {"unit_id": "BLD2-4B", "tickets": [
+           {"ticket_id": "MT-21877", "category": "heating", "description": "Bedroom radiator cold", "status": "open",
+            "priority": "normal", "assigned_vendor": {"vendor_id": "V-HEAT-03", "name": "Northside Heating"}, "visits": []},
+           {"ticket_id": "MT-22410", "category": "plumbing", "description": "Slow drip under kitchen sink", "status": "open",
+            "priority": "normal", "assigned_vendor": None}]}),
      T("schedule_vendor", {"ticket_id": "MT-21877", "vendor_id": "V-HEAT-03", "date": "2026-12-03", "window": "08:00-12:00"},
        {"ok": False, "error": "VENDOR_UNAVAILABLE",
         "next_available": [{"date": "2026-12-03", "window": "13:00-17:00"},
