@@ -142,3 +142,20 @@ def test_second_fresh_set_loads_under_its_policies() -> None:
         if label["expected"] == "fail":
             assert label["step_id"] in {str(s.step_id) for s in trace.steps}
     assert len({raw["trace_id"] for raw in lines}) == 60
+
+
+def test_third_fresh_set_loads_under_its_policies() -> None:
+    """The third blind helper's set (all held out): every trace loads verbatim, names its policy and a step it fails
+    at, and its labels are balanced as its README says."""
+    folder = ROOT / "data" / "traces_fresh_v3"
+    lines = [json.loads(line) for line in (folder / "heldout.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    assert len(lines) == 60
+    expected = [raw["label"]["expected"] for raw in lines]
+    assert expected.count("pass") == expected.count("fail") == 30
+    for raw in lines:
+        label = raw["label"]
+        load_policy(folder / label["policy"])
+        trace = parse_trace({k: v for k, v in raw.items() if k != "label"})
+        if label["expected"] == "fail":
+            assert label["step_id"] in {str(s.step_id) for s in trace.steps}
+    assert len({raw["trace_id"] for raw in lines}) == 60
