@@ -191,6 +191,8 @@ def labelled_set(
     wrong: list[str] = []
     by_family: Counter[str] = Counter()
     family_right: Counter[str] = Counter()
+    false_rules: Counter[str] = Counter()  # findings on traces a reviewer passes, by rule
+    missed: Counter[str] = Counter()  # failing traces not failed, by the dimension their label names
     for raw in traces:
         raw = dict(raw)
         label = raw.pop("label")
@@ -212,6 +214,10 @@ def labelled_set(
             right += 1
             family_right[family] += 1
         else:
+            if expected == "pass":
+                false_rules.update({f.rule for f in _findings(result)})
+            else:
+                missed[f"{label.get('dimension', '?')}->{got}"] += 1
             rules = sorted({f"{f.rule}@{f.step_id}" for f in _findings(result)})
             wrong.append(
                 f"    {raw['trace_id']} expected {expected}, got {got} {rules[:3]} ({label.get('why', '')[:90]})"
@@ -226,6 +232,14 @@ def labelled_set(
         f"{_pct(right_step, failing)}"
     )
     print("    expected->got: " + ", ".join(f"{key} {count}" for key, count in sorted(outcomes.items())))
+    if false_rules:
+        print(
+            "    traces labelled pass with a finding, by rule: "
+            + ", ".join(f"{k} {n}" for k, n in false_rules.most_common())
+        )
+    if missed:
+        print("    traces labelled fail not failed, by labelled dimension->verdict: " + ", ".join(
+            f"{k} {n}" for k, n in missed.most_common()))  # fmt: skip
     for line in wrong[:shown]:
         print(line)
 
