@@ -26,6 +26,8 @@ Sections (see ``aem_bench.trace_sets`` and ``aem_bench.trace_faults`` for how ea
   in figures unless ``--heldout-samples``.
 - ``fresh3``: ``data/traces_fresh_v3/heldout.jsonl``, a third set by a third blind helper (2 Dec 2026, five other
   domains), all held out and never tuned on: only its figures are printed unless ``--heldout-samples``.
+- ``fresh4``: ``data/traces_fresh_v4/traces.jsonl``, a fourth blind set (2 Dec 2026, five more domains), halved by
+  SHA-1 of the id like SGD: the tuning half is shown, the held-out half only in figures.
 
 ``--limit N`` judges at most N traces of each half of each set (default: all; SGD test has 2,921 dialogues).
 Without ``../shared/external_data`` the sets that need it are skipped with a line saying what is missing.
@@ -65,7 +67,8 @@ REPO = Path(__file__).resolve().parent.parent
 FRESH = REPO / "data" / "traces_fresh"
 FRESH2 = REPO / "data" / "traces_fresh_v2"
 FRESH3 = REPO / "data" / "traces_fresh_v3"
-SECTIONS = ("false_alarms", "faults", "adversarial", "fresh", "fresh2", "fresh3")
+FRESH4 = REPO / "data" / "traces_fresh_v4"
+SECTIONS = ("false_alarms", "faults", "adversarial", "fresh", "fresh2", "fresh3", "fresh4")
 
 
 def _judge(raw: dict[str, Any], policy: Environment | None = None) -> TraceResult:
@@ -339,6 +342,18 @@ def main(argv: list[str] | None = None) -> int:
             )
         else:
             print(f"  fresh v3: {path.relative_to(REPO)} is missing; skipped")
+    if "fresh4" in sections:
+        print("Fresh hard traces, fourth set (a fourth blind helper, other domains; halves by SHA-1 of the id):")
+        path = FRESH4 / "traces.jsonl"
+        if not path.exists():
+            print(f"  fresh v4: {path.relative_to(REPO)} is missing; skipped")
+        for split in halves if path.exists() else ():
+            labelled_set(
+                f"fresh v4, {split}",
+                (raw for raw in _labelled(path) if split_of(str(raw["trace_id"])) == split),
+                lambda name: load_policy(FRESH4 / name),
+                40 if split == "tuning" else args.heldout_samples,
+            )
     return 0
 
 
