@@ -6,7 +6,6 @@ from aem_strands.trace.grounding_index import ValueIndex
 from aem_strands.trace.value_tokens import _read_word, _word_tokens, tokens
 
 
-
 def _same(a: object, b: object, name: str) -> bool:
     return a == b
 
