@@ -29,6 +29,9 @@ trace a case, each run in a forked process that is stopped at ``--cap`` seconds 
   step gave (``GroundingIndex``; every value a finding, so the output grows with the steps too);
 - ``trace unlinked``: 500 / 2,000 / 20,000 calls, each sent an id nothing gave and answered with a new
   reference: a finding at every call and no value passed on (the diagnosis tries every step);
+- ``trace repeated``: 500 / 2,000 / 8,000 calls of one search answered with the same ten results, each sent a
+  restaurant name only some of whose words were said (``GroundingIndex``: each copy of the results was read again,
+  and a name's words looked up in every copy);
 - ``trace sensitive``: a reply holding 1,000 card numbers and SSNs (the output size is printed:
   evidence that embeds the reply per finding grows as values x reply);
 - ``trace steps``: a 20,000-step trace of small lookups (the goal: under a minute).
@@ -217,6 +220,20 @@ def _unlinked_trace(count: int) -> dict[str, object]:
     return {"trace_id": f"unlinked-{count}", "steps": steps}
 
 
+def _repeated_trace(count: int) -> dict[str, object]:
+    """``count`` calls of one search answered with the same ten results (a search run again, page after page),
+    each sent a restaurant name only some of whose words were said: the grounding index once read every copy of the
+    results again and looked through all of them for each name."""
+    results = [{"restaurant_name": f"Place {i} Trattoria", "city": "San Jose", "cuisine": "Italian", "rating": "4.5",
+                "phone_number": f"408-555-01{i:02d}", "date": "2019-03-05"} for i in range(10)]  # fmt: skip
+    steps = [_step(0, "user", content="A table for two in San Jose on the 5th of March, please.")]
+    for i in range(1, count + 1):
+        arguments = {"city": "San Jose", "date": "2019-03-05", "name": f"Place {i} Bistro"}
+        steps.append(_step(i, "tool_call", tool_name="find_restaurants", arguments=arguments, observation=results))
+    steps.append(_step(count + 1, "response", content="Place 1 Trattoria has a table on March 5th."))
+    return {"trace_id": f"repeated-{count}", "initial_state": {"today": "2019-03-01"}, "steps": steps}
+
+
 def _card(index: int) -> str:
     """A Luhn-valid 16-digit card number starting 4111 (the check digit makes the sum a multiple of 10)."""
     body = f"4111{index:011d}"
@@ -285,6 +302,8 @@ def _trace_cases(quick: bool, cap: float, chosen: Callable[[str], bool]) -> None
         cases.append((f"trace ungrounded {count:,} steps", functools.partial(_ungrounded_trace, count)))
     for count in (500, 2_000) if quick else (500, 2_000, 20_000):
         cases.append((f"trace unlinked {count:,} steps", functools.partial(_unlinked_trace, count)))
+    for count in (500, 2_000) if quick else (500, 2_000, 8_000):
+        cases.append((f"trace repeated {count:,} steps", functools.partial(_repeated_trace, count)))
     cases.append(("trace sensitive 1,000 values", functools.partial(_sensitive_trace, 1_000)))
     cases.append(
         (f"trace steps {2_000 if quick else 20_000:,}", functools.partial(_long_trace, 2_000 if quick else 20_000))

@@ -14,10 +14,18 @@ Printed, after one warm-up pass over a few traces and one MiniLM encode (so Pres
 process, and the model consent reads a request with, loaded on its first need, are not counted):
 
 - traces/s of the whole evaluation: ``evaluate_traces`` and one JSON record per trace, redacted with one
-  ``Redactor`` for the run as the CLI does; then the same with records not redacted (``--keep-pii``); each with
-  its CPU time a trace, the figure to compare on a machine shared with other work (wall time counts the waits);
+  ``Redactor`` for the run as the CLI does; then the same with records not redacted (``--keep-pii``) over as many
+  other traces (seed + 1), so that this pass too reads texts no pass has read (the checks remember their readings
+  per text: over the same traces again a pass would cost a third); each with its CPU time a trace, the figure to
+  compare on a machine shared with other work (wall time counts the waits);
+- with ``--sgd N``, the whole evaluation (records redacted) of the first N traces of SGD's tuning half
+  (``aem_bench.trace_sets.sgd_traces``, read where it lies, ``../shared/external_data/sgd``; skipped with a line
+  saying so when it is not there), with no policy, as ``benchmarks/trace_realdata.py`` judges them: real
+  dialogs whose observations are lists of results;
 - the time of each stage alone over the same traces: each check of ``aem_strands.trace.checks.CHECKS`` (on the
   effective environment), the diagnosis, building the records, and redacting them; with its share of the sum.
+  Their texts were read by the first pass, so these are the rules' own times with the readings remembered
+  (Presidio's scans aside, emptied before each stage); the first reading of a text is in the whole passes.
 
 Presidio's scans are remembered per text and per run of digits (``aem_strands.trace.pii``); ``pii.clear_caches()``
 empties them before every timed pass, so each pass pays for its own scans, as one run of the CLI does. Figures
@@ -43,6 +51,7 @@ from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.requests import _scorer
 from aem_strands.trace.diagnose import diagnose
 from aem_strands.trace.evaluate import evaluate_traces
+from aem_strands.trace.load import parse_trace
 from aem_strands.trace.pii import Redactor
 from aem_strands.trace.policy import load_policy, merge_environment
 from aem_strands.trace.record import trace_record, unredacted_record
@@ -227,7 +236,7 @@ def _timed(work: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def _whole(traces: Sequence[Trace], policy: Environment, redact: bool) -> list[dict[str, JsonValue]]:
+def _whole(traces: Sequence[Trace], policy: Environment | None, redact: bool) -> list[dict[str, JsonValue]]:
     redactor = Redactor().redact_json if redact else None
     return [trace_record(r, redactor) for r in evaluate_traces(traces, policy=policy) if isinstance(r, TraceResult)]
 
@@ -241,11 +250,27 @@ def _check_pass(
     return lambda: [check(t, e, context) for t, e in zip(traces, envs, strict=True)]
 
 
+def _sgd(count: int) -> None:
+    """The whole evaluation, records redacted, of the first ``count`` SGD tuning traces (see the module docstring)."""
+    from aem_bench.trace_sets import SGD_DIR, sgd_traces
+
+    if not (SGD_DIR / "test_schema.json").is_file():
+        print(f"SGD tuning traces: not found at {SGD_DIR} (the SGD test set, read where it lies); skipped")
+        return
+    real = [parse_trace(raw) for raw in sgd_traces(SGD_DIR, split="tuning", limit=count)]
+    cpu = time.process_time()
+    seconds = _timed(lambda: _whole(real, None, redact=True))
+    cpu = time.process_time() - cpu
+    print(f"SGD tuning, records redacted, no policy: {len(real)} traces in {seconds:.2f} s = "
+          f"{len(real) / seconds:.1f} traces/s; CPU {1000 * cpu / len(real):.2f} ms a trace")  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--traces", type=int, default=3000, help="how many traces to generate (default 3000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the generator (default 0)")
     parser.add_argument("--policy", type=Path, default=POLICY, help="policy file (default: the example policy)")
+    parser.add_argument("--sgd", type=int, default=0, help="also judge the first N SGD tuning traces (default 0)")
     args = parser.parse_args(argv)
     if args.traces < 1:
         parser.error(f"--traces must be at least 1, got {args.traces}")
@@ -265,16 +290,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     cpu = time.process_time()
     redacted = _timed(lambda: outcomes.extend(_whole(traces, policy, redact=True)))
     cpu_redacted, cpu = time.process_time() - cpu, time.process_time()
-    kept = _timed(lambda: _whole(traces, policy, redact=False))
+    others = [t for _, t in generate_traces(args.traces, args.seed + 1)]  # texts no pass has read yet
+    kept = _timed(lambda: _whole(others, policy, redact=False))
     cpu_kept = time.process_time() - cpu
     n = len(traces)
     print(f"whole evaluation, records redacted (as the CLI): {n} traces in {redacted:.2f} s = {n / redacted:.1f} "
           "traces/s")  # fmt: skip
     print(f"whole evaluation, records kept (--keep-pii):    {n} traces in {kept:.2f} s = {n / kept:.1f} traces/s")
-    print(f"CPU a trace: {1000 * cpu_redacted / n:.2f} ms records redacted, {1000 * cpu_kept / n:.2f} ms kept (the "
-          "checks' readings of the first pass remembered)")  # fmt: skip
+    print(f"CPU a trace: {1000 * cpu_redacted / n:.2f} ms records redacted, {1000 * cpu_kept / n:.2f} ms kept (other "
+          f"traces, seed {args.seed + 1})")  # fmt: skip
     statuses = Counter(str(r["status"]) for r in outcomes)
     print("outcomes: " + ", ".join(f"{s} {statuses[s]}" for s in sorted(statuses)))
+    if args.sgd > 0:
+        _sgd(args.sgd)
 
     envs = [merge_environment(policy, t.environment) for t in traces]
     stages: dict[str, float] = {}

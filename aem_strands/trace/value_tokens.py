@@ -77,7 +77,13 @@ def read_number(word: str) -> Fraction | None:
     return Fraction(core.replace(",", ""))
 
 
-def _word_tokens(word: str, joinable: bool) -> Iterator[Token]:
+@functools.lru_cache(maxsize=1 << 15)
+def _word_tokens(word: str, joinable: bool) -> tuple[Token, ...]:
+    """The tokens of one word, remembered: words recur across the texts of a run far more than texts do."""
+    return tuple(_read_word(word, joinable))
+
+
+def _read_word(word: str, joinable: bool) -> Iterator[Token]:
     if not _DIGIT.search(word):
         parts = normalise_text(word).split()
         for i, part in enumerate(parts):

@@ -95,13 +95,14 @@ def _keyword_value(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start, start + len(word)
 
 
-def _random_token(text: str, match: re.Match[str], entropy: Any) -> bool:
+def _random_token(text: str, match: re.Match[str]) -> bool:
     token = match.group().rstrip("=")
     before = text[max(0, match.start() - 400) : match.start()]
     if _HEX.fullmatch(token) or _IN_URL.search(before) or _INTEGRITY.search(token):
         return False
     if not (any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token)):
         return False
+    entropy = _detectors()[2]
     return bool(entropy.calculate_shannon_entropy(token) > entropy.entropy_limit)
 
 
@@ -111,12 +112,12 @@ def secret_spans(text: str) -> Iterator[SensitiveSpan]:
         yield SensitiveSpan(SensitiveKind.SECRET, match.start(), match.end(), match.group())
     for match in _BEARER.finditer(text):
         yield SensitiveSpan(SensitiveKind.SECRET, match.start(1), match.end(1), match.group(1))
-    formats, keywords, entropy = _detectors()
-    for regex in formats if _FORMAT_GATE.search(text) else ():
+    # detect-secrets is imported (about 0.1 s) only for a text that one of its detectors could match
+    for regex in _detectors()[0] if _FORMAT_GATE.search(text) else ():
         for match in regex.finditer(text):
             start, end = _group_span(match)
             yield SensitiveSpan(SensitiveKind.SECRET, start, end, text[start:end])
-    for regex, group in keywords if _KEYWORD_GATE.search(text) else ():
+    for regex, group in _detectors()[1] if _KEYWORD_GATE.search(text) else ():
         for match in regex.finditer(text):
             found = _keyword_value(text, *match.span(group))
             if found is not None:
@@ -126,5 +127,5 @@ def secret_spans(text: str) -> Iterator[SensitiveSpan]:
         if _PROSE_VALUE.fullmatch(word) and not _MASKED.search(word):
             yield SensitiveSpan(SensitiveKind.SECRET, match.start(1), match.start(1) + len(word), word)
     for match in _TOKEN.finditer(text):
-        if _random_token(text, match, entropy):
+        if _random_token(text, match):
             yield SensitiveSpan(SensitiveKind.SECRET, match.start(), match.end(), match.group())
