@@ -1,7 +1,8 @@
 """Issue 29: load what a run needs, when it needs it.
 
 ``score --scorer exact`` and ``trace`` never import sentence_transformers or torch's model stack (the default
-scorer loads the packaged model with sentence_transformers, the kept library, when a run needs it).
+scorer runs the packaged MiniLM with numpy (``aem_strands.compare.minilm``, equal vectors), and any other model
+folder with sentence_transformers, when a run needs it).
 """
 
 from __future__ import annotations
