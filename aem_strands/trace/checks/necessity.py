@@ -6,7 +6,10 @@
   in between (a ``state_update`` step, a call whose ``state_after`` differs from its ``state_before``, or a
   call to another tool that is not read-only per the catalog or is destructive, under any spelling of its name:
   ``functions.cancel_order`` is ``cancel_order``): reading again after a write is not a loop. Tools the catalog
-  does not define are taken as reads. One finding per row, at the first call beyond the budget.
+  does not define are taken as reads. A call after a user turn whose observation differs from the row's last one
+  starts a new row: the state had changed outside the run ("I just uploaded the receipt, does it show now?") and
+  reading again found it; the same answer again after a user turn is still a repeat (the user asked what the
+  earlier result already said). One finding per row, at the first call beyond the budget.
 - ``necessity.asked_again``: a reply that asks the user again for the same slot they already gave. A sentence
   asks for an item when it is a question (``?``) or a ``please`` request, has a request word (``what``,
   ``provide``, ``confirm``, ``could you`` ...), names the item as the user's (not ``their phone number``, ``the
@@ -62,17 +65,25 @@ def _changes_state(step: Step, env: Environment) -> bool:
 
 
 def _rows(trace: Trace, env: Environment) -> Iterator[list[Step]]:
-    """Each row of identical successful calls with no failure or state change between them, in order of
-    their first call."""
+    """Each row of identical successful calls with no failure or state change between them (a changed answer
+    after a user turn is one), in order of their first call."""
     open_rows: dict[str, list[Step]] = {}
+    user_since: set[str] = set()  # rows with a user turn after their last call
     for step in trace.steps:
+        if step.action_type is ActionType.USER:
+            user_since = set(open_rows)
+            continue
         if step.action_type is ActionType.TOOL_CALL and call_failed(step):
             yield from open_rows.values()
             open_rows = {}
             continue
         key = call_key(step) if step.action_type is ActionType.TOOL_CALL else None
         if key is not None:
+            row = open_rows.get(key)
+            if row is not None and key in user_since and row[-1].observation != step.observation:
+                yield open_rows.pop(key)  # the state changed while the user spoke, and this read found it
             open_rows.setdefault(key, []).append(step)
+            user_since.discard(key)
         if _changes_state(step, env):
             for other in [k for k in open_rows if k != key]:
                 yield open_rows.pop(other)
