@@ -76,3 +76,42 @@ def test_an_answer_word_still_decides_by_rule() -> None:
     said_yes = check_planning(_shipment({"on_watchlist": False, "approved": True}), EXPORTS, ctx)
     assert said_yes.passed is True
     assert said_yes.undecided == ()
+
+
+def test_an_open_answer_for_this_object_beside_a_check_of_another_object_stays_undecided() -> None:
+    answer = {"client_id": "TM-90", "on_watchlist": False}
+    other = {"action_type": ActionType.TOOL_CALL, "tool_name": "check_export_watchlist",
+             "arguments": {"client_id": "TM-90"}, "observation": answer}  # fmt: skip
+    shipment = _shipment({"on_watchlist": False})
+    steps = (Step(step_id="s0", index=0, **other), *(Step(**{**vars(s), "index": s.index + 1}) for s in shipment.steps))
+    verdict = check_planning(Trace(trace_id="t", steps=steps), EXPORTS, TraceContext(ExactValues()))
+    assert verdict.findings == ()
+    assert len(verdict.undecided) == 1
+    # the other client's check alone is a finding: it was for another object
+    alone = Trace(trace_id="t", steps=(steps[0], steps[1], steps[3]))
+    found = check_planning(alone, EXPORTS, TraceContext(ExactValues()))
+    assert [f.rule for f in found.findings] == ["planning.precondition_other_object"]
+
+
+def test_available_is_an_answer_word_both_ways() -> None:
+    rooms = environment_from_json(
+        {
+            "tools": [{"name": "check_availability", "annotations": {"readOnlyHint": True}}],
+            "rules": {"ordering": [{"tool": "reserve_berth", "after": ["check_availability"]}]},
+        }
+    )
+
+    def run(available: bool) -> list[str]:
+        raw: list[dict[str, Any]] = [
+            {"action_type": ActionType.TOOL_CALL, "tool_name": "check_availability", "arguments": {"berth_id": "B-4"},
+             "observation": {"available": available}},
+            {"action_type": ActionType.TOOL_CALL, "tool_name": "reserve_berth", "arguments": {"berth_id": "B-4"},
+             "observation": {"ok": True}},
+        ]  # fmt: skip
+        t = Trace(trace_id="t", steps=tuple(Step(step_id=f"s{i + 1}", index=i, **s) for i, s in enumerate(raw)))
+        verdict = check_planning(t, rooms, TraceContext(ExactValues()))
+        assert verdict.undecided == ()
+        return [f.rule for f in verdict.findings]
+
+    assert run(True) == []
+    assert run(False) == ["planning.precondition_said_no"]

@@ -10,7 +10,9 @@ chosen (``critical_rule`` names the rule):
 - ``decision_before_failures``: the step has a planning, safety, tool-selection or arguments finding and a later
   failing step (or a trace-level finding) reuses a value the step introduced;
 - ``taint``: the step has a finding of another dimension and a later failing step reuses a value it introduced;
-- ``earliest_failure``: no step explains another: the earliest step with a finding;
+- ``earliest_failure``: no step explains another: the earliest step with a finding of the gravest gate among
+  them (a veto over a hard gate: a safety finding decides the verdict alone, so the critical failure is the first
+  such step, not an independent earlier finding of another dimension);
 - ``final_reply``: no step has a finding and the findings are about the final reply (the trace's
   ``final_response``, no tool involved): that reply, named by its response step, else ``"final_response"``;
 - ``left_gold_path``: expected calls are missing and no step has a finding: the first call to a tool the gold
@@ -54,6 +56,9 @@ from aem_strands.types import JsonValue
 
 DECISION_DIMENSIONS = frozenset({Dimension.PLANNING, Dimension.SAFETY, Dimension.TOOL_SELECTION, Dimension.ARGUMENTS})
 """Dimensions whose finding is a decision the agent got wrong, which later steps build on."""
+
+_GRAVITY = (Gate.VETO, Gate.HARD, Gate.SOFT)
+"""Gates from the gravest: a veto decides the verdict alone."""
 
 MAX_EVIDENCE = 6
 """Evidence fragments kept in a diagnosis: the critical finding's first, then its downstream failures'."""
@@ -102,7 +107,7 @@ _RULES: Mapping[str, str] = {
     "decision_before_failures": "the earliest wrong decision (planning, safety, tool selection or arguments) "
     "whose values later failures reuse",
     "taint": "the earliest failing step whose output later failing steps reuse",
-    "earliest_failure": "no failure explains another: the earliest failing step",
+    "earliest_failure": "no failure explains another: the earliest failing step of the gravest gate",
     "final_reply": "only the final reply fails, and no step explains it: that reply",
     "left_gold_path": "expected calls are missing and no step has a finding: the first call to a tool the gold "
     "does not expect, where the run left the expected path",
@@ -357,7 +362,8 @@ def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
             decision = any(f.dimension in DECISION_DIMENSIONS for f in own)
             return _Choice(step, "decision_before_failures" if decision else "taint", own, tuple(links))
     if by_step:
-        first = min(by_step)
+        gravest = min(_GRAVITY.index(GATES[f.dimension]) for own in by_step.values() for f in own)
+        first = min(i for i, own in by_step.items() if any(_GRAVITY.index(GATES[f.dimension]) == gravest for f in own))
         return _Choice(trace.steps[first], "earliest_failure", tuple(by_step[first]), ())
     about_reply = [f for f in findings if _about_final_reply(f)]
     if about_reply:  # a reply's own failure, no tool involved: the reply is the step to correct

@@ -70,7 +70,8 @@ from aem_strands.types import JsonValue
 
 ANSWER_WORDS = frozenset(
     ["verified", "valid", "eligible", "approved", "authorized", "authorised", "authenticated", "allowed", "permitted",
-     "success", "successful", "ok", "passed", "match", "matched", "matches", "confirmed", "found", "exists"]
+     "success", "successful", "ok", "passed", "match", "matched", "matches", "confirmed", "found", "exists",
+     "available"]
 )  # fmt: skip
 """Words of an observation member whose ``false`` answers a check with no (``is_eligible: false``)."""
 
@@ -428,6 +429,8 @@ def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingR
     """``None`` when one of ``names`` counts for ``call``; else the rule name, the reasons and the calls."""
     reasons: list[str] = []
     shown: list[Step] = []
+    open_questions: list[str] = []
+    open_calls: list[Step] = []
     rule_name = "planning.order"
     for name in names:
         tried = [s for s in earlier if same_tool(s.tool_name or "", name)]
@@ -446,12 +449,19 @@ def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingR
             continue
         if any(v is None for v in verdicts):
             return None
+        unclear = [(s, v[1]) for s, v in zip(tried, verdicts, strict=True) if v is not None and v[0] == UNCLEAR]
+        if unclear:  # this object's answer is open; the other calls' reasons settle nothing for it
+            open_questions.extend(q for _, q in unclear)
+            open_calls.extend(s for s, _ in unclear)
+            continue
         if not tried:
             reasons.append(f"{name} was never called")
             continue
         rule_name = verdicts[-1][0] if verdicts[-1] is not None else rule_name
         reasons.extend(v[1] for v in verdicts if v is not None)
         shown.extend(tried)
+    if open_questions:
+        return UNCLEAR, open_questions, open_calls
     return rule_name, reasons, shown
 
 
