@@ -13,7 +13,10 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
    answer word beside it (``on_register`` of ``check_priority_register``), says what was found, not whether the
    call may go ahead (no on the register is the good answer, no in stock is not): the judge is asked whether it
    allows the call (its no is ``planning.precondition_said_no``, method ``judge``), else the question is
-   ``undecided`` (the trace inconclusive, never a pass);
+   ``undecided`` (the trace inconclusive, never a pass). A check that answers per object in a list (``{"lines":
+   [{"line_id": "L-2", "approved": false}, ...]}``, with no answer outside its lists) answers for the call by the
+   item about the call's object; a list about other objects only is no answer for it
+   (``planning.precondition_other_object``). A yes or no spelled as text (``"false"``) reads as the boolean;
 3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
    both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object its
    observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
@@ -203,6 +206,15 @@ def _main_answer(key: str) -> bool:
     return len(words) == 1 and words[0] in ANSWER_WORDS
 
 
+def _truth(value: JsonValue) -> bool | None:
+    """A yes/no answer: a boolean, or its spelling as text (``"false"``, ``"no"``); ``None`` for anything else."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return {"true": True, "yes": True, "false": False, "no": False}.get(value.strip().casefold())
+    return None
+
+
 def _worded(key: str) -> bool:
     """Whether a member's name holds an answer word (``is_eligible``, ``identity_verified``): its ``true`` is the
     check's yes. A member named only like the check's subject (``on_register`` of ``check_priority_register``,
@@ -215,7 +227,7 @@ def _unclear(observation: JsonValue, tool: str) -> str | None:
     ``None``: whether its value allows the action the rule guards is not in the trace (no on the register may be
     the good answer; no in stock is not)."""
     for obj in _dicts(observation):
-        answers = {k: v for k, v in obj.items() if isinstance(v, bool) and _answers(k, tool)}
+        answers = {k: t for k, v in obj.items() if (t := _truth(v)) is not None and _answers(k, tool)}
         if any(_worded(k) for k in answers):
             return None
         if answers:
@@ -233,11 +245,11 @@ def _says_no(observation: JsonValue, tool: str) -> str | None:
     if isinstance(observation, str):
         return "its answer negates it" if _text_says_no(observation, tool) else None
     for obj in _dicts(observation):
-        answers = {k: v for k, v in obj.items() if isinstance(v, bool) and _answers(k, tool) and _worded(k)}
+        answers = {k: t for k, v in obj.items() if (t := _truth(v)) is not None and _answers(k, tool) and _worded(k)}
         main = {k: v for k, v in answers.items() if _main_answer(k)}
         no = next((k for k, v in (main or answers).items() if v is False), None)
         if no is not None:
-            return f"{no}: false"
+            return f"{no}: {obj[no]!r}" if isinstance(obj[no], str) else f"{no}: false"
         for key, value in obj.items():
             said = value.strip().casefold().replace(" ", "_") if isinstance(value, str) else None
             if key.casefold() in _ANSWER_MEMBERS and said in NO_STATUSES:
@@ -393,14 +405,55 @@ def _read_off(trace: Trace, step: Step, ctx: TraceContext) -> str | None:
 # --- ordering rules ---------------------------------------------------------------------------------------------------
 
 
+def _listed_answers(observation: JsonValue, tool: str, call: Step, per: str | None) -> list[JsonValue] | None:
+    """The answers a check gave per object in a list (``{"orders": [{"order_id": "R-10", "eligible": false},
+    ...]}``) that are about the object ``call`` acts on; ``None`` when the observation lists no such answers (an
+    item with an answer member and an identifying member)."""
+
+    def answering(obj: Mapping[str, JsonValue]) -> bool:
+        return any(_truth(v) is not None and _answers(k, tool) for k, v in obj.items())
+
+    if any(answering(obj) for obj in _dicts(observation)):
+        return None  # the check answers outside its lists: that answer decides, a list holds its details
+    items = [
+        obj
+        for obj in _dicts(observation, in_lists=True)
+        if answering(obj) and any(_IDENTIFYING_NAME.search(canonical_tool_name(k)) for k in obj)
+    ]
+    if not items:
+        return None
+    target = _argument(call, per) if per is not None else None
+    wanted = [target] if target is not None else list(_identifying(call).values())
+    if not wanted:
+        return None  # which item the call is about cannot be told: as before, the lists decide nothing
+    return [
+        dict(obj)
+        for obj in items
+        if any(
+            isinstance(v, (str, int)) and not isinstance(v, bool) and _same_value(v, w)
+            for k, v in obj.items()
+            if _IDENTIFYING_NAME.search(canonical_tool_name(k))
+            for w in wanted
+        )
+    ]
+
+
 def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: TraceContext) -> tuple[str, str] | None:
     """(rule name, reason) why a precondition call does not count for ``call``; ``None`` when it counts."""
     if call_failed(pre):
         return "planning.order", f"{pre.tool_name} failed at step {pre.step_id!r}"
-    no = _says_no(pre.observation, pre.tool_name or "")
+    tool = pre.tool_name or ""
+    answers: list[JsonValue] = [pre.observation]
+    listed = _listed_answers(pre.observation, tool, call, rule.per)
+    if listed is not None and not listed:
+        return "planning.precondition_other_object", (
+            f"{pre.tool_name} at step {pre.step_id!r} answered for other objects than this call's"
+        )
+    answers = listed or answers
+    no = next((n for a in answers if (n := _says_no(a, tool)) is not None), None)
     if no is not None:
         return "planning.precondition_said_no", f"{pre.tool_name} said no at step {pre.step_id!r} ({no})"
-    waiting = _not_yet(pre.observation, pre.tool_name or "")
+    waiting = next((w for a in answers if (w := _not_yet(a, tool)) is not None), None)
     if waiting is not None:
         return "planning.precondition_pending", (
             f"{pre.tool_name} had not said yes yet at step {pre.step_id!r} ({waiting})"
@@ -413,7 +466,7 @@ def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: Trace
             return "planning.identity_not_from_user", (
                 f"{pre.tool_name} at step {pre.step_id!r} used values read off step {source!r}, none from the user"
             )
-    member = _unclear(pre.observation, pre.tool_name or "")
+    member = next((m for a in answers if (m := _unclear(a, tool)) is not None), None)
     if member is None:
         return None
     question = (f"{pre.tool_name} answered {member} at step {pre.step_id!r}: does that answer allow {call.tool_name} "
