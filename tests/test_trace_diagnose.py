@@ -106,21 +106,25 @@ def test_a_value_the_user_gave_links_nothing() -> None:
     assert diagnosis.downstream_failures == ()
 
 
-def test_an_unrecovered_tool_error_is_critical_though_the_failure_shows_in_the_reply() -> None:
+def test_after_an_unrecovered_tool_error_the_reply_that_reports_success_is_critical() -> None:
+    """The failed calls are the tool's failure; the agent's is the reply that reports success (issue 28: the
+    critical step is a step with a finding): it is named, and the hypothesis names the failed call and its error."""
     t1 = user("u", 0, "Refund ORDER_7")
     t2 = call("c1", 1, "check_refund_eligibility", error="timeout after 30 s", order_id="ORDER_7")
     t3 = call("c2", 2, "check_refund_eligibility", error="timeout after 30 s", order_id="ORDER_7")
     t4 = reply("r", 3, "Done, refunded!")
-    trace = Trace("t", (t1, t2, t3, t4))
+    t5 = call("c3", 4, "send_receipt", {"sent": True}, order_id="ORDER_7")
+    trace = Trace("t", (t1, t2, t3, t4, t5))
     found = verdicts(
         at(t4, Dimension.RECOVERY, "recovery.reported_success_after_error"),
         at(t4, Dimension.RESULT_USE, "result_use.contradicts_observation"),
+        at(t5, Dimension.ARGUMENTS, "arguments.ungrounded"),
     )
     diagnosis = diagnose(trace, found)
-    assert diagnosis.first_critical_failure_step == "c1"  # the first of the identical failing calls
+    assert diagnosis.first_critical_failure_step == "r"
     assert diagnosis.critical_rule.startswith("unrecovered_error")
-    assert {(d.step_id, d.link) for d in diagnosis.downstream_failures} == {("r", "after_error")}
-    assert len(diagnosis.downstream_failures) == 2
+    assert [(d.step_id, d.link) for d in diagnosis.downstream_failures] == [("c3", "after_error")]
+    assert "step 'c1' (check_refund_eligibility) failed" in diagnosis.root_cause_hypothesis  # the first of the row
     assert diagnosis.affected_layers[0] is Layer.TOOL
     assert "timeout after 30 s" in diagnosis.root_cause_hypothesis
 
@@ -229,3 +233,21 @@ def test_of_independent_failures_the_first_veto_is_critical_over_an_earlier_hard
         at(steps[4], Dimension.ARGUMENTS, "arguments.ungrounded"),
     )
     assert diagnose(trace, hard_only).first_critical_failure_step == "r1"
+
+
+def test_an_error_read_off_the_observation_and_hidden_by_the_final_response_names_that_reply() -> None:
+    """An error the observation reports (no ``error`` field) and a success claimed in a final response that no
+    step carries: the critical step is ``"final_response"``, and the hypothesis names the failed call."""
+    t1 = user("u", 0, "Please renew library loan LN-404.")
+    t2 = call("c1", 1, "renew_loan", {"renewed": False, "error": "HOLD_PLACED"}, loan_id="LN-404")
+    trace = Trace("t", (t1, t2), final_response="Renewed! LN-404 is due in three more weeks.")
+    hidden = verdicts(at(None, Dimension.RECOVERY, "recovery.reported_success_after_error"))
+    diagnosis = diagnose(trace, hidden)
+    assert diagnosis.first_critical_failure_step == "final_response"
+    assert diagnosis.critical_rule.startswith("unrecovered_error")
+    assert "step 'c1' (renew_loan) failed" in diagnosis.root_cause_hypothesis
+    # the same run whose call did not fail has no unrecovered error: the reply alone is named by the reply rule
+    fine = Trace("t", (t1, call("c1", 1, "renew_loan", {"renewed": True}, loan_id="LN-404")),
+                 final_response="Renewed! LN-404 is due in three more weeks.")  # fmt: skip
+    claimed = verdicts(at(None, Dimension.RESULT_USE, "result_use.unsupported_outcome", {"final_response": "x"}))
+    assert diagnose(fine, claimed).critical_rule.startswith("final_reply")

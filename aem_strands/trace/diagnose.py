@@ -5,8 +5,11 @@ The *first critical failure step* is the earliest step whose correction would mo
 failures; it is not always where a failure shows. Steps are tried in order, and the first that meets a rule is
 chosen (``critical_rule`` names the rule):
 
-- ``unrecovered_error``: the step's call failed (an error or a timeout) and a recovery finding says the trace
-  did not recover from it; every later finding follows from it (link ``after_error``);
+- ``unrecovered_error``: a call failed (an error or a timeout, in any shape ``failures.failure`` reads) and a
+  recovery finding says the trace did not recover from it: the step of that finding, where the agent went on
+  wrongly (the reply that reported success anyway, the retry past the budget, the failed call the trace ends on
+  without a word); the failed call is the tool's failure, not the agent's, and is named in the hypothesis. Every
+  later finding follows from it (link ``after_error``);
 - ``decision_before_failures``: the step has a planning, safety, tool-selection or arguments finding and a later
   failing step (or a trace-level finding) reuses a value the step introduced;
 - ``taint``: the step has a finding of another dimension and a later failing step reuses a value it introduced;
@@ -39,6 +42,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from aem_strands.compare.walk import json_scalars
+from aem_strands.trace.checks.failures import failure
+from aem_strands.trace.checks.steps import call_failed
 from aem_strands.trace.types import (
     GATES,
     ActionType,
@@ -103,7 +108,8 @@ _FIXES: Mapping[Dimension, str] = {
 }
 
 _RULES: Mapping[str, str] = {
-    "unrecovered_error": "the earliest failed call the trace did not recover from; later failures follow it",
+    "unrecovered_error": "a call failed and the agent did not recover: the step where it went on wrongly (a success "
+    "reported anyway, a retry past the budget, an end without a word); later failures follow it",
     "decision_before_failures": "the earliest wrong decision (planning, safety, tool selection or arguments) "
     "whose values later failures reuse",
     "taint": "the earliest failing step whose output later failing steps reuse",
@@ -124,6 +130,8 @@ class _Choice:
     downstream: tuple[tuple[Finding, str], ...]
     recovery: Finding | None = None
     """For ``unrecovered_error``: the recovery finding that says how the trace went on after the failed call."""
+    failed: Step | None = None
+    """For ``unrecovered_error``: the failed call the trace did not recover from."""
     name: str | None = None
     """The critical step's name when it is not a step: ``"final_response"``."""
 
@@ -308,7 +316,7 @@ def _error_step(trace: Trace, finding: Finding) -> Step | None:
     """The failed call a recovery finding is about: the first of the run of identical failed calls that ends at
     or before the finding's step."""
     end = len(trace.steps) if finding.step_index is None else finding.step_index + 1
-    failed = [s for s in trace.steps[:end] if s.action_type is ActionType.TOOL_CALL and s.error is not None]
+    failed = [s for s in trace.steps[:end] if s.action_type is ActionType.TOOL_CALL and call_failed(s)]
     if not failed:
         return None
     last = failed[-1]
@@ -347,16 +355,25 @@ def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
         if finding.step_index is not None and 0 <= finding.step_index < len(trace.steps):
             by_step.setdefault(finding.step_index, []).append(finding)
     unrecovered: dict[int, tuple[Step, Finding]] = {}
+    steps = len(trace.steps)
     for finding in findings:
         if finding.dimension is Dimension.RECOVERY and (failed := _error_step(trace, finding)) is not None:
-            unrecovered.setdefault(failed.index, (failed, finding))
+            at = finding.step_index if finding.step_index is not None and 0 <= finding.step_index < steps else steps
+            unrecovered.setdefault(at, (failed, finding))
     for index in sorted(set(by_step) | set(unrecovered)):
+        if index == steps:  # a recovery finding about the final response that no step carries
+            failed, how = unrecovered[index]
+            reply = _final_reply_step(trace)
+            rest = tuple((f, "after_error") for f in findings if f is not how and f.step_index is None)
+            return _Choice(reply, "unrecovered_error", (how,), rest, recovery=how, failed=failed,
+                           name=None if reply else "final_response")  # fmt: skip
         step = trace.steps[index]
         own = tuple(by_step.get(index, ()))
         later = _after(findings, index)
         if index in unrecovered:
-            how = unrecovered[index][1]
-            return _Choice(step, "unrecovered_error", own, tuple((f, "after_error") for f in later), recovery=how)
+            failed, how = unrecovered[index]
+            return _Choice(step, "unrecovered_error", own, tuple((f, "after_error") for f in later), recovery=how,
+                           failed=failed)  # fmt: skip
         links = _links(read, index, later)
         if links:
             decision = any(f.dimension in DECISION_DIMENSIONS for f in own)
@@ -409,8 +426,9 @@ def _went_on(choice: _Choice, tail: str) -> str:
 def _hypothesis(choice: _Choice, lead: Finding, passes: bool) -> str:
     explained = len(choice.downstream)
     tail = f", and {explained} later failure{' follows' if explained == 1 else 's follow'} from it" if explained else ""
-    if choice.rule == "unrecovered_error" and choice.step is not None:
-        return f"The call at {_subject(choice.step)} failed ({choice.step.error}) and {_went_on(choice, tail)}."
+    if choice.rule == "unrecovered_error" and choice.failed is not None:
+        failed = choice.failed
+        return f"The call at {_subject(failed)} failed ({failure(failed)}) and {_went_on(choice, tail)}."
     message = _STEP_PREFIX.sub("", lead.message).rstrip(".")  # the step is named already
     what = f"({lead.rule}: {message})"
     if passes:  # only a soft budget was exceeded: the trace did its job
