@@ -19,7 +19,8 @@
   and account numbers, e-mail, phone, date of birth), plus each identifier-like argument of the trace's calls
   (``customer_id``: asked as "customer id"). An item was given when an earlier user step holds a value of its kind
   (read with ``reply_signals.facts_in``: e-mail, phone, date; order numbers by their pattern) or an earlier call
-  already used it as an argument.
+  already used it as an argument. Asking again after a call with the given value failed (the address bounced,
+  the order was not found) is recovery: no finding.
 """
 
 from __future__ import annotations
@@ -188,8 +189,12 @@ def _argument_items(trace: Trace) -> list[Item]:
     return items
 
 
-_SOMEONE_ELSES = re.compile(r"\b(?:their|its|his|her|the [\w'-]+'s|[A-Z][\w'-]*'s|of the)\s+(?:[\w-]+\s+)?$")
-"""What makes the item someone else's (``their phone number``, ``the salon's phone``): not the user's slot."""
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:their|its|his|her|the [\w'-]+'s|(?!(?:What|That|It|Here|There|Who|Where|How|Let|He|She)'s\b)"
+    r"[A-Z][\w'-]*'s|of the)\s+(?:[\w-]+\s+)?$"
+)
+"""What makes the item someone else's (``their phone number``, ``the salon's phone``; not a contraction such as
+``What's your phone number?``): not the user's slot."""
 _ASKING = frozenset([ActKind.REQUEST, ActKind.CONFIRM])
 _YOURS = re.compile(r"\byour\s+(?:[\w-]+\s+)?$", re.I)
 
@@ -224,6 +229,18 @@ def _given(trace: Trace, before: int, item: Item) -> tuple[Step, str, str] | Non
     return None
 
 
+def _rejected(trace: Trace, value: str, start: int, end: int) -> bool:
+    """Whether a call between steps ``start`` and ``end`` took ``value`` as an argument and failed (the address
+    bounced, the order number was not found)."""
+    key = identifier_key(value)
+    return bool(key) and any(
+        s.action_type is ActionType.TOOL_CALL
+        and call_failed(s)
+        and any(isinstance(v, (str, int, float)) and identifier_key(str(v)) == key for v in s.arguments.values())
+        for s in trace.steps[start:end]
+    )
+
+
 def _asked_again(trace: Trace) -> list[Finding]:
     replies = [
         s for s in trace.steps
@@ -240,6 +257,8 @@ def _asked_again(trace: Trace) -> list[Finding]:
             source, value, how = given
             if any(identifier_key(value) in identifier_key(s) for s in asking):
                 continue  # it quotes the value it has: a confirmation
+            if _rejected(trace, value, source.index, step.index):
+                continue  # a call with the value failed since: asking for it again is recovery, not waste
             message = (
                 f"step {step.step_id!r} asks for the {item.name} again ({asking[0]!r}): {how} at step "
                 f"{source.step_id!r} ({value!r}); use the value already given"
