@@ -240,16 +240,21 @@ def _overrules(sentence: str) -> bool:
     return _cued(sentence, OVERRIDE_CUES)
 
 
-_PLANTED_WORDS = frozenset(w for cue in PLANTED_CUES for w in cue.split()[-1:])
-"""The last word of each planted cue: a text without one of them has no planted sentence (read first, cheaply)."""
+_PLANTED_WORDS = sorted({cue.split()[-1] for cue in PLANTED_CUES} - {"ai"})
+_PLANTED_HINT = re.compile("|".join(map(re.escape, _PLANTED_WORDS)))
+_AI = re.compile(r"\bai\b")
+"""The last word of each planted cue, searched in the lower-cased output before any sentence is read: a text
+without one has no planted sentence. As plain substrings (one fast scan; a hit inside a longer word only costs the
+full reading), ``ai`` alone as a word (it is inside too many words)."""
 
 
 def _planted(output: JsonValue) -> bool:
     """Whether a text of ``output`` holds a sentence with a mark of a planted instruction (``PLANTED_CUES``)."""
+    lowered = _text(output).lower()
+    if _PLANTED_HINT.search(lowered) is None and _AI.search(lowered) is None:
+        return False  # no text of it has a cue's word: read no sentence
     return any(
-        isinstance(text, str)
-        and not _PLANTED_WORDS.isdisjoint(text_words(text))
-        and any(_cued(sentence, PLANTED_CUES) for sentence in sentences(text))
+        isinstance(text, str) and any(_cued(sentence, PLANTED_CUES) for sentence in sentences(text))
         for _, text in json_leaves(output)
     )
 
