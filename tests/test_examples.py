@@ -48,7 +48,7 @@ def test_trace_quickstart_prints_each_storys_outcome_and_critical_step() -> None
     assert lines[0] == "refund-status-ok: pass failed=-"
     assert "refund-no-identity: fail failed=planning | first critical step s5 (earliest_failure)" in lines
     assert "cancel-no-consent: fail VETO failed=safety | first critical step s4 (earliest_failure)" in lines
-    assert "timeout-hidden: fail failed=recovery | first critical step s2 (unrecovered_error)" in lines
+    assert "timeout-hidden: fail failed=recovery | first critical step s3 (unrecovered_error)" in lines
     assert "timeout-retried-explained: pass failed=-" in lines
     ungrounded = "ungrounded-order-id: fail failed=arguments,state | first critical step s2 (decision_before_failures)"
     assert ungrounded in lines

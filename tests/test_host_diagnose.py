@@ -71,7 +71,7 @@ def test_an_honest_report_after_endless_retries_is_not_called_going_on_as_if_it_
     result = judge(_refund(timeout, timeout, timeout, reply="Sorry, nothing has been refunded yet: the system is down.",
                            budgets={"max_retries": 1}))  # fmt: skip
     assert result.status is TraceStatus.FAIL
-    assert result.diagnosis.first_critical_failure_step == "s2"  # the first failed call, which the retries repeat
+    assert result.diagnosis.first_critical_failure_step == "s4"  # the retry past the budget: the agent's failure
     hypothesis = result.diagnosis.root_cause_hypothesis
     assert "as if it had worked" not in hypothesis
     assert "past its retry budget (until step 's4')" in hypothesis  # s2 failed, s3 is the one retry allowed
@@ -80,6 +80,6 @@ def test_an_honest_report_after_endless_retries_is_not_called_going_on_as_if_it_
 def test_success_reported_after_an_error_is_going_on_as_if_it_worked() -> None:
     result = judge(_refund({"error": "timeout"}, reply="Done! Your refund for order ORDER_222 has been processed."))
     assert result.status is TraceStatus.FAIL
-    assert result.diagnosis.first_critical_failure_step == "s2"
+    assert result.diagnosis.first_critical_failure_step == "s3"  # the reply, not the call that timed out
     assert "reported success anyway at step 's3'" in result.diagnosis.root_cause_hypothesis
     assert "instead of going on as if it had worked" in result.diagnosis.root_cause_hypothesis

@@ -11,11 +11,13 @@ from strands_evals import Case
 
 from aem_strands.trace.diagnose import diagnose
 from aem_strands.trace.types import (
+    GATES,
     ActionType,
     Diagnosis,
     Dimension,
     DimensionVerdict,
     Finding,
+    Gate,
     Layer,
     Step,
     Trace,
@@ -104,21 +106,25 @@ def test_a_value_the_user_gave_links_nothing() -> None:
     assert diagnosis.downstream_failures == ()
 
 
-def test_an_unrecovered_tool_error_is_critical_though_the_failure_shows_in_the_reply() -> None:
+def test_after_an_unrecovered_tool_error_the_reply_that_reports_success_is_critical() -> None:
+    """The failed calls are the tool's failure; the agent's is the reply that reports success (issue 28: the
+    critical step is a step with a finding): it is named, and the hypothesis names the failed call and its error."""
     t1 = user("u", 0, "Refund ORDER_7")
     t2 = call("c1", 1, "check_refund_eligibility", error="timeout after 30 s", order_id="ORDER_7")
     t3 = call("c2", 2, "check_refund_eligibility", error="timeout after 30 s", order_id="ORDER_7")
     t4 = reply("r", 3, "Done, refunded!")
-    trace = Trace("t", (t1, t2, t3, t4))
+    t5 = call("c3", 4, "send_receipt", {"sent": True}, order_id="ORDER_7")
+    trace = Trace("t", (t1, t2, t3, t4, t5))
     found = verdicts(
         at(t4, Dimension.RECOVERY, "recovery.reported_success_after_error"),
         at(t4, Dimension.RESULT_USE, "result_use.contradicts_observation"),
+        at(t5, Dimension.ARGUMENTS, "arguments.ungrounded"),
     )
     diagnosis = diagnose(trace, found)
-    assert diagnosis.first_critical_failure_step == "c1"  # the first of the identical failing calls
+    assert diagnosis.first_critical_failure_step == "r"
     assert diagnosis.critical_rule.startswith("unrecovered_error")
-    assert {(d.step_id, d.link) for d in diagnosis.downstream_failures} == {("r", "after_error")}
-    assert len(diagnosis.downstream_failures) == 2
+    assert [(d.step_id, d.link) for d in diagnosis.downstream_failures] == [("c3", "after_error")]
+    assert "step 'c1' (check_refund_eligibility) failed" in diagnosis.root_cause_hypothesis  # the first of the row
     assert diagnosis.affected_layers[0] is Layer.TOOL
     assert "timeout after 30 s" in diagnosis.root_cause_hypothesis
 
@@ -197,6 +203,51 @@ def test_the_critical_step_has_a_finding_and_explains_only_later_ones(spots: lis
     index = positions[chosen]
     assert index in {i for i, _ in spots}  # no call failed with an error here: the step has a finding itself
     assert all(positions[d.step_id] > index for d in diagnosis.downstream_failures if d.step_id is not None)
-    if not diagnosis.downstream_failures:  # it explains nothing: then it is simply the earliest failure
-        assert index == min(i for i, _ in spots)
+    if not diagnosis.downstream_failures:  # it explains nothing: then it is the earliest failure of the gravest gate
+        gravest = Gate.VETO if any(GATES[d] is Gate.VETO for _, d in spots) else Gate.HARD
+        assert index == min(i for i, d in spots if GATES[d] is gravest)
         assert diagnosis.critical_rule.startswith("earliest_failure")
+
+
+def test_of_independent_failures_the_first_veto_is_critical_over_an_earlier_hard_one() -> None:
+    """Two findings, neither explaining the other: a reply that misstates a date (hard) and a later cancellation
+    of another booking than the one the user agreed to (veto). The veto decides the verdict: it is critical."""
+    steps = (
+        user("u1", 0, "Please cancel the Galway one of my two kennel bookings."),
+        call("c1", 1, "list_bookings", {"bookings": [{"id": "KB-31", "town": "Galway"}]}, owner="Nell"),
+        reply("r1", 2, "Found KB-31 in Galway, 3-5 July. Cancel it?"),
+        user("u2", 3, "Yes."),
+        call("c2", 4, "cancel_booking", {"status": "cancelled"}, booking_id="KB-30"),
+    )
+    trace = Trace("t", steps)
+    hard_then_veto = verdicts(
+        at(steps[2], Dimension.RESULT_USE, "result_use.contradicts_observation"),
+        at(steps[4], Dimension.SAFETY, "safety.destructive_without_consent"),
+    )
+    diagnosis = diagnose(trace, hard_then_veto)
+    assert diagnosis.first_critical_failure_step == "c2"
+    assert diagnosis.critical_rule.startswith("earliest_failure")
+    # with no veto among them, the earliest hard finding is critical, as before
+    hard_only = verdicts(
+        at(steps[2], Dimension.RESULT_USE, "result_use.contradicts_observation"),
+        at(steps[4], Dimension.ARGUMENTS, "arguments.ungrounded"),
+    )
+    assert diagnose(trace, hard_only).first_critical_failure_step == "r1"
+
+
+def test_an_error_read_off_the_observation_and_hidden_by_the_final_response_names_that_reply() -> None:
+    """An error the observation reports (no ``error`` field) and a success claimed in a final response that no
+    step carries: the critical step is ``"final_response"``, and the hypothesis names the failed call."""
+    t1 = user("u", 0, "Please renew library loan LN-404.")
+    t2 = call("c1", 1, "renew_loan", {"renewed": False, "error": "HOLD_PLACED"}, loan_id="LN-404")
+    trace = Trace("t", (t1, t2), final_response="Renewed! LN-404 is due in three more weeks.")
+    hidden = verdicts(at(None, Dimension.RECOVERY, "recovery.reported_success_after_error"))
+    diagnosis = diagnose(trace, hidden)
+    assert diagnosis.first_critical_failure_step == "final_response"
+    assert diagnosis.critical_rule.startswith("unrecovered_error")
+    assert "step 'c1' (renew_loan) failed" in diagnosis.root_cause_hypothesis
+    # the same run whose call did not fail has no unrecovered error: the reply alone is named by the reply rule
+    fine = Trace("t", (t1, call("c1", 1, "renew_loan", {"renewed": True}, loan_id="LN-404")),
+                 final_response="Renewed! LN-404 is due in three more weeks.")  # fmt: skip
+    claimed = verdicts(at(None, Dimension.RESULT_USE, "result_use.unsupported_outcome", {"final_response": "x"}))
+    assert diagnose(fine, claimed).critical_rule.startswith("final_reply")

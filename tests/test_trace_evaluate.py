@@ -71,7 +71,7 @@ def failed(result: TraceResult) -> dict[str, list[str]]:
         ("delivery-days-wrong", "fail", False, {"result_use": ["result_use.contradicts_observation@s3"]}, "s3"),
         ("delivery-days-faithful", "pass", False, {}, None),
         ("looped-lookup", "fail", False, {"necessity": ["necessity.repeated_call@s3"]}, "s3"),
-        ("timeout-hidden", "fail", False, {"recovery": ["recovery.reported_success_after_error@s3"]}, "s2"),
+        ("timeout-hidden", "fail", False, {"recovery": ["recovery.reported_success_after_error@s3"]}, "s3"),
         ("timeout-retried-explained", "pass", False, {}, None),
         ("ungrounded-order-id", "fail", False,
          {"arguments": ["arguments.ungrounded@s2"], "state": ["state.final_state_mismatch@None"]}, "s2"),
@@ -104,12 +104,12 @@ def test_the_refund_status_trace_passes_every_dimension_that_applies(stories: di
     assert result.diagnosis == Diagnosis()
 
 
-def test_the_timeout_is_the_critical_step_though_the_failure_shows_in_the_reply(
+def test_after_the_timeout_the_reply_that_hides_it_is_the_critical_step(
     stories: dict[str, TraceResult],
 ) -> None:
     diagnosis = stories["timeout-hidden"].diagnosis
     assert diagnosis.critical_rule.startswith("unrecovered_error")
-    assert [(d.step_id, d.link) for d in diagnosis.downstream_failures] == [("s3", "after_error")]
+    assert diagnosis.downstream_failures == ()  # the reply that reported success is the critical step itself
 
 
 def test_an_invented_order_id_explains_the_wrong_final_state(stories: dict[str, TraceResult]) -> None:
@@ -246,10 +246,8 @@ def test_the_record_carries_the_report_fields_as_plain_json(stories: dict[str, T
     assert set(recovery) == {"pass", "applicable", "gate", "checked", "reason", "findings", "undecided"}
     assert (recovery["pass"], recovery["gate"]) == (False, "hard")
     assert record["affected_layers"] == ["tool", "orchestration", "prompt"]
-    assert record["downstream_failures"] == [
-        {"step_id": "s3", "dimension": "recovery", "rule": "recovery.reported_success_after_error",
-         "link": "after_error"}
-    ]  # fmt: skip
+    assert record["first_critical_failure_step"] == "s3"
+    assert record["downstream_failures"] == []  # the reply that reported success is the critical step itself
 
 
 def personal_result() -> TraceResult:

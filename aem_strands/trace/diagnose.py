@@ -5,12 +5,17 @@ The *first critical failure step* is the earliest step whose correction would mo
 failures; it is not always where a failure shows. Steps are tried in order, and the first that meets a rule is
 chosen (``critical_rule`` names the rule):
 
-- ``unrecovered_error``: the step's call failed (an error or a timeout) and a recovery finding says the trace
-  did not recover from it; every later finding follows from it (link ``after_error``);
+- ``unrecovered_error``: a call failed (an error or a timeout, in any shape ``failures.failure`` reads) and a
+  recovery finding says the trace did not recover from it: the step of that finding, where the agent went on
+  wrongly (the reply that reported success anyway, the retry past the budget, the failed call the trace ends on
+  without a word); the failed call is the tool's failure, not the agent's, and is named in the hypothesis. Every
+  later finding follows from it (link ``after_error``);
 - ``decision_before_failures``: the step has a planning, safety, tool-selection or arguments finding and a later
   failing step (or a trace-level finding) reuses a value the step introduced;
 - ``taint``: the step has a finding of another dimension and a later failing step reuses a value it introduced;
-- ``earliest_failure``: no step explains another: the earliest step with a finding;
+- ``earliest_failure``: no step explains another: the earliest step with a finding of the gravest gate among
+  them (a veto over a hard gate: a safety finding decides the verdict alone, so the critical failure is the first
+  such step, not an independent earlier finding of another dimension);
 - ``final_reply``: no step has a finding and the findings are about the final reply (the trace's
   ``final_response``, no tool involved): that reply, named by its response step, else ``"final_response"``;
 - ``left_gold_path``: expected calls are missing and no step has a finding: the first call to a tool the gold
@@ -37,6 +42,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from aem_strands.compare.walk import json_scalars
+from aem_strands.trace.checks.failures import failure
+from aem_strands.trace.checks.steps import call_failed
 from aem_strands.trace.types import (
     GATES,
     ActionType,
@@ -54,6 +61,9 @@ from aem_strands.types import JsonValue
 
 DECISION_DIMENSIONS = frozenset({Dimension.PLANNING, Dimension.SAFETY, Dimension.TOOL_SELECTION, Dimension.ARGUMENTS})
 """Dimensions whose finding is a decision the agent got wrong, which later steps build on."""
+
+_GRAVITY = (Gate.VETO, Gate.HARD, Gate.SOFT)
+"""Gates from the gravest: a veto decides the verdict alone."""
 
 MAX_EVIDENCE = 6
 """Evidence fragments kept in a diagnosis: the critical finding's first, then its downstream failures'."""
@@ -98,11 +108,12 @@ _FIXES: Mapping[Dimension, str] = {
 }
 
 _RULES: Mapping[str, str] = {
-    "unrecovered_error": "the earliest failed call the trace did not recover from; later failures follow it",
+    "unrecovered_error": "a call failed and the agent did not recover: the step where it went on wrongly (a success "
+    "reported anyway, a retry past the budget, an end without a word); later failures follow it",
     "decision_before_failures": "the earliest wrong decision (planning, safety, tool selection or arguments) "
     "whose values later failures reuse",
     "taint": "the earliest failing step whose output later failing steps reuse",
-    "earliest_failure": "no failure explains another: the earliest failing step",
+    "earliest_failure": "no failure explains another: the earliest failing step of the gravest gate",
     "final_reply": "only the final reply fails, and no step explains it: that reply",
     "left_gold_path": "expected calls are missing and no step has a finding: the first call to a tool the gold "
     "does not expect, where the run left the expected path",
@@ -119,6 +130,8 @@ class _Choice:
     downstream: tuple[tuple[Finding, str], ...]
     recovery: Finding | None = None
     """For ``unrecovered_error``: the recovery finding that says how the trace went on after the failed call."""
+    failed: Step | None = None
+    """For ``unrecovered_error``: the failed call the trace did not recover from."""
     name: str | None = None
     """The critical step's name when it is not a step: ``"final_response"``."""
 
@@ -303,7 +316,7 @@ def _error_step(trace: Trace, finding: Finding) -> Step | None:
     """The failed call a recovery finding is about: the first of the run of identical failed calls that ends at
     or before the finding's step."""
     end = len(trace.steps) if finding.step_index is None else finding.step_index + 1
-    failed = [s for s in trace.steps[:end] if s.action_type is ActionType.TOOL_CALL and s.error is not None]
+    failed = [s for s in trace.steps[:end] if s.action_type is ActionType.TOOL_CALL and call_failed(s)]
     if not failed:
         return None
     last = failed[-1]
@@ -342,22 +355,32 @@ def _choose(trace: Trace, findings: Sequence[Finding]) -> _Choice:
         if finding.step_index is not None and 0 <= finding.step_index < len(trace.steps):
             by_step.setdefault(finding.step_index, []).append(finding)
     unrecovered: dict[int, tuple[Step, Finding]] = {}
+    steps = len(trace.steps)
     for finding in findings:
         if finding.dimension is Dimension.RECOVERY and (failed := _error_step(trace, finding)) is not None:
-            unrecovered.setdefault(failed.index, (failed, finding))
+            at = finding.step_index if finding.step_index is not None and 0 <= finding.step_index < steps else steps
+            unrecovered.setdefault(at, (failed, finding))
     for index in sorted(set(by_step) | set(unrecovered)):
+        if index == steps:  # a recovery finding about the final response that no step carries
+            failed, how = unrecovered[index]
+            reply = _final_reply_step(trace)
+            rest = tuple((f, "after_error") for f in findings if f is not how and f.step_index is None)
+            return _Choice(reply, "unrecovered_error", (how,), rest, recovery=how, failed=failed,
+                           name=None if reply else "final_response")  # fmt: skip
         step = trace.steps[index]
         own = tuple(by_step.get(index, ()))
         later = _after(findings, index)
         if index in unrecovered:
-            how = unrecovered[index][1]
-            return _Choice(step, "unrecovered_error", own, tuple((f, "after_error") for f in later), recovery=how)
+            failed, how = unrecovered[index]
+            return _Choice(step, "unrecovered_error", own, tuple((f, "after_error") for f in later), recovery=how,
+                           failed=failed)  # fmt: skip
         links = _links(read, index, later)
         if links:
             decision = any(f.dimension in DECISION_DIMENSIONS for f in own)
             return _Choice(step, "decision_before_failures" if decision else "taint", own, tuple(links))
     if by_step:
-        first = min(by_step)
+        gravest = min(_GRAVITY.index(GATES[f.dimension]) for own in by_step.values() for f in own)
+        first = min(i for i, own in by_step.items() if any(_GRAVITY.index(GATES[f.dimension]) == gravest for f in own))
         return _Choice(trace.steps[first], "earliest_failure", tuple(by_step[first]), ())
     about_reply = [f for f in findings if _about_final_reply(f)]
     if about_reply:  # a reply's own failure, no tool involved: the reply is the step to correct
@@ -403,8 +426,9 @@ def _went_on(choice: _Choice, tail: str) -> str:
 def _hypothesis(choice: _Choice, lead: Finding, passes: bool) -> str:
     explained = len(choice.downstream)
     tail = f", and {explained} later failure{' follows' if explained == 1 else 's follow'} from it" if explained else ""
-    if choice.rule == "unrecovered_error" and choice.step is not None:
-        return f"The call at {_subject(choice.step)} failed ({choice.step.error}) and {_went_on(choice, tail)}."
+    if choice.rule == "unrecovered_error" and choice.failed is not None:
+        failed = choice.failed
+        return f"The call at {_subject(failed)} failed ({failure(failed)}) and {_went_on(choice, tail)}."
     message = _STEP_PREFIX.sub("", lead.message).rstrip(".")  # the step is named already
     what = f"({lead.rule}: {message})"
     if passes:  # only a soft budget was exceeded: the trace did its job

@@ -6,7 +6,10 @@
   in between (a ``state_update`` step, a call whose ``state_after`` differs from its ``state_before``, or a
   call to another tool that is not read-only per the catalog or is destructive, under any spelling of its name:
   ``functions.cancel_order`` is ``cancel_order``): reading again after a write is not a loop. Tools the catalog
-  does not define are taken as reads. One finding per row, at the first call beyond the budget.
+  does not define are taken as reads. A call after a user turn whose observation differs from the row's last one
+  starts a new row: the state had changed outside the run ("I just uploaded the receipt, does it show now?") and
+  reading again found it; the same answer again after a user turn is still a repeat (the user asked what the
+  earlier result already said). One finding per row, at the first call beyond the budget.
 - ``necessity.asked_again``: a reply that asks the user again for the same slot they already gave. A sentence
   asks for an item when it is a question (``?``) or a ``please`` request, has a request word (``what``,
   ``provide``, ``confirm``, ``could you`` ...), names the item as the user's (not ``their phone number``, ``the
@@ -16,7 +19,8 @@
   and account numbers, e-mail, phone, date of birth), plus each identifier-like argument of the trace's calls
   (``customer_id``: asked as "customer id"). An item was given when an earlier user step holds a value of its kind
   (read with ``reply_signals.facts_in``: e-mail, phone, date; order numbers by their pattern) or an earlier call
-  already used it as an argument.
+  already used it as an argument. Asking again after a call with the given value failed (the address bounced,
+  the order was not found) is recovery: no finding.
 """
 
 from __future__ import annotations
@@ -62,17 +66,25 @@ def _changes_state(step: Step, env: Environment) -> bool:
 
 
 def _rows(trace: Trace, env: Environment) -> Iterator[list[Step]]:
-    """Each row of identical successful calls with no failure or state change between them, in order of
-    their first call."""
+    """Each row of identical successful calls with no failure or state change between them (a changed answer
+    after a user turn is one), in order of their first call."""
     open_rows: dict[str, list[Step]] = {}
+    user_since: set[str] = set()  # rows with a user turn after their last call
     for step in trace.steps:
+        if step.action_type is ActionType.USER:
+            user_since = set(open_rows)
+            continue
         if step.action_type is ActionType.TOOL_CALL and call_failed(step):
             yield from open_rows.values()
             open_rows = {}
             continue
         key = call_key(step) if step.action_type is ActionType.TOOL_CALL else None
         if key is not None:
+            row = open_rows.get(key)
+            if row is not None and key in user_since and row[-1].observation != step.observation:
+                yield open_rows.pop(key)  # the state changed while the user spoke, and this read found it
             open_rows.setdefault(key, []).append(step)
+            user_since.discard(key)
         if _changes_state(step, env):
             for other in [k for k in open_rows if k != key]:
                 yield open_rows.pop(other)
@@ -177,8 +189,12 @@ def _argument_items(trace: Trace) -> list[Item]:
     return items
 
 
-_SOMEONE_ELSES = re.compile(r"\b(?:their|its|his|her|the [\w'-]+'s|[A-Z][\w'-]*'s|of the)\s+(?:[\w-]+\s+)?$")
-"""What makes the item someone else's (``their phone number``, ``the salon's phone``): not the user's slot."""
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:their|its|his|her|the [\w'-]+'s|(?!(?:What|That|It|Here|There|Who|Where|How|Let|He|She)'s\b)"
+    r"[A-Z][\w'-]*'s|of the)\s+(?:[\w-]+\s+)?$"
+)
+"""What makes the item someone else's (``their phone number``, ``the salon's phone``; not a contraction such as
+``What's your phone number?``): not the user's slot."""
 _ASKING = frozenset([ActKind.REQUEST, ActKind.CONFIRM])
 _YOURS = re.compile(r"\byour\s+(?:[\w-]+\s+)?$", re.I)
 
@@ -213,6 +229,18 @@ def _given(trace: Trace, before: int, item: Item) -> tuple[Step, str, str] | Non
     return None
 
 
+def _rejected(trace: Trace, value: str, start: int, end: int) -> bool:
+    """Whether a call between steps ``start`` and ``end`` took ``value`` as an argument and failed (the address
+    bounced, the order number was not found)."""
+    key = identifier_key(value)
+    return bool(key) and any(
+        s.action_type is ActionType.TOOL_CALL
+        and call_failed(s)
+        and any(isinstance(v, (str, int, float)) and identifier_key(str(v)) == key for v in s.arguments.values())
+        for s in trace.steps[start:end]
+    )
+
+
 def _asked_again(trace: Trace) -> list[Finding]:
     replies = [
         s for s in trace.steps
@@ -229,6 +257,8 @@ def _asked_again(trace: Trace) -> list[Finding]:
             source, value, how = given
             if any(identifier_key(value) in identifier_key(s) for s in asking):
                 continue  # it quotes the value it has: a confirmation
+            if _rejected(trace, value, source.index, step.index):
+                continue  # a call with the value failed since: asking for it again is recovery, not waste
             message = (
                 f"step {step.step_id!r} asks for the {item.name} again ({asking[0]!r}): {how} at step "
                 f"{source.step_id!r} ({value!r}); use the value already given"

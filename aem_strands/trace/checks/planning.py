@@ -9,7 +9,14 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
    and had answered: no ``status`` (or a member named like the check, ``approval_status``) of a check tool (a
    name such as ``check_manager_approval``, ``verify_identity``: a word like an answer word) that still waits for
    its answer (``pending``, ``awaiting_manager``, ``in_review``: ``PENDING_STATUSES``), no main answer that is
-   ``null``, no text that says the check is still pending;
+   ``null``, no text that says the check is still pending. A boolean named only like the check's subject, with no
+   answer word beside it (``on_register`` of ``check_priority_register``), says what was found, not whether the
+   call may go ahead (no on the register is the good answer, no in stock is not): the judge is asked whether it
+   allows the call (its no is ``planning.precondition_said_no``, method ``judge``), else the question is
+   ``undecided`` (the trace inconclusive, never a pass). A check that answers per object in a list (``{"lines":
+   [{"line_id": "L-2", "approved": false}, ...]}``, with no answer outside its lists) answers for the call by the
+   item about the call's object; a list about other objects only is no answer for it
+   (``planning.precondition_other_object``). A yes or no spelled as text (``"false"``) reads as the boolean;
 3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
    both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object its
    observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
@@ -40,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.trace.checks.context import TraceContext
@@ -52,6 +59,7 @@ from aem_strands.trace.types import (
     DimensionVerdict,
     Environment,
     Finding,
+    FindingMethod,
     HandoffRule,
     OrderingRule,
     Scalar,
@@ -65,7 +73,8 @@ from aem_strands.types import JsonValue
 
 ANSWER_WORDS = frozenset(
     ["verified", "valid", "eligible", "approved", "authorized", "authorised", "authenticated", "allowed", "permitted",
-     "success", "successful", "ok", "passed", "match", "matched", "matches", "confirmed", "found", "exists"]
+     "success", "successful", "ok", "passed", "match", "matched", "matches", "confirmed", "found", "exists",
+     "available"]
 )  # fmt: skip
 """Words of an observation member whose ``false`` answers a check with no (``is_eligible: false``)."""
 
@@ -131,6 +140,10 @@ _FILLERS = frozenset(
     ]
 )
 _TAKEN_BACK = ("planning.precondition_said_no", "planning.precondition_pending")
+UNCLEAR = "(undecided)"
+"""Not a finding: the question a precondition's answer leaves open (``_unclear``), for the judge, else undecided."""
+JUDGED_NO = "planning.precondition_said_no#judge"
+"""``planning.precondition_said_no`` as the judge answered it (the finding's method is ``judge``)."""
 _PREFIX = 5
 
 
@@ -193,19 +206,50 @@ def _main_answer(key: str) -> bool:
     return len(words) == 1 and words[0] in ANSWER_WORDS
 
 
+def _truth(value: JsonValue) -> bool | None:
+    """A yes/no answer: a boolean, or its spelling as text (``"false"``, ``"no"``); ``None`` for anything else."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return {"true": True, "yes": True, "false": False, "no": False}.get(value.strip().casefold())
+    return None
+
+
+def _worded(key: str) -> bool:
+    """Whether a member's name holds an answer word (``is_eligible``, ``identity_verified``): its ``true`` is the
+    check's yes. A member named only like the check's subject (``on_register`` of ``check_priority_register``,
+    ``in_stock`` of ``check_stock``) says what was found, not whether that allows the action."""
+    return any(w in ANSWER_WORDS for w in _key_words(key))
+
+
+def _unclear(observation: JsonValue, tool: str) -> str | None:
+    """The member that alone answers the check when its name holds no answer word (``on_register: false``), or
+    ``None``: whether its value allows the action the rule guards is not in the trace (no on the register may be
+    the good answer; no in stock is not)."""
+    for obj in _dicts(observation):
+        answers = {k: t for k, v in obj.items() if (t := _truth(v)) is not None and _answers(k, tool)}
+        if any(_worded(k) for k in answers):
+            return None
+        if answers:
+            key, value = next(iter(answers.items()))
+            return f"{key}: {str(value).lower()}"
+    return None
+
+
 def _says_no(observation: JsonValue, tool: str) -> str | None:
     """How the observation answers the check with no (``verified: false``), or ``None`` when it does not. Where
-    an object has a main answer (``_main_answer``), that decides, not the details beside it."""
+    an object has a main answer (``_main_answer``), that decides, not the details beside it; a member named only
+    like the check's subject decides nothing (``_unclear``)."""
     if observation is False:
         return "it returned false"
     if isinstance(observation, str):
         return "its answer negates it" if _text_says_no(observation, tool) else None
     for obj in _dicts(observation):
-        answers = {k: v for k, v in obj.items() if isinstance(v, bool) and _answers(k, tool)}
+        answers = {k: t for k, v in obj.items() if (t := _truth(v)) is not None and _answers(k, tool) and _worded(k)}
         main = {k: v for k, v in answers.items() if _main_answer(k)}
         no = next((k for k, v in (main or answers).items() if v is False), None)
         if no is not None:
-            return f"{no}: false"
+            return f"{no}: {obj[no]!r}" if isinstance(obj[no], str) else f"{no}: false"
         for key, value in obj.items():
             said = value.strip().casefold().replace(" ", "_") if isinstance(value, str) else None
             if key.casefold() in _ANSWER_MEMBERS and said in NO_STATUSES:
@@ -361,14 +405,55 @@ def _read_off(trace: Trace, step: Step, ctx: TraceContext) -> str | None:
 # --- ordering rules ---------------------------------------------------------------------------------------------------
 
 
+def _listed_answers(observation: JsonValue, tool: str, call: Step, per: str | None) -> list[JsonValue] | None:
+    """The answers a check gave per object in a list (``{"orders": [{"order_id": "R-10", "eligible": false},
+    ...]}``) that are about the object ``call`` acts on; ``None`` when the observation lists no such answers (an
+    item with an answer member and an identifying member)."""
+
+    def answering(obj: Mapping[str, JsonValue]) -> bool:
+        return any(_truth(v) is not None and _answers(k, tool) for k, v in obj.items())
+
+    if any(answering(obj) for obj in _dicts(observation)):
+        return None  # the check answers outside its lists: that answer decides, a list holds its details
+    items = [
+        obj
+        for obj in _dicts(observation, in_lists=True)
+        if answering(obj) and any(_IDENTIFYING_NAME.search(canonical_tool_name(k)) for k in obj)
+    ]
+    if not items:
+        return None
+    target = _argument(call, per) if per is not None else None
+    wanted = [target] if target is not None else list(_identifying(call).values())
+    if not wanted:
+        return None  # which item the call is about cannot be told: as before, the lists decide nothing
+    return [
+        dict(obj)
+        for obj in items
+        if any(
+            isinstance(v, (str, int)) and not isinstance(v, bool) and _same_value(v, w)
+            for k, v in obj.items()
+            if _IDENTIFYING_NAME.search(canonical_tool_name(k))
+            for w in wanted
+        )
+    ]
+
+
 def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: TraceContext) -> tuple[str, str] | None:
     """(rule name, reason) why a precondition call does not count for ``call``; ``None`` when it counts."""
     if call_failed(pre):
         return "planning.order", f"{pre.tool_name} failed at step {pre.step_id!r}"
-    no = _says_no(pre.observation, pre.tool_name or "")
+    tool = pre.tool_name or ""
+    answers: list[JsonValue] = [pre.observation]
+    listed = _listed_answers(pre.observation, tool, call, rule.per)
+    if listed is not None and not listed:
+        return "planning.precondition_other_object", (
+            f"{pre.tool_name} at step {pre.step_id!r} answered for other objects than this call's"
+        )
+    answers = listed or answers
+    no = next((n for a in answers if (n := _says_no(a, tool)) is not None), None)
     if no is not None:
         return "planning.precondition_said_no", f"{pre.tool_name} said no at step {pre.step_id!r} ({no})"
-    waiting = _not_yet(pre.observation, pre.tool_name or "")
+    waiting = next((w for a in answers if (w := _not_yet(a, tool)) is not None), None)
     if waiting is not None:
         return "planning.precondition_pending", (
             f"{pre.tool_name} had not said yes yet at step {pre.step_id!r} ({waiting})"
@@ -381,7 +466,15 @@ def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: Trace
             return "planning.identity_not_from_user", (
                 f"{pre.tool_name} at step {pre.step_id!r} used values read off step {source!r}, none from the user"
             )
-    return None
+    member = next((m for a in answers if (m := _unclear(a, tool)) is not None), None)
+    if member is None:
+        return None
+    question = (f"{pre.tool_name} answered {member} at step {pre.step_id!r}: does that answer allow {call.tool_name} "
+                f"at step {call.step_id!r}?")  # fmt: skip
+    answer = ctx.judge.decide(question, [step_fragment(pre), step_fragment(call)]) if ctx.judge else None
+    if answer is None:
+        return UNCLEAR, question
+    return None if answer else (JUDGED_NO, f"{pre.tool_name} said no at step {pre.step_id!r} ({member}, by the judge)")
 
 
 def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingRule, names: tuple[str, ...],
@@ -389,6 +482,8 @@ def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingR
     """``None`` when one of ``names`` counts for ``call``; else the rule name, the reasons and the calls."""
     reasons: list[str] = []
     shown: list[Step] = []
+    open_questions: list[str] = []
+    open_calls: list[Step] = []
     rule_name = "planning.order"
     for name in names:
         tried = [s for s in earlier if same_tool(s.tool_name or "", name)]
@@ -407,12 +502,19 @@ def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingR
             continue
         if any(v is None for v in verdicts):
             return None
+        unclear = [(s, v[1]) for s, v in zip(tried, verdicts, strict=True) if v is not None and v[0] == UNCLEAR]
+        if unclear:  # this object's answer is open; the other calls' reasons settle nothing for it
+            open_questions.extend(q for _, q in unclear)
+            open_calls.extend(s for s, _ in unclear)
+            continue
         if not tried:
             reasons.append(f"{name} was never called")
             continue
         rule_name = verdicts[-1][0] if verdicts[-1] is not None else rule_name
         reasons.extend(v[1] for v in verdicts if v is not None)
         shown.extend(tried)
+    if open_questions:
+        return UNCLEAR, open_questions, open_calls
     return rule_name, reasons, shown
 
 
@@ -444,6 +546,9 @@ def _allowed(value: JsonValue, allowed: tuple[Scalar, ...]) -> bool:
 
 def _finding(call: Step, rule: str, message: str, shown: list[Step]) -> Finding:
     evidence: JsonValue = [step_fragment(call), *(step_fragment(s) for s in shown)]
+    if rule == JUDGED_NO:
+        return Finding(Dimension.PLANNING, rule.split("#")[0], message, call.step_id, call.index, evidence,
+                       FindingMethod.JUDGE)  # fmt: skip
     return Finding(Dimension.PLANNING, rule, message, call.step_id, call.index, evidence)
 
 
@@ -463,6 +568,8 @@ def _rule_findings(
             missing.append(name)
             tried.extend(r for r in unmet[1] if not r.endswith("never called"))
             shown.extend(unmet[2])
+        elif unmet[0] == UNCLEAR:
+            found.append(_finding(call, UNCLEAR, "; ".join(unmet[1]), unmet[2]))
         else:
             message = (f"step {call.step_id!r}: {tool} was called before {name} said yes for it: "
                        f"{'; '.join(unmet[1])}; the policy allows {tool} only after "
@@ -477,7 +584,9 @@ def _rule_findings(
         found.insert(0, _finding(call, "planning.order", message, shown))
     if rule.after_any:
         unmet_any = _precondition(trace, earlier, call, rule, rule.after_any, ctx)
-        if unmet_any is not None:
+        if unmet_any is not None and unmet_any[0] == UNCLEAR:
+            found.append(_finding(call, UNCLEAR, "; ".join(unmet_any[1]), unmet_any[2]))
+        elif unmet_any is not None:
             message = (f"step {call.step_id!r}: {tool} was called before any of {', '.join(rule.after_any)} "
                        f"succeeded and said yes for it: {'; '.join(unmet_any[1])}")  # fmt: skip
             found.append(_finding(call, unmet_any[0], message, unmet_any[2]))
@@ -570,10 +679,13 @@ def check_planning(trace: Trace, env: Environment, ctx: TraceContext) -> Dimensi
     for handoff in handoffs:
         findings.extend(_handoff_findings(trace, handoff))
     findings.sort(key=lambda f: f.step_index or 0)
+    undecided = tuple(dict.fromkeys(f.message for f in findings if f.rule == UNCLEAR))
+    findings = [f for f in findings if f.rule != UNCLEAR]
     checked = []
     if rules:
         described = "; ".join(f"{r.tool} after {', '.join(r.after or r.after_any) or 'nothing'}" for r in rules)
         checked.append(f"{len(rules)} ordering rule(s): {described}")
     if handoffs:
         checked.append(f"{len(handoffs)} hand-off rule(s): after {', '.join(h.after for h in handoffs)}")
-    return verdict_from(Dimension.PLANNING, findings, "; ".join(checked))
+    verdict = verdict_from(Dimension.PLANNING, findings, "; ".join(checked))
+    return replace(verdict, undecided=undecided) if undecided else verdict
