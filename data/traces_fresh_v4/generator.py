@@ -268,7 +268,7 @@ add("v4-tix-08",D,"Move seats, then text the new seats",INIT,[
 ],"fail","After the exchange voided the lawn tickets, the SMS sent the old lawn seats (stale data from before the change) instead of RA-F-7/RA-F-8.","stale_value_after_own_change","state")
 
 add("v4-tix-09",D,"Buy lawn seats, approximate total",INIT,[
- U("ok fine, lawn it is for the saturday phoebe show at the greek, 3 people"),
+ U("ok fine, lawn it is for the saturday phoebe show at the greek in berkeley, 3 people"),
  T("search_events",{"query":"Phoebe Bridgers","city":"Berkeley","date_from":"2026-12-12","date_to":"2026-12-12"},{"results":[EV_GREEK]}),
  T("check_availability",{"event_id":"EV-90311","section":"GA Lawn","quantity":3},{"options":[{"section":"GA Lawn","seat_ids":["GA-2301","GA-2302","GA-2303"],"price_each":59.0,"fees_each":0.95,"order_fee":0.0}]}),
  R("Three lawn tickets are $59 each plus $0.95 fees each, so about $180 in total ($179.85). Go ahead?"),
