@@ -23,6 +23,7 @@ from aem_bench.trace_sets import SGD_DIR, TOOLTALK_DIR, sgd_traces, split_of, to
 
 from aem_strands.trace.load import parse_trace  # noqa: E402
 from aem_strands.trace.policy import environment_from_json, load_policy  # noqa: E402
+from aem_strands.trace.types import Dimension  # noqa: E402
 
 needs_sgd = pytest.mark.skipif(not (SGD_DIR / "test_schema.json").exists(), reason="needs ../shared SGD test")
 needs_tooltalk = pytest.mark.skipif(not (TOOLTALK_DIR / "tooltalk").is_dir(), reason="needs ../shared ToolTalk")
@@ -158,4 +159,22 @@ def test_third_fresh_set_loads_under_its_policies() -> None:
         trace = parse_trace({k: v for k, v in raw.items() if k != "label"})
         if label["expected"] == "fail":
             assert label["step_id"] in {str(s.step_id) for s in trace.steps}
+    assert len({raw["trace_id"] for raw in lines}) == 60
+
+
+def test_fourth_fresh_set_loads_under_its_policies() -> None:
+    """The fourth blind helper's set (halved by SHA-1): every trace loads verbatim, names its policy, a dimension and
+    a step it fails at; 30 pass and 30 fail as its README says."""
+    folder = ROOT / "data" / "traces_fresh_v4"
+    lines = [json.loads(line) for line in (folder / "traces.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    assert len(lines) == 60
+    expected = [raw["label"]["expected"] for raw in lines]
+    assert expected.count("pass") == expected.count("fail") == 30
+    for raw in lines:
+        label = raw["label"]
+        load_policy(folder / label["policy"])
+        trace = parse_trace({k: v for k, v in raw.items() if k != "label"})
+        if label["expected"] == "fail":
+            assert label["step_id"] in {str(s.step_id) for s in trace.steps}
+            assert label["dimension"] in {d.value for d in Dimension}
     assert len({raw["trace_id"] for raw in lines}) == 60
