@@ -50,6 +50,7 @@ no reply claims an outcome in a trace with tools.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from aem_strands.compare.acts import ActKind, dialog_act
 from aem_strands.compare.fact_match import agree, amount
@@ -93,6 +94,7 @@ _MAX_FACTOR = 31
 """Largest count a record's amount is multiplied by in a derived amount (nights, tickets, people)."""
 _DESCRIBED = 2
 """Values and names a reply must share with a record before it is taken as describing it."""
+_NUMERIC_LENGTH = 12
 _ORDINAL = re.compile(r"\d(?:st|nd|rd|th)$", re.I)
 """A day of the month said alone (``the 8th``): no amount, and no hour of a clock time."""
 
@@ -144,6 +146,9 @@ class _Reader:
         self.stated: list[Fact] = []
         """The facts of the reply being read."""
         self.codes = StatedCodes()
+        self.counts: set[str] = set()
+        """Numbers the user, a call or a reply stated, and the lengths of the lists tools answered: what a reply
+        counts with (``3 Psychologist offices``, ``1 Economy class ticket``)."""
         self.observed = False
         if trace.goal:
             self.user(trace.goal)
@@ -154,6 +159,8 @@ class _Reader:
         for fact in facts_in(text):
             if fact.group in COMPARED_GROUPS or (fact.group == "number" and not _ORDINAL.search(fact.text)):
                 self.said.add(fact)
+            if fact.group == "number":
+                self.counts.add(fact.key)
         self.grounded.update(identifier_key(w) for w in re.findall(r"[\w@.#-]+", text))
         self.codes.state(text)
 
@@ -171,6 +178,7 @@ class _Reader:
         if step.observation is None or step.error is not None:
             return
         self.observed = True
+        self.counts.update(_lengths(step.observation))
         for observed in observed_values(step):
             self.codes.observe(observed.value)
             polar = concept_polarity(observed.path, observed.value)
@@ -296,9 +304,17 @@ class _Reader:
         )
 
     def _invented(self, step: Step | None, where: str, text: str) -> None:
-        """A code a statement of the reply gives that nothing the trace stated before holds, in any spelling: an
-        object no tool reported (``result_use.unsupported_value``, ``codes``)."""
-        for sentence, fact in self.codes.invented(text, self.grounded):
+        """A code or a numbered name a statement of the reply gives that nothing the trace stated before holds, in
+        any spelling: an object no tool reported (``result_use.unsupported_value``, ``codes``). A name a
+        contradiction at this step already cites (``1030 2nd Street`` for the record's address) is not told again."""
+        at = step.index if step else None
+        cited = [f.text for s, f in self.reported if s == at]
+        names = [
+            (sentence, name)
+            for sentence, name in self.codes.unnamed(text, lambda word: bool(_number(word) & self.counts))
+            if not any(name.text in told or told in name.text for told in cited)
+        ]
+        for sentence, fact in [*self.codes.invented(text, self.grounded), *names]:
             evidence: dict[str, JsonValue] = {"stated": fact.text, "reply": clip(sentence)}
             if self.latest_records:
                 evidence["observation"] = cite(self.latest_records[0].step)
@@ -378,6 +394,24 @@ class _Reader:
     def arguments(self, step: Step) -> None:
         self.checked += 1
         self.findings += changed_identifiers(step, self.keyed, self.grounded, self.ctx.values, _CONTRADICTS)
+
+
+def _number(text: str) -> set[str]:
+    """The number a text is, as the fact reading keys it (``4.20`` and ``4.2`` are one); empty for other text."""
+    facts = facts_in(text) if len(text) <= _NUMERIC_LENGTH else ()
+    return {facts[0].key} if len(facts) == 1 and facts[0].group == "number" and facts[0].text == text.strip() else set()
+
+
+def _lengths(observation: JsonValue) -> Iterator[str]:
+    """The lengths of an observation's lists (``10 results``)."""
+    stack = [observation]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            yield str(len(node))
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
 
 
 def _failed(step: Step) -> bool:
