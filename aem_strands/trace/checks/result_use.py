@@ -144,7 +144,7 @@ class _Reader:
         self.spoke_since = False
         """Whether the user spoke after the latest observation: a reply then may be about something else."""
         self.stated: list[Fact] = []
-        """The facts of the reply being read."""
+        """The facts of the reply being read, bare numbers with them (``from 12 to 1 pm``: a whole hour's number)."""
         self.codes = StatedCodes()
         self.counts: set[str] = set()
         """Numbers the user, a call or a reply stated, and the lengths of the lists tools answered: what a reply
@@ -238,7 +238,7 @@ class _Reader:
         # they are offers in place of what failed, not statements of what a tool reported.
         act = dialog_act(text)
         failing = ActKind.NOTIFY_FAILURE in act.kinds
-        self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS]
+        self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS or f.group == "number"]
         # After the user asked for something new, a reply asking to confirm it states the new details: a proposal
         # ("Please confirm 1 ticket for March 1st" after "later today"), not a report of the answer before.
         proposing = self.spoke_since and (act.confirms or act.asks)
@@ -387,13 +387,29 @@ class _Reader:
                     described = [(r, 0) for r in others]
             about = [r for r, _ in described if fact.group in r.fields and not _derived(fact, r, fact.group)]
             if about:
-                self._report(step, where, sentence, fact, about[0])
+                kind = [r for r in candidates if fact.group in r.fields]
+                self._report(step, where, sentence, fact, _nearest(kind, sentence, fact) or about[0])
 
     # --- arguments -----------------------------------------------------------------------------------------
 
     def arguments(self, step: Step) -> None:
         self.checked += 1
         self.findings += changed_identifiers(step, self.keyed, self.grounded, self.ctx.values, _CONTRADICTS)
+
+
+_CLAUSE = re.compile(r"[,;]\s*(?:and\s+)?|\s+and\s+")
+
+
+def _nearest(records: list[Record], sentence: str, fact: Fact) -> Record | None:
+    """The only record whose title has a word of the fact's clause that the other records' titles lack (``a meeting
+    with Bob at 1 pm``: ``Bob-Hugo`` of ``Hugo-Alice``, ``Bob-Hugo``, ``Tracy-Hugo``); ``None`` when none or
+    several."""
+    clause = next((c for c in _CLAUSE.split(sentence) if fact.text in c), sentence)
+    words = set(name_words(clause))
+    titles = [{w for t in r.titles for w in t.split()} for r in records]
+    shared = set.intersection(*titles) if len(titles) > 1 else set()
+    found = [r for r, t in zip(records, titles, strict=True) if (t - shared) & words]
+    return found[0] if len(found) == 1 else None
 
 
 def _number(text: str) -> set[str]:
