@@ -62,3 +62,28 @@ def test_a_time_is_cited_against_the_record_its_clause_names() -> None:
     wrong = findings(ask, call("QueryCalendar", meetings), say("You meet Alice at 10 am, and Bob at 1 pm."))
     assert [(f.step_id, f.rule) for f in wrong] == [("s3", CONTRADICTS)]
     assert "events[1].start_time" in wrong[0].message  # Bob-Hugo's, not Hugo-Alice's
+
+
+def test_an_amount_said_about_is_a_rounding_of_the_record_s() -> None:
+    bill = {"account_id": "EA-1", "bill_amount": "43.85", "currency": "GBP", "due": "2026-04-20"}
+    ask = user("How much is my bill?")
+    assert findings(ask, call("get_bill", bill), say("Your bill is about £44, due on 20 April.")) == []
+    assert findings(ask, call("get_bill", bill), say("Your bill comes to roughly £40.")) == []  # £40 to the ten
+    wrong = findings(ask, call("get_bill", bill), say("Your bill is about £48.50, due on 20 April."))
+    assert [(f.step_id, f.rule) for f in wrong] == [("s3", CONTRADICTS)]
+    # said exactly, a rounding is another amount
+    exact = findings(ask, call("get_bill", bill), say("Your bill is £44, due on 20 April."))
+    assert [(f.step_id, f.rule) for f in exact] == [("s3", CONTRADICTS)]
+
+
+def test_a_difference_of_the_records_amounts_is_a_computed_amount() -> None:
+    bill = {"total": 211.87, "previous_total": 168.02, "usage_kwh": 612}
+    ask = user("Why is my March bill so high?")
+    ok = findings(ask, call("get_bill", bill), say("Your March bill was £211.87 against £168.02, about £44 more."))
+    assert ok == []
+    exact = findings(ask, call("get_bill", bill), say("Your March bill was £211.87, £43.85 more than February."))
+    assert exact == []
+    # no amount of the record nor a sum or difference of two is near £60 (a reply that states each of the
+    # record's amounts speaks of another quantity beside them: stated alone here)
+    wrong = findings(ask, call("get_bill", bill), say("Your March bill is about £60 more than February's."))
+    assert [(f.step_id, f.rule) for f in wrong] == [("s3", CONTRADICTS)]

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 
 from aem_strands.compare.acts import ActKind, dialog_act
 from aem_strands.compare.fact_match import agree, amount
@@ -108,15 +109,19 @@ def _holds(record: Record, fact: Fact) -> bool:
 
 
 def _derived(fact: Fact, record: Record, kind: str) -> bool:
-    """Whether a money or duration fact is a product or a sum of the record's amounts of its kind (``3 nights at
-    $150`` is $450): a computed total, no contradiction."""
+    """Whether a money or duration fact is a product, a sum or a difference of the record's amounts of its kind
+    (``3 nights at $150`` is $450): a computed amount, no contradiction."""
     stated = amount(fact)
     if stated is None:
         return False
     amounts = [a for _, _, f in record.fields.get(kind, []) if (a := amount(f)) is not None and a != 0]
     products = any(stated % a == 0 and 1 < stated / a <= _MAX_FACTOR for a in amounts)
-    sums = any(a + b == stated for i, a in enumerate(amounts) for b in amounts[i + 1 :])
-    return products or sums
+    return products or stated in _combined(amounts)
+
+
+def _combined(amounts: list[Decimal]) -> set[Decimal]:
+    """The sums and differences of two amounts (a total, ``£43.85 more`` than last month)."""
+    return {v for i, a in enumerate(amounts) for b in amounts[i + 1 :] for v in (a + b, abs(a - b))}
 
 
 class _Reader:
@@ -327,6 +332,8 @@ class _Reader:
     def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
         if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
             return
+        if _approximates(sentence, fact, record):
+            return
         self.reported.add((step.index if step else None, fact))
         held = record.fields[fact.group]
         observed = [f.text for _, _, f in held]
@@ -395,6 +402,55 @@ class _Reader:
     def arguments(self, step: Step) -> None:
         self.checked += 1
         self.findings += changed_identifiers(step, self.keyed, self.grounded, self.ctx.values, _CONTRADICTS)
+
+
+_HEDGE = re.compile(
+    r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|circa|close to|just (?:under|over)|some)\s*$"
+    r"|~\s*$",
+    re.I,
+)
+"""Words that state an amount as a rounding (``about £44``)."""
+_WRITTEN = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _approximates(sentence: str, fact: Fact, record: Record) -> bool:
+    """Whether ``fact`` is hedged (``about £44``) and one of the record's amounts of its kind, or a sum or a
+    difference of two (``about £44 more``: £211.87 - £168.02), rounds to it at the precision it is written in
+    (``£43.85``: within half of the last digit written, £0.50; ``about $1,200``: $50)."""
+    at = sentence.find(fact.text)
+    written = _WRITTEN.search(fact.text)
+    stated = _quantity(fact)
+    if at < 0 or not _HEDGE.search(sentence[:at]) or written is None or stated is None:
+        return False
+    number = Decimal(written.group().replace(",", ""))
+    if number == 0:
+        return False
+    exponent = number.normalize().as_tuple().exponent
+    if not isinstance(exponent, int):
+        return False
+    unit = Decimal(1).scaleb(exponent) * stated / number
+    held = [
+        q
+        for _, _, known in record.fields.get(fact.group, [])
+        if _same_currency(known, fact) and (q := _quantity(known)) is not None
+    ]
+    return any(abs(value - stated) <= unit / 2 for value in {*held, *_combined(held)})
+
+
+def _same_currency(one: Fact, other: Fact) -> bool:
+    """Whether two amounts are in one currency, or one of them names none (``43.85`` under ``bill_amount``)."""
+    if "money" not in (one.group, other.group):
+        return True
+    mine, theirs = one.key.split(), other.key.split()
+    return len(mine) < 2 or len(theirs) < 2 or mine[0] == theirs[0]
+
+
+def _quantity(fact: Fact) -> Decimal | None:
+    """An amount, or a duration in seconds (``3 hours``: 10800)."""
+    if fact.group == "duration":
+        seconds = fact.key.split()
+        return Decimal(seconds[0]) if len(seconds) == 2 and seconds[1] == "s" else None
+    return amount(fact)
 
 
 _CLAUSE = re.compile(r"[,;]\s*(?:and\s+)?|\s+and\s+")
