@@ -50,14 +50,13 @@ no reply claims an outcome in a trace with tools.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from decimal import Decimal
 
 from aem_strands.compare.acts import ActKind, dialog_act
-from aem_strands.compare.fact_match import agree, amount
+from aem_strands.compare.fact_match import agree
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
+from aem_strands.trace.checks.amounts import approximates, derived, lengths, number
 from aem_strands.trace.checks.codes import StatedCodes
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
@@ -91,11 +90,8 @@ from aem_strands.types import JsonValue
 
 _CONTRADICTS = "result_use.contradicts_observation"
 _UNSUPPORTED = "result_use.unsupported_outcome"
-_MAX_FACTOR = 31
-"""Largest count a record's amount is multiplied by in a derived amount (nights, tickets, people)."""
 _DESCRIBED = 2
 """Values and names a reply must share with a record before it is taken as describing it."""
-_NUMERIC_LENGTH = 12
 _ORDINAL = re.compile(r"\d(?:st|nd|rd|th)$", re.I)
 """A day of the month said alone (``the 8th``): no amount, and no hour of a clock time."""
 
@@ -106,22 +102,6 @@ def _where(step: Step | None) -> str:
 
 def _holds(record: Record, fact: Fact) -> bool:
     return fact.group in record.fields and record.holds(fact)
-
-
-def _derived(fact: Fact, record: Record, kind: str) -> bool:
-    """Whether a money or duration fact is a product, a sum or a difference of the record's amounts of its kind
-    (``3 nights at $150`` is $450): a computed amount, no contradiction."""
-    stated = amount(fact)
-    if stated is None:
-        return False
-    amounts = [a for _, _, f in record.fields.get(kind, []) if (a := amount(f)) is not None and a != 0]
-    products = any(stated % a == 0 and 1 < stated / a <= _MAX_FACTOR for a in amounts)
-    return products or stated in _combined(amounts)
-
-
-def _combined(amounts: list[Decimal]) -> set[Decimal]:
-    """The sums and differences of two amounts (a total, ``£43.85 more`` than last month)."""
-    return {v for i, a in enumerate(amounts) for b in amounts[i + 1 :] for v in (a + b, abs(a - b))}
 
 
 class _Reader:
@@ -183,7 +163,7 @@ class _Reader:
         if step.observation is None or step.error is not None:
             return
         self.observed = True
-        self.counts.update(_lengths(step.observation))
+        self.counts.update(lengths(step.observation))
         for observed in observed_values(step):
             self.codes.observe(observed.value)
             polar = concept_polarity(observed.path, observed.value)
@@ -296,7 +276,7 @@ class _Reader:
             else:
                 # named by an identifier or a title, not by a name every record of a city shares
                 about = [r for r in by_title if fact.group in r.fields]
-            if not about or any(_derived(fact, r, fact.group) for r in about):
+            if not about or any(derived(fact, r, fact.group) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
 
@@ -316,7 +296,7 @@ class _Reader:
         cited = [f.text for s, f in self.reported if s == at]
         names = [
             (sentence, name)
-            for sentence, name in self.codes.unnamed(text, lambda word: bool(_number(word) & self.counts))
+            for sentence, name in self.codes.unnamed(text, lambda word: bool(number(word) & self.counts))
             if not any(name.text in told or told in name.text for told in cited)
         ]
         for sentence, fact in [*self.codes.invented(text, self.grounded), *names]:
@@ -332,7 +312,7 @@ class _Reader:
     def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
         if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
             return
-        if _approximates(sentence, fact, record):
+        if approximates(sentence, fact, record):
             return
         self.reported.add((step.index if step else None, fact))
         held = record.fields[fact.group]
@@ -392,7 +372,7 @@ class _Reader:
                     continue
                 if all(fact.group in r.fields for r in others):
                     described = [(r, 0) for r in others]
-            about = [r for r, _ in described if fact.group in r.fields and not _derived(fact, r, fact.group)]
+            about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group)]
             if about:
                 kind = [r for r in candidates if fact.group in r.fields]
                 self._report(step, where, sentence, fact, _nearest(kind, sentence, fact) or about[0])
@@ -402,55 +382,6 @@ class _Reader:
     def arguments(self, step: Step) -> None:
         self.checked += 1
         self.findings += changed_identifiers(step, self.keyed, self.grounded, self.ctx.values, _CONTRADICTS)
-
-
-_HEDGE = re.compile(
-    r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|circa|close to|just (?:under|over)|some)\s*$"
-    r"|~\s*$",
-    re.I,
-)
-"""Words that state an amount as a rounding (``about £44``)."""
-_WRITTEN = re.compile(r"\d[\d,]*(?:\.\d+)?")
-
-
-def _approximates(sentence: str, fact: Fact, record: Record) -> bool:
-    """Whether ``fact`` is hedged (``about £44``) and one of the record's amounts of its kind, or a sum or a
-    difference of two (``about £44 more``: £211.87 - £168.02), rounds to it at the precision it is written in
-    (``£43.85``: within half of the last digit written, £0.50; ``about $1,200``: $50)."""
-    at = sentence.find(fact.text)
-    written = _WRITTEN.search(fact.text)
-    stated = _quantity(fact)
-    if at < 0 or not _HEDGE.search(sentence[:at]) or written is None or stated is None:
-        return False
-    number = Decimal(written.group().replace(",", ""))
-    if number == 0:
-        return False
-    exponent = number.normalize().as_tuple().exponent
-    if not isinstance(exponent, int):
-        return False
-    unit = Decimal(1).scaleb(exponent) * stated / number
-    held = [
-        q
-        for _, _, known in record.fields.get(fact.group, [])
-        if _same_currency(known, fact) and (q := _quantity(known)) is not None
-    ]
-    return any(abs(value - stated) <= unit / 2 for value in {*held, *_combined(held)})
-
-
-def _same_currency(one: Fact, other: Fact) -> bool:
-    """Whether two amounts are in one currency, or one of them names none (``43.85`` under ``bill_amount``)."""
-    if "money" not in (one.group, other.group):
-        return True
-    mine, theirs = one.key.split(), other.key.split()
-    return len(mine) < 2 or len(theirs) < 2 or mine[0] == theirs[0]
-
-
-def _quantity(fact: Fact) -> Decimal | None:
-    """An amount, or a duration in seconds (``3 hours``: 10800)."""
-    if fact.group == "duration":
-        seconds = fact.key.split()
-        return Decimal(seconds[0]) if len(seconds) == 2 and seconds[1] == "s" else None
-    return amount(fact)
 
 
 _CLAUSE = re.compile(r"[,;]\s*(?:and\s+)?|\s+and\s+")
@@ -466,24 +397,6 @@ def _nearest(records: list[Record], sentence: str, fact: Fact) -> Record | None:
     shared = set.intersection(*titles) if len(titles) > 1 else set()
     found = [r for r, t in zip(records, titles, strict=True) if (t - shared) & words]
     return found[0] if len(found) == 1 else None
-
-
-def _number(text: str) -> set[str]:
-    """The number a text is, as the fact reading keys it (``4.20`` and ``4.2`` are one); empty for other text."""
-    facts = facts_in(text) if len(text) <= _NUMERIC_LENGTH else ()
-    return {facts[0].key} if len(facts) == 1 and facts[0].group == "number" and facts[0].text == text.strip() else set()
-
-
-def _lengths(observation: JsonValue) -> Iterator[str]:
-    """The lengths of an observation's lists (``10 results``)."""
-    stack = [observation]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            yield str(len(node))
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
 
 
 def _failed(step: Step) -> bool:
