@@ -77,3 +77,13 @@ def test_a_count_beside_a_capitalised_word_is_no_name() -> None:
     assert judged(*search, say("Got 10 results. The first is on March 10th.")) == []
     # a number nobody stated, beside a capitalised word with nothing after: a name
     assert judged(*search, say("I found Lotus 5 in Gilroy.")) == [("s3", UNSUPPORTED_VALUE)]
+
+
+def test_a_count_by_its_plural_or_a_unit_letter_is_no_name() -> None:
+    inbox = (user("Anything new?"), call("SearchMessages", {"messages": [{"id": "m1"}, {"id": "m2"}, {"id": "m3"}]}))
+    assert judged(*inbox, say("You have 2 Unread messages from Hugo.")) == []
+    assert judged(*inbox, say("Tomorrow you have 4 Meetings.")) == []
+    assert judged(*inbox, say("It will be 75 F in New York.")) == []
+    # a plural inside a name that goes on is the name's (12 Apostles Hotel), and the finding quotes the whole name
+    wrong = judged(*inbox, say("You could stay at the 12 Apostles Hotel & Spa."))
+    assert wrong == [("s3", UNSUPPORTED_VALUE)]

@@ -5,7 +5,8 @@ identifier. A numbered name is a number that a capitalised word stands next to, 
 208``, ``28 Hotel Sydney``, ``10th and Filbert``), outside the values the reply fact reading reads as a date, a
 time, an amount, a phone (``March 10th``, ``5 pm``: the values rule compares those). A number that counts
 (``3 Psychologist offices``, ``1 Economy class ticket``) is no name: one the trace stated as a number or a list's
-length, with no capitalised word before it, or a lowercase word after it.
+length, with no capitalised word before it, or a lowercase word after it; one whose capitalised words end in a
+plural it counts (``3 Meetings``, ``2 Unread messages``). A capitalised word is of two letters or more (``75 F``).
 
 ``StatedCodes`` keeps every word the trace has stated so far (the user, the calls' arguments, the tools' answers,
 earlier replies) in the spelling identifiers are compared in (``A8`` and ``a-8`` are one), and each number with
@@ -59,7 +60,27 @@ def _pairs(words: list[str]) -> Iterator[str]:
 
 
 def _capital(token: str) -> bool:
-    return token[0].isupper() and token != "I" and not _DIGIT.search(token)
+    """A capitalised word of two letters or more (``F`` in ``75 F`` is a unit)."""
+    return token[0].isupper() and len(token) > 1 and not _DIGIT.search(token)
+
+
+def _plural(token: str) -> bool:
+    """A plural by its ending (``Meetings``, ``messages``; not ``Columbus``, ``Paris``, ``Express``)."""
+    folded = token.casefold()
+    return token.isalpha() and folded.endswith("s") and not folded.endswith(("ss", "us", "is"))
+
+
+def _counting(masked: str, tokens: list[tuple[int, int, str]], at: int) -> bool:
+    """Whether the capitalised words after the number at ``at`` end in a plural it counts (``3 Meetings.``,
+    ``2 Unread messages``, ``3 Psychologist offices``); a name goes on (``12 Apostles Hotel``)."""
+    j = at + 1
+    while j < len(tokens) and _capital(tokens[j][2]) and not masked[tokens[j - 1][1] : tokens[j][0]].strip():
+        j += 1
+    run = tokens[at + 1 : j]
+    after = tokens[j][2] if j < len(tokens) and not masked[tokens[j - 1][1] : tokens[j][0]].strip() else ""
+    if after[:1].islower() and _plural(after):
+        return True
+    return bool(run) and _plural(run[-1][2]) and not after[:1].isupper()
 
 
 def _masked(sentence: str) -> str:
@@ -132,10 +153,24 @@ class StatedCodes:
                 counts = following[:1].islower() and following not in _JOINS
                 if counted(word) and (before is None or counts):
                     continue  # a count ("3 Psychologist offices", "in San Diego 1 room")
-                lo = before if before is not None else start
-                hi = after if after is not None else end
+                if before is None and word.isdigit() and _counting(masked, tokens, i):
+                    continue  # a count by its plural ("3 Meetings", "2 Unread messages")
+                lo, hi = _run(masked, tokens, before if before is not None else start, after or end)
                 shown = sentence[lo:hi]
                 yield sentence, Fact("entity", " ".join(_words(shown)), shown)
+
+
+def _run(masked: str, tokens: list[tuple[int, int, str]], lo: int, hi: int) -> tuple[int, int]:
+    """The name's whole run of capitalised words around ``lo``..``hi`` (``28 Hotel Sydney``, not ``28 Hotel``)."""
+    for start, end, word in reversed([t for t in tokens if t[1] <= lo]):
+        if not (_capital(word) or word == "&") or masked[end:lo].strip(" &"):
+            break
+        lo = start
+    for start, end, word in [t for t in tokens if t[0] >= hi]:
+        if not (_capital(word) or word == "&") or masked[hi:start].strip(" &"):
+            break
+        hi = end
+    return lo, hi
 
 
 def _named(masked: str, tokens: list[tuple[int, int, str]], at: int) -> tuple[int | None, int | None] | None:
