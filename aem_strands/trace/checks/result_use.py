@@ -24,16 +24,23 @@ A contradiction is about the same object: the same record (the object an observa
   contradicts it when that record holds values of its kind, and the fact agrees (``fact_match.agree``: ``5 days`` vs
   ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs ``2019-03-03`` agree) with nothing the trace stated
   before: no observation (an item further down a list, an earlier search), no user message, no call argument, no
-  earlier reply, and no product or sum of the record's amounts (``3 nights at $150``: ``$450``). A fact about no
-  known record, or of a kind the record does not hold, is another quantity: no finding. A later observation of a
-  record's field (the same identifiers) replaces what earlier ones said of it.
+  earlier reply, and no product, sum or difference of the record's amounts (``3 nights at $150``: ``$450``; ``£43.85
+  more``), nor, said with a hedge, a rounding of one (``about £44``: ``amounts``). A fact about no known record, or
+  of a kind the record does not hold, is another quantity: no finding; a bare whole-hour number beside it counts as
+  stating a time (``from 12 to 1 pm``). A record whose interval runs backwards on one date (``12:00`` to ``01:00``)
+  writes its clock on 12 hours: its times are read without am/pm. Of the records a fact is compared with, it is
+  cited against the only one whose title's own word its clause holds (``Bob at 1 pm``: ``Bob-Hugo``). A later
+  observation of a record's field (the same identifiers) replaces what earlier ones said of it.
 - **arguments** (``identifier_arguments``): a later call passing, under an identifier argument, a value other
   than the one a single record reported, that nothing before gave (``order_id ORDER_9`` after ``order_id:
   ORDER_8``); another item of a list, or a new value written in place of an observed one, is none.
 - **codes** (``result_use.unsupported_value``): a statement of a reply giving a code (letters with digits in one
   token: ``Clink261``, ``S90``) that nothing stated before holds in any spelling (no observation, the user, a call,
   an earlier reply), after a tool answered: an object no answer holds (``a 5 star hotel called Clink261`` after a
-  search that returned no Clink261). Questions propose, they do not state: not read.
+  search that returned no Clink261). Questions propose, they do not state: not read. So is a numbered name (a
+  number beside a capitalised word: ``Hotel 99``, ``28 Hotel Sydney``, ``10th and Filbert``; not a count, ``3
+  Psychologist offices``) whose number and neighbouring word nothing stated holds together, in a statement or a
+  question (``How about Hyatt At Olive 8?`` after a search with no such hotel).
 - **outcomes** (``result_use.unsupported_outcome``, ``outcomes``): a reply claiming an action went through that
   no observation supports: the record's status says another stage (``ORDER_500 is cancelled`` after ``status:
   cancel_requested``), or no call that could have done it was made (``I've booked it`` after searches only).
