@@ -97,11 +97,20 @@ class StatedCodes:
 
     def __init__(self) -> None:
         self.tokens: set[str] = set()
-        self.pairs: set[str] = set()
+        self._pairs: set[str] = set()
+        self._pending: list[str] = []
+        """Texts with a digit not yet read into ``_pairs``: read when a reply has a numbered name to look up."""
 
     def _pairs_of(self, text: str) -> None:
         if _DIGIT.search(text):
-            self.pairs.update(_pairs(_words(text)))
+            self._pending.append(text)
+
+    def pairs(self) -> set[str]:
+        """Each number stated so far with the word before and after it."""
+        for text in self._pending:
+            self._pairs.update(_pairs(_words(text)))
+        self._pending.clear()
+        return self._pairs
 
     def state(self, text: str) -> None:
         """What the user, a call or a reply said."""
@@ -147,7 +156,7 @@ class StatedCodes:
                 before, after = name
                 lo = before if before is not None else tokens[max(i - 1, 0)][0]
                 hi = after if after is not None else tokens[min(i + 1, len(tokens) - 1)][1]
-                if set(_pairs(_words(masked[lo:hi]))) & self.pairs:
+                if set(_pairs(_words(masked[lo:hi]))) & self.pairs():
                     continue
                 following = tokens[i + 1][2] if i + 1 < len(tokens) else ""
                 counts = following[:1].islower() and following not in _JOINS

@@ -196,6 +196,8 @@ def _twelve_hour_clock(record: Record) -> None:
     2023-09-11 01:00:00``: lunch from noon to one, on one date) writes its clock on 12 hours: its clock times are
     read without am/pm (``loose``), so ``1 pm`` agrees with ``01:00``."""
     times = record.fields.get("time", [])
+    if len(times) < 2:
+        return
     dates = {key: fact.key for key, _, fact in record.fields.get("date", [])}
     starts = [(k, f) for k, _, f in times if _START.search(k) and not _END.search(k)]
     ends = [(k, f) for k, _, f in times if _END.search(k)]

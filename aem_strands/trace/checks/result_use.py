@@ -139,6 +139,8 @@ class _Reader:
         """The facts of the reply being read, bare numbers with them (``from 12 to 1 pm``: a whole hour's number)."""
         self.codes = StatedCodes()
         self.counts: set[str] = set()
+        self.listed: list[JsonValue] = []
+        """Observations whose lists' lengths are not yet in ``counts`` (read when a reply may count with one)."""
         """Numbers the user, a call or a reply stated, and the lengths of the lists tools answered: what a reply
         counts with (``3 Psychologist offices``, ``1 Economy class ticket``)."""
         self.observed = False
@@ -170,7 +172,7 @@ class _Reader:
         if step.observation is None or step.error is not None:
             return
         self.observed = True
-        self.counts.update(lengths(step.observation))
+        self.listed.append(step.observation)
         for observed in observed_values(step):
             self.codes.observe(observed.value)
             polar = concept_polarity(observed.path, observed.value)
@@ -295,6 +297,13 @@ class _Reader:
             any(f is not fact and (agree(known, f) or agree(f, known)) for f in self.stated) for _, _, known in held
         )
 
+    def _counted(self, word: str) -> bool:
+        """Whether a number was stated as a number or is a list's length (``3 Psychologist offices``)."""
+        for observation in self.listed:
+            self.counts.update(lengths(observation))
+        self.listed.clear()
+        return bool(number(word) & self.counts)
+
     def _invented(self, step: Step | None, where: str, text: str) -> None:
         """A code or a numbered name a statement of the reply gives that nothing the trace stated before holds, in
         any spelling: an object no tool reported (``result_use.unsupported_value``, ``codes``). A name a
@@ -303,7 +312,7 @@ class _Reader:
         cited = [f.text for s, f in self.reported if s == at]
         names = [
             (sentence, name)
-            for sentence, name in self.codes.unnamed(text, lambda word: bool(number(word) & self.counts))
+            for sentence, name in self.codes.unnamed(text, self._counted)
             if not any(name.text in told or told in name.text for told in cited)
         ]
         for sentence, fact in [*self.codes.invented(text, self.grounded), *names]:
