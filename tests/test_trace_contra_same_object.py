@@ -87,3 +87,13 @@ def test_a_difference_of_the_records_amounts_is_a_computed_amount() -> None:
     # record's amounts speaks of another quantity beside them: stated alone here)
     wrong = findings(ask, call("get_bill", bill), say("Your March bill is about £60 more than February's."))
     assert [(f.step_id, f.rule) for f in wrong] == [("s3", CONTRADICTS)]
+
+
+def test_a_time_the_record_its_clause_names_holds_is_no_contradiction() -> None:
+    meetings = {"events": [event("Hugo-Alice", "10:00", "10:30"), event("Bob-Hugo", "14:00", "15:00")]}
+    ask = user("Any meetings today?")
+    # "10 am" describes Hugo-Alice; Bob's clause names Bob-Hugo, which holds 3 pm (its end)
+    ok = findings(ask, call("QueryCalendar", meetings), say("You meet Alice at 10 am, and Bob until 3 pm."))
+    assert ok == []
+    wrong = findings(ask, call("QueryCalendar", meetings), say("You meet Alice at 10 am, and Bob until 4 pm."))
+    assert [(f.step_id, f.rule) for f in wrong] == [("s3", CONTRADICTS)]

@@ -390,8 +390,10 @@ class _Reader:
                     described = [(r, 0) for r in others]
             about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group)]
             if about:
-                kind = [r for r in candidates if fact.group in r.fields]
-                self._report(step, where, sentence, fact, _nearest(kind, sentence, fact) or about[0])
+                nearest = _nearest([r for r in candidates if fact.group in r.fields], sentence, fact)
+                if nearest is not None and _holds(nearest, fact):
+                    continue  # the record the clause names holds it
+                self._report(step, where, sentence, fact, nearest or about[0])
 
     # --- arguments -----------------------------------------------------------------------------------------
 
