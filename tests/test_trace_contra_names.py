@@ -87,3 +87,18 @@ def test_a_count_by_its_plural_or_a_unit_letter_is_no_name() -> None:
     # a plural inside a name that goes on is the name's (12 Apostles Hotel), and the finding quotes the whole name
     wrong = judged(*inbox, say("You could stay at the 12 Apostles Hotel & Spa."))
     assert wrong == [("s3", UNSUPPORTED_VALUE)]
+
+
+PROFILE = {"payment_methods": [{"id": "PM-77", "brand": "mastercard", "last4": "5102"}]}
+VEHICLES = {"results": [{"vehicle_id": "VH-88120", "model": "Toyota RAV4 or similar", "daily_rate": 71.0}]}
+
+
+def test_a_name_composed_of_words_a_tool_gave_apart_is_no_invented_name() -> None:
+    # fresh v4 (tuning half): a card named by its brand and last four, a class named by its model, were findings
+    card = (user("Order my usual, on the usual card."), call("get_customer_profile", PROFILE, customer_id="CU-1"))
+    assert judged(*card, say("That goes on your Mastercard 5102. Place it?")) == []
+    assert judged(*card, say("That goes on your Mastercard 5120. Place it?")) == [("s3", UNSUPPORTED_VALUE)]
+    assert judged(*card, say("That goes on your Visa 5102. Place it?")) == [("s3", UNSUPPORTED_VALUE)]
+    cars = (user("An SUV out of LAX."), call("search_vehicles", VEHICLES, location="LAX"))
+    assert judged(*cars, say("I have a RAV4-class SUV at $71/day. Book it?")) == []
+    assert judged(*cars, say("I have a RAV5-class SUV at $71/day. Book it?")) == [("s3", UNSUPPORTED_VALUE)]

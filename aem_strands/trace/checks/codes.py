@@ -125,6 +125,14 @@ class StatedCodes:
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             self.tokens.add(identifier_key(str(value)))
 
+    def _stated_apart(self, name: str) -> bool:
+        """Whether each capitalised or numbered word of ``name`` was stated, though not side by side: a reply
+        composing a name from values a tool gave apart (``Mastercard 5102`` from ``brand`` and ``last4``, a
+        ``RAV4-class`` from ``Toyota RAV4 or similar``) holds nothing new the rule can settle."""
+        words = [w for m in _NAME_TOKEN.finditer(name) if _capital(w := m.group()) or _DIGIT.search(w)]
+        keys = [identifier_key(part) for w in words for part in _words(w) if _DIGIT.search(part) or part.isalpha()]
+        return bool(keys) and all(key in self.tokens for key in keys if key[:1].isalnum())
+
     def invented(self, text: str, grounded: set[str]) -> Iterator[tuple[str, Fact]]:
         """(sentence, code) for each code a statement of ``text`` gives that no stated word (nor ``grounded``, the
         whole values stated) is."""
@@ -137,6 +145,8 @@ class StatedCodes:
                 key = identifier_key(fact.text)
                 if key in self.tokens or key in grounded or identifier_key(fact.text.strip("#")) in self.tokens:
                     continue
+                if "-" in fact.text and self._stated_apart(fact.text.replace("-", " ")):
+                    continue  # a stated name with a word joined ("RAV4-class" after "Toyota RAV4 or similar")
                 yield sentence, fact
 
     def unnamed(self, text: str, counted: Callable[[str], bool]) -> Iterator[tuple[str, Fact]]:
@@ -166,6 +176,8 @@ class StatedCodes:
                     continue  # a count by its plural ("3 Meetings", "2 Unread messages")
                 lo, hi = _run(masked, tokens, before if before is not None else start, after or end)
                 shown = sentence[lo:hi]
+                if self._stated_apart(shown):
+                    continue  # every word of it was stated, apart ("Mastercard 5102": brand, last4): undecided
                 yield sentence, Fact("entity", " ".join(_words(shown)), shown)
 
 
