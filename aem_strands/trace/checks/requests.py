@@ -11,29 +11,34 @@ cancel order 123", "Can you transfer 250 EUR?", "I need you to cancel it") is *o
   ``WP``, ``WDT``) or an ``if`` / ``whether`` marker ("Can you explain how to cancel an order?", "What happens if
   I cancel?"); a wh-word inside a relative clause is a relative pronoun, no question ("an alarm that I'd like to
   delete");
+- not the content of a noun: a verb that modifies a noun (``acl``: "Add a reminder to call my mom", "Set a
+  reminder to cancel my subscription") is what the noun is about, not an action asked of the agent;
 
 and it names the action, either by a word (``steps.names_action``: ``cancel`` for ``cancel_order``), or by meaning
 (``means``): its verb phrase (the verb with its objects, particles and prepositional phrases, without the clauses
 that hang from it: "explain" of "explain how a transfer would work") is nearer, by MiniLM cosine, to this tool than
-to any other tool of the catalog, read by its name's words or by its description, and at least ``MEANS``
+to any other tool of the catalog, read by its name's words, by its description or by its name's and parameters'
+words, and at least ``MEANS``
 ("log me out" → ``LogoutUser``, "cancel my meeting" → ``DeleteEvent``).
 
 A noun ("how a transfer would work") or a past form ("I cancelled it yesterday") asks for nothing.
 
-An answer *refuses the action* when a verb naming it is negated, or completes a negated verb ("I'd rather you
-didn't change anything", "I don't want you to cancel it"), in no question or condition; it *refuses by ellipsis*
-when a negated verb stands for the proposed action: a form of ``do`` or a modal with a ``neg`` dependent and no verb
-or object of its own ("I'd rather you didn't", "Please don't", "You shouldn't").
+An agent's sentence *reports* a done action when its main verb is a past form (``VBD``, ``VBN``: "Got it, I've
+updated your password.", "Reminder deleted."), in no question and with no modal, and *asks for a value* when it
+is a question with a wh-word outside a relative clause ("What would you like your new password to be?"): neither
+proposes an action. It *names the action by a verb* when a verb of it in no past form names the tool's action word
+(``action_verb``: "I will cancel ORDER_1."; not "The next reminder is to ...").
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from aem_strands.trace.checks.steps import names_action
+from aem_strands.trace.checks.steps import action_words, names_action
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -63,7 +68,10 @@ def _chain(token: Token) -> list[Token]:
 
 
 def _open(verb: Token) -> bool:
-    """Whether neither the verb nor a verb it hangs from is negated or questioned (see the module docstring)."""
+    """Whether neither the verb nor a verb it hangs from is negated or questioned, and the verb says no content of
+    a noun (see the module docstring)."""
+    if verb.dep_ == "acl":
+        return False
     chain = _chain(verb)
     for i, token in enumerate(chain):
         relative = any(t.dep_ == "relcl" for t in chain[i:])
@@ -100,10 +108,16 @@ def open_phrases(text: str) -> tuple[str, ...]:
     return tuple(_phrase(t) for t in _parse(text) if t.tag_ == "VB" and _open(t))
 
 
-def tool_readings(name: str, description: str) -> tuple[str, ...]:
-    """How a tool is read by meaning: its name's words ("delete alarm"), and its description when it has one."""
-    words = " ".join(w.casefold() for w in _NAME_PARTS.findall(name.rsplit(".", 1)[-1].rsplit("__", 1)[-1]))
-    return (words, description) if description.strip() else (words,)
+def tool_readings(name: str, description: str, parameters: Sequence[str] = ()) -> tuple[str, ...]:
+    """How a tool is read by meaning: its name's words ("delete alarm"), its description, and its name's words with
+    its parameters' ("modify event: new start time, new attendees"); a reading a tool lacks is its name's words."""
+    words = _words(name.rsplit(".", 1)[-1].rsplit("__", 1)[-1])
+    with_parameters = f"{words}: {', '.join(_words(p) for p in parameters)}" if parameters else words
+    return (words, description if description.strip() else words, with_parameters)
+
+
+def _words(name: str) -> str:
+    return " ".join(w.casefold() for w in _NAME_PARTS.findall(name))
 
 
 @functools.cache
@@ -113,9 +127,15 @@ def _scorer() -> EmbeddingScorer:
     return EmbeddingScorer()
 
 
-def means(text: str, tool_name: str, catalog: Sequence[tuple[str, str]]) -> bool:
+def means(
+    text: str,
+    tool_name: str,
+    catalog: Sequence[tuple[str, str]],
+    parameters: Mapping[str, Sequence[str]] | None = None,
+) -> bool:
     """Whether an open verb phrase of ``text`` names ``tool_name``'s action by meaning: nearest to it among the
-    ``catalog``'s tools (name, description) under one of their readings (``tool_readings``), at a cosine of at least
+    ``catalog``'s tools (name, description) under one of their readings (``tool_readings``, with each tool's
+    ``parameters`` but those more than half of the catalog declares, a session's context), at a cosine of at least
     ``MEANS`` (see the module docstring). ``False`` when the catalog does not define the tool or defines no other."""
     names = [n for n, _ in catalog]
     if tool_name not in names or len(names) < 2:
@@ -123,16 +143,63 @@ def means(text: str, tool_name: str, catalog: Sequence[tuple[str, str]]) -> bool
     phrases = open_phrases(text)
     if not phrases:
         return False
+    declared = parameters or {}
+    shared = Counter(p for n in names for p in declared.get(n, ()))
+    own_parameters = {n: [p for p in declared.get(n, ()) if shared[p] <= len(names) / 2] for n in names}
+    readings = [tool_readings(n, d, own_parameters[n]) for n, d in catalog]
     scorer = _scorer()
     own = names.index(tool_name)
-    for reading in range(2):
-        texts = [r[min(reading, len(r) - 1)] for r in (tool_readings(n, d) for n, d in catalog)]
-        tools = scorer.vectors(texts)
-        for vector in scorer.vectors(list(phrases)):
+    vectors = scorer.vectors(list(phrases))
+    for reading in range(len(readings[0])):
+        tools = scorer.vectors([r[reading] for r in readings])
+        for vector in vectors:
             cosines = tools @ vector
             if int(cosines.argmax()) == own and float(cosines[own]) >= MEANS:
                 return True
     return False
+
+
+_PAST = frozenset(["VBD", "VBN"])
+
+
+@functools.lru_cache(maxsize=1024)
+def reports(sentence: str) -> bool:
+    """Whether an agent's sentence reports a done action: its main verb is a past form, in no question and with no
+    modal (see the module docstring: "You would like to ... name it Grocery run?" is none, whatever the parse)."""
+    if "?" in sentence:
+        return False
+    doc = _parse(sentence)
+    return not any(t.tag_ == "MD" for t in doc) and any(t.dep_ == "ROOT" and t.tag_ in _PAST for t in doc)
+
+
+@functools.lru_cache(maxsize=1024)
+def asks_value(sentence: str) -> bool:
+    """Whether a sentence is a question for a value: a ``?`` and a wh-word outside a relative clause."""
+    if "?" not in sentence:
+        return False
+    return any(t.tag_ in _WH_TAGS and not any(a.dep_ == "relcl" for a in [t, *t.ancestors]) for t in _parse(sentence))
+
+
+def action_verb(tool_name: str) -> str:
+    """The word of a tool's name that says what it does: its first action word (``steps.action_words``: ``delete``
+    of ``DeleteReminder``, ``refund`` of ``issue_refund``), or the whole name when it has none."""
+    parts = _NAME_PARTS.findall(tool_name.rsplit(".", 1)[-1].rsplit("__", 1)[-1])
+    wanted = action_words(tool_name)
+    return next((p.casefold() for p in parts if p.casefold() in wanted), tool_name)
+
+
+def names_verb(text: str, tool_name: str) -> bool:
+    """Whether ``text`` names the tool's action word (``action_verb``), not only the object it acts on ("Delete it"
+    names ``DeleteReminder``; "your next reminder" does not)."""
+    return names_action(text, action_verb(tool_name))
+
+
+@functools.lru_cache(maxsize=1024)
+def names_by_verb(text: str, tool_name: str) -> bool:
+    """Whether a verb of ``text`` in no past form names the tool's action word (see the module docstring)."""
+    if not names_verb(text, tool_name):
+        return False
+    return any(t.tag_.startswith("VB") and t.tag_ not in _PAST and names_verb(t.text, tool_name) for t in _parse(text))
 
 
 @functools.lru_cache(maxsize=1024)
