@@ -427,26 +427,30 @@ def _records(value: object) -> list[dict[str, object]]:
 
 
 def _referred(name: str, detail: Detail, texts: list[str], before: list[Step]) -> bool:
-    """Whether an argument value a tool answered is the object a text refers to: the object of an observation
-    that holds it under the argument's own key has a text value (three letters or more, no digit) each word of
-    which a text has ("Delete the reminder for the dentist appointment." for ``{"reminder_id": "0b-5119", "task":
-    "Dentist appointment"}``), or the value is the only one any observation holds under that key ("Add them to the
-    event" after one event was created)."""
+    """Whether an argument value a tool answered is the object the texts refer to: the first of ``texts`` that
+    refers to any object an observation holds under the argument's own key (it has each word of a text value of the
+    object, three letters or more and no digit: "Delete the reminder for the dentist appointment." for
+    ``{"reminder_id": "0b-5119", "task": "Dentist appointment"}``) refers to this value's only; or, when no text
+    refers to one, the value is the only one any observation holds under that key ("Add them to the event" after
+    one event was created)."""
     records = [r for s in before if s.observation is not None for r in _records(s.observation)]
-    holding = [r for r in records if name in r and value_detail(r[name]) == detail]
-    if not holding:
+    holding = [r for r in records if name in r and value_detail(r[name]) is not None]
+    if not any(value_detail(r[name]) == detail for r in holding):
         return False
-    others = {value_detail(r[name]) for r in records if name in r} - {detail}
-    if not others:
-        return True
-    said = [set(words(t)) for t in texts]
-    return any(
-        isinstance(v, str) and len(v) >= 3 and not any(c.isdigit() for c in v) and set(words(v)) <= t
-        for r in holding
-        for k, v in r.items()
-        if k != name and words(v if isinstance(v, str) else "")
-        for t in said
-    )
+    for text in texts:
+        said = set(words(text))
+        refers = {value_detail(r[name]) for r in holding if any(_names(v, said) for k, v in r.items() if k != name)}
+        if refers:
+            return refers == {detail}
+    return {value_detail(r[name]) for r in holding} == {detail}
+
+
+def _names(value: object, said: set[str]) -> bool:
+    """Whether a text of words ``said`` names an object's text value (each of its words; no digit in it)."""
+    if not isinstance(value, str) or len(value) < 3 or any(c.isdigit() for c in value):
+        return False
+    own = set(words(value))
+    return bool(own) and own <= said
 
 
 def _shown(before: list[Step]) -> list[str]:

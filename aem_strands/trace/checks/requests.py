@@ -98,8 +98,17 @@ def asks_for(text: str, tool_name: str) -> bool:
 
 
 def _phrase(verb: Token) -> str:
-    tokens = [verb, *(t for c in verb.children if c.dep_ not in _CLAUSES for t in c.subtree)]
+    """The verb with its own dependents, less the clauses that hang from them ("add a reminder" of "Add a reminder
+    to cancel my subscription": what the reminder says is no part of the action asked)."""
+    tokens = [verb, *(t for c in verb.children if c.dep_ not in _CLAUSES for t in _own_subtree(c))]
     return " ".join(t.text for t in sorted(tokens, key=lambda t: t.i))
+
+
+def _own_subtree(token: Token) -> list[Token]:
+    return [token, *(t for c in token.children if c.dep_ not in _NOUN_CLAUSES for t in _own_subtree(c))]
+
+
+_NOUN_CLAUSES = frozenset(["acl", "relcl"])
 
 
 @functools.lru_cache(maxsize=1024)
