@@ -43,7 +43,8 @@ action, which details: ``aem_strands.trace.checks.details``).
   reply the request answers when that reply asks nothing, or in what a tool answered after the request (the lookups
   it led to), or is the object the request refers to (``_referred``: "Delete the reminder for the dentist
   appointment."); a request whose values were all shown before the call but not all so covered leaves the question
-  undecided, unless a proposal decides it, and one with a value shown nowhere is no request for this call; that
+  undecided, unless a proposal decides it (as does one whose time or amount nobody stated: the agent may have
+  computed it, "later by 3 hours"), and one with an identifier shown nowhere is no request for this call; that
   the model does not read as a refusal (``refuse`` at most ``UNLIKELY``; unsure between
   the bands), with no refusal after it (but answers to a question about something else). It covers one call unless
   it states the later call's details. A request the agent then proposed back is answered by the answer to that
@@ -453,9 +454,13 @@ def _names(value: object, said: set[str]) -> bool:
     return bool(own) and own <= said
 
 
-def _shown(before: list[Step]) -> list[str]:
-    """Every text and tool answer before the call."""
-    return [_text(s) for s in before if s.content] + [str(s.observation) for s in before if s.observation is not None]
+def _made_up(detail: Detail, before: list[Step]) -> bool:
+    """Whether a call's identifier is shown in no text and no tool answer before the call (a time or an amount the
+    agent computed, "later by 3 hours", is no identifier: the request may still be for the call)."""
+    if detail.kind != "identifier":
+        return False
+    shown = [_text(s) for s in before if s.content] + [str(s.observation) for s in before if s.observation is not None]
+    return not any(stated(detail, t) for t in shown)
 
 
 def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
@@ -514,8 +519,8 @@ def _by_request(
         if not asking:
             continue
         uncovered = _uncovered(call, request, before)
-        if any(not any(stated(call_details(call.arguments)[n], t) for t in _shown(before)) for n in uncovered):
-            continue  # a value shown nowhere before the call is no detail of any request
+        if any(_made_up(call_details(call.arguments)[n], before) for n in uncovered):
+            continue  # an identifier shown nowhere before the call is no detail of any request
         contexts = _contexts(before, request, None)
         refuse = max(act_probabilities(parts[i], Speaker.USER, c)["refuse"] for i in asking for c in contexts)
         withdrawn = any(refuses_by_ellipsis(p) or refuses_action(p, tool) for p in parts[asking[0] + 1 :])

@@ -11,6 +11,8 @@ cancel order 123", "Can you transfer 250 EUR?", "I need you to cancel it") is *o
   ``WP``, ``WDT``) or an ``if`` / ``whether`` marker ("Can you explain how to cancel an order?", "What happens if
   I cancel?"); a wh-word inside a relative clause is a relative pronoun, no question ("an alarm that I'd like to
   delete");
+- not asked about by ``do`` before its subject ("Do I have a meeting today?", "Does it include breakfast?"): a
+  question about a fact (a modal asks for it: "Can you cancel it?", "Could I change it?");
 - not the content of a noun: a verb that modifies a noun (``acl``: "Add a reminder to call my mom", "Set a
   reminder to cancel my subscription") is what the noun is about, not an action asked of the agent;
 
@@ -72,6 +74,10 @@ def _open(verb: Token) -> bool:
     a noun (see the module docstring)."""
     if verb.dep_ == "acl":
         return False
+    does = [c.i for c in verb.children if c.dep_ == "aux" and c.lemma_ == "do"]
+    subjects = [c.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if does and subjects and does[0] < subjects[0]:
+        return False  # "Do I have a meeting today?": a question about a fact, no request
     chain = _chain(verb)
     for i, token in enumerate(chain):
         relative = any(t.dep_ == "relcl" for t in chain[i:])
@@ -97,10 +103,12 @@ def asks_for(text: str, tool_name: str) -> bool:
     return any(t.tag_ == "VB" and names_action(t.text, tool_name) and _open(t) for t in _parse(text))
 
 
-def _phrase(verb: Token) -> str:
-    """The verb with its own dependents, less the clauses that hang from them ("add a reminder" of "Add a reminder
-    to cancel my subscription": what the reminder says is no part of the action asked)."""
-    tokens = [verb, *(t for c in verb.children if c.dep_ not in _CLAUSES for t in _own_subtree(c))]
+def _phrase(verb: Token, kept: frozenset[str] | None = None) -> str:
+    """The verb with its own dependents (those of ``kept`` only, when given), less the clauses that hang from them
+    ("add a reminder" of "Add a reminder to cancel my subscription": what the reminder says is no part of the action
+    asked)."""
+    own = [c for c in verb.children if c.dep_ not in _CLAUSES and (kept is None or c.dep_ in kept)]
+    tokens = [verb, *(t for c in own for t in _own_subtree(c))]
     return " ".join(t.text for t in sorted(tokens, key=lambda t: t.i))
 
 
@@ -113,8 +121,18 @@ _NOUN_CLAUSES = frozenset(["acl", "relcl"])
 
 @functools.lru_cache(maxsize=1024)
 def open_phrases(text: str) -> tuple[str, ...]:
-    """The verb phrases of the open base-form verbs of ``text`` (see the module docstring)."""
-    return tuple(_phrase(t) for t in _parse(text) if t.tag_ == "VB" and _open(t))
+    """The verb phrases of the open base-form verbs of ``text`` (see the module docstring), each whole and as its
+    core (the verb with its objects and particles, without prepositional phrases: "move my meeting" of "move my
+    meeting to then")."""
+    found: list[str] = []
+    for verb in (t for t in _parse(text) if t.tag_ == "VB" and _open(t)):
+        for phrase in (_phrase(verb), _phrase(verb, _CORE)):
+            if phrase not in found:
+                found.append(phrase)
+    return tuple(found)
+
+
+_CORE = frozenset(["dobj", "obj", "prt", "dative", "attr", "oprd", "acomp"])
 
 
 def tool_readings(name: str, description: str, parameters: Sequence[str] = ()) -> tuple[str, ...]:
