@@ -37,7 +37,8 @@ action, which details: ``aem_strands.trace.checks.details``).
   it open." asks) (``requests.asks_for``, from its parse: "please cancel order 123"; not "I need you to not cancel
   it", nor
   "Can you explain how a transfer would work?"; or ``requests.means``, in other words than the tool's name, by
-  MiniLM against the catalog's tools: "log me out" for ``LogoutUser``) that states no other details than the
+  MiniLM against the catalog's tools: "log me out" for ``LogoutUser``; a phrase only one reading of the tools takes
+  for it, ``requests.may_mean``, leaves the question undecided) that states no other details than the
   call's, such that every argument value with a digit is the user's (stated in a user step: the details the agent
   asked for after the request, "What's your new email?" / "life@fmail.com and 222-929-5297"), or stated in the
   reply the request answers when that reply asks nothing, or in what a tool answered after the request (the lookups
@@ -67,6 +68,7 @@ from aem_strands.trace.checks.details import Detail, call_details, other_details
 from aem_strands.trace.checks.requests import (
     asks_for,
     asks_value,
+    may_mean,
     means,
     names_by_verb,
     names_verb,
@@ -274,11 +276,15 @@ def _reading(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     """``refuse``, ``agree``, ``other`` or ``unsure`` (see the module docstring); read in several contexts, a step
     the contexts read differently is ``unsure``. Before the model: an answer that refuses by ellipsis ("I'd rather
     you didn't") or negates the action itself ("I'd rather you didn't change anything") refuses
-    (``requests.refuses_by_ellipsis``, ``requests.refuses_action``). An answer of several sentences the model reads as
+    (``requests.refuses_by_ellipsis``, ``requests.refuses_action``), and one that asks for the action itself by a
+    word naming it agrees ("Not a problem, cancel that one."; ``requests.asks_for``, whose negations reach no clause
+    set beside them: "I don't want insurance, just book it."). An answer of several sentences the model reads as
     ``other`` or ``unsure`` as a whole agrees when each of its sentences that is not ``other`` is a sure agreement
     ("Ok, you twisted my arm. Do they have outdoor seating?")."""
     if refuses_by_ellipsis(_text(step)) or refuses_action(_text(step), tool):
         return "refuse"
+    if any(asks_for(p, tool) for p in sentences(_text(step))):
+        return "agree"
     contexts = _contexts(before, step, proposal)
     whole = _sure(_text(step), contexts)
     parts = sentences(_text(step))
@@ -516,6 +522,8 @@ def _by_request(
             continue
         parts = sentences(_text(request))
         asking = [i for i, p in enumerate(parts) if asks_for(p, tool) or means(p, tool, catalog, parameters)]
+        maybe = [] if asking else [i for i, p in enumerate(parts) if may_mean(p, tool, catalog, parameters)]
+        asking = asking or maybe
         if not asking:
             continue
         uncovered = _uncovered(call, request, before)
@@ -530,6 +538,11 @@ def _by_request(
         if refused:
             how = f"the user asked for it at step {request.step_id!r} but refused at step {refused[-1].step_id!r}"
             return Consent(Decision.WITHHELD, how, (request, refused[-1]), refused=True)
+        if maybe:
+            phrase = parts[maybe[0]]
+            how = f"whether {phrase!r} at step {request.step_id!r} asks for {tool} (its readings by meaning differ)"
+            pending = pending or Consent(Decision.UNDECIDED, how, (request,), partial=True)
+            continue
         if uncovered:
             how = (
                 f"whether the user's request at step {request.step_id!r} is for the call's "

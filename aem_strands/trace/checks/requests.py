@@ -6,7 +6,8 @@ A text asks for the action when a verb in its base form (``VB``: an imperative, 
 cancel order 123", "Can you transfer 250 EUR?", "I need you to cancel it") is *open*:
 
 - not negated: neither it nor a verb it hangs from has a ``neg`` dependent ("I need you to not cancel it",
-  "I don't want to cancel");
+  "I don't want to cancel"), up to a clause set beside a verb (a conjunct or a parataxis of it: "I don't want
+  insurance, just book it" asks for the booking);
 - not the subject of a question about it: neither it nor a verb it hangs from has a wh-word dependent (``WRB``,
   ``WP``, ``WDT``) or an ``if`` / ``whether`` marker ("Can you explain how to cancel an order?", "What happens if
   I cancel?"); a wh-word inside a relative clause is a relative pronoun, no question ("an alarm that I'd like to
@@ -19,9 +20,10 @@ cancel order 123", "Can you transfer 250 EUR?", "I need you to cancel it") is *o
 and it names the action, either by a word (``steps.names_action``: ``cancel`` for ``cancel_order``), or by meaning
 (``means``): its verb phrase (the verb with its objects, particles and prepositional phrases, without the clauses
 that hang from it: "explain" of "explain how a transfer would work") is nearer, by MiniLM cosine, to this tool than
-to any other tool of the catalog, read by its name's words, by its description or by its name's and parameters'
-words, and at least ``MEANS``
-("log me out" → ``LogoutUser``, "cancel my meeting" → ``DeleteEvent``).
+to any other tool of the catalog under most of its readings (by its name's words, by its description, by its name's
+and parameters' words), and at least ``MEANS``
+("log me out" → ``LogoutUser``, "cancel my meeting" → ``DeleteEvent``); under one reading only it *may mean* it
+(``may_mean``: the consent check leaves that undecided).
 
 A noun ("how a transfer would work") or a past form ("I cancelled it yesterday") asks for nothing.
 
@@ -64,7 +66,7 @@ _NAME_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 def _chain(token: Token) -> list[Token]:
     """The token and the verbs it hangs from, up to the root."""
     chain = [token]
-    while chain[-1].head is not chain[-1] and len(chain) < 32:
+    while chain[-1].head.i != chain[-1].i and len(chain) < 32:
         chain.append(chain[-1].head)
     return chain
 
@@ -81,12 +83,19 @@ def _open(verb: Token) -> bool:
     chain = _chain(verb)
     for i, token in enumerate(chain):
         relative = any(t.dep_ == "relcl" for t in chain[i:])
+        negatable = i == 0 or chain[i - 1].dep_ not in _NEXT_CLAUSE
         for child in token.children:
-            if child.dep_ == "neg" or (child.tag_ in _WH_TAGS and not relative):
+            if (child.dep_ == "neg" and negatable) or (child.tag_ in _WH_TAGS and not relative):
                 return False
             if child.dep_ == "mark" and child.lower_ in _QUESTION_MARKERS:
                 return False
     return True
+
+
+_NEXT_CLAUSE = frozenset(["conj", "parataxis", "dep"])
+"""Links of a clause set beside a verb: a negation of that verb does not reach it ("I don't want insurance, just
+book it"), while it reaches its complements ("I don't want to cancel or delete it": ``delete`` is a conjunct of
+the complement ``cancel``, not of ``want``)."""
 
 
 def _parse(text: str) -> Doc:
@@ -161,15 +170,41 @@ def means(
     parameters: Mapping[str, Sequence[str]] | None = None,
 ) -> bool:
     """Whether an open verb phrase of ``text`` names ``tool_name``'s action by meaning: nearest to it among the
-    ``catalog``'s tools (name, description) under one of their readings (``tool_readings``, with each tool's
+    ``catalog``'s tools (name, description) under most of their readings (``tool_readings``, with each tool's
     ``parameters`` but those more than half of the catalog declares, a session's context), at a cosine of at least
     ``MEANS`` (see the module docstring). ``False`` when the catalog does not define the tool or defines no other."""
+    return _nearest_readings(text, tool_name, catalog, parameters) * 2 > _READINGS
+
+
+def may_mean(
+    text: str,
+    tool_name: str,
+    catalog: Sequence[tuple[str, str]],
+    parameters: Mapping[str, Sequence[str]] | None = None,
+) -> bool:
+    """Whether an open verb phrase of ``text`` is nearest to ``tool_name`` under one reading at least (``means``
+    asks for most): the readings disagree on what it asks for ("move my meeting": by the tools' parameters
+    ``ModifyEvent``, by their names ``QueryCalendar``)."""
+    return _nearest_readings(text, tool_name, catalog, parameters) > 0
+
+
+_READINGS = 3
+"""The readings of a tool by meaning (``tool_readings``)."""
+
+
+def _nearest_readings(
+    text: str,
+    tool_name: str,
+    catalog: Sequence[tuple[str, str]],
+    parameters: Mapping[str, Sequence[str]] | None,
+) -> int:
+    """Under how many readings an open verb phrase of ``text`` is nearest to ``tool_name`` at ``MEANS`` or more."""
     names = [n for n, _ in catalog]
     if tool_name not in names or len(names) < 2:
-        return False
+        return 0
     phrases = open_phrases(text)
     if not phrases:
-        return False
+        return 0
     declared = parameters or {}
     shared = Counter(p for n in names for p in declared.get(n, ()))
     own_parameters = {n: [p for p in declared.get(n, ()) if shared[p] <= len(names) / 2] for n in names}
@@ -177,13 +212,14 @@ def means(
     scorer = _scorer()
     own = names.index(tool_name)
     vectors = scorer.vectors(list(phrases))
-    for reading in range(len(readings[0])):
-        tools = scorer.vectors([r[reading] for r in readings])
-        for vector in vectors:
-            cosines = tools @ vector
-            if int(cosines.argmax()) == own and float(cosines[own]) >= MEANS:
-                return True
-    return False
+    best = 0
+    for vector in vectors:
+        nearest = 0
+        for reading in range(_READINGS):
+            cosines = scorer.vectors([r[reading] for r in readings]) @ vector
+            nearest += int(int(cosines.argmax()) == own and float(cosines[own]) >= MEANS)
+        best = max(best, nearest)
+    return best
 
 
 _PAST = frozenset(["VBD", "VBN"])
