@@ -68,6 +68,7 @@ from aem_strands.trace.checks.details import Detail, call_details, other_details
 from aem_strands.trace.checks.requests import (
     asks_for,
     asks_value,
+    clauses,
     may_mean,
     means,
     names_by_verb,
@@ -279,29 +280,46 @@ def _reading(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     (``requests.refuses_by_ellipsis``, ``requests.refuses_action``), and one that asks for the action itself by a
     word naming it agrees ("Not a problem, cancel that one."; ``requests.asks_for``, whose negations reach no clause
     set beside them: "I don't want insurance, just book it."). An answer of several sentences the model reads as
-    ``other`` or ``unsure`` as a whole agrees when each of its sentences that is not ``other`` is a sure agreement
-    ("Ok, you twisted my arm. Do they have outdoor seating?")."""
+    ``other`` or ``unsure`` as a whole agrees when each of its sentences (a leading interjection apart: ``_parts``)
+    that is not ``other`` is a sure agreement ("Ok, you twisted my arm. Do they have outdoor seating?", "Sure, may I
+    know if they have vegetarian options?")."""
     if refuses_by_ellipsis(_text(step)) or refuses_action(_text(step), tool):
         return "refuse"
     if any(asks_for(p, tool) for p in sentences(_text(step))):
         return "agree"
     contexts = _contexts(before, step, proposal)
     whole = _sure(_text(step), contexts)
-    parts = sentences(_text(step))
-    if whole in ("other", "unsure") and len(parts) > 1:
-        said = {r for r in (_sure(p, contexts) for p in parts) if r != "other"}
-        if said == {"agree"}:
-            return "agree"
+    if whole in ("other", "unsure"):
+        for parts in _parts(_text(step)):
+            said = {r for r in (_part(p, contexts) for p in parts) if r != "other"}
+            if len(parts) > 1 and said == {"agree"}:
+                return "agree"
     return whole
+
+
+def _parts(text: str) -> tuple[list[str], list[str]]:
+    """An answer's parts, two ways: its sentences, and its sentences with each leading interjection apart
+    (``requests.clauses``: "Sure" of "Sure, may I know if they have vegetarian options?")."""
+    return list(sentences(text)), [c for s in sentences(text) for c in clauses(s)]
 
 
 def _ends_agreeing(before: list[Step], step: Step, proposal: Step) -> bool:
     """Whether an answer of several sentences ends agreeing: its last sentence that is not ``other`` is a sure
     agreement ("I do not want travel insurance. Yes, go on.")."""
-    parts = sentences(_text(step))
+    parts = _parts(_text(step))[0]
     contexts = _contexts(before, step, proposal)
-    readings = (r for r in (_sure(p, contexts) for p in reversed(parts)) if r != "other")
+    readings = (r for r in (_part(p, contexts) for p in reversed(parts)) if r != "other")
     return len(parts) > 1 and next(readings, "") == "agree"
+
+
+def _part(text: str, contexts: tuple[str, ...]) -> str:
+    """The reading of one part of an answer (``_sure``), a question in every context (``ask`` at least
+    ``CONFIDENT``, ``refuse`` at most ``UNLIKELY``) read as ``other``: it neither agrees nor refuses ("Do they have
+    vegetarian options?" after a yes)."""
+    acts = [act_probabilities(text, Speaker.USER, c) for c in contexts]
+    if all(a["ask"] >= CONFIDENT and a["refuse"] <= UNLIKELY for a in acts):
+        return "other"
+    return _sure(text, contexts)
 
 
 def _sure(text: str, contexts: tuple[str, ...]) -> str:

@@ -222,6 +222,22 @@ def _nearest_readings(
     return best
 
 
+@functools.lru_cache(maxsize=1024)
+def clauses(sentence: str) -> tuple[str, ...]:
+    """A sentence with its leading interjection apart ("Sure" and "may I know if they have vegetarian options?" of
+    "Sure, may I know if they have vegetarian options?"), else the sentence: an answer's yes or no is its own act."""
+    doc = _parse(sentence)
+    lead = 0
+    while lead < len(doc) and doc[lead].dep_ == "intj":
+        lead += 1
+    rest = lead
+    while rest < len(doc) and doc[rest].is_punct:
+        rest += 1
+    if lead == 0 or rest >= len(doc):
+        return (sentence,)
+    return (doc[:lead].text, doc[rest:].text)
+
+
 _PAST = frozenset(["VBD", "VBN"])
 
 
