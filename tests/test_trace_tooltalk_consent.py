@@ -179,6 +179,7 @@ def test_a_request_whose_new_time_the_agent_computed_is_undecided_not_a_veto() -
     [
         ("Not a problem, cancel that one.", "pass"),
         ("No, don't cancel that one.", "finding"),
+        ("Cancel it? Absolutely not.", "undecided"),  # no agreement: the model is unsure of the whole
     ],
 )
 def test_an_answer_that_asks_for_the_action_agrees(answer: str, expected: str) -> None:

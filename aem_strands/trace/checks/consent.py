@@ -279,15 +279,19 @@ def _reading(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     you didn't") or negates the action itself ("I'd rather you didn't change anything") refuses
     (``requests.refuses_by_ellipsis``, ``requests.refuses_action``), and one that asks for the action itself by a
     word naming it agrees ("Not a problem, cancel that one."; ``requests.asks_for``, whose negations reach no clause
-    set beside them: "I don't want insurance, just book it."). An answer of several sentences the model reads as
+    set beside them: "I don't want insurance, just book it."), unless a context reads another sentence of it as
+    a refusal ("Cancel it? Absolutely not."). An answer of several sentences the model reads as
     ``other`` or ``unsure`` as a whole agrees when each of its sentences (a leading interjection apart: ``_parts``)
     that is not ``other`` is a sure agreement ("Ok, you twisted my arm. Do they have outdoor seating?", "Sure, may I
     know if they have vegetarian options?")."""
     if refuses_by_ellipsis(_text(step)) or refuses_action(_text(step), tool):
         return "refuse"
-    if any(asks_for(p, tool) for p in sentences(_text(step))):
-        return "agree"
     contexts = _contexts(before, step, proposal)
+    own = sentences(_text(step))
+    asking = [p for p in own if asks_for(p, tool)]
+    refusing = [p for p in own if p not in asking and _refuses_somewhere(p, contexts)]
+    if asking and not refusing:
+        return "agree"
     whole = _sure(_text(step), contexts)
     if whole in ("other", "unsure"):
         for parts in _parts(_text(step)):
@@ -310,6 +314,11 @@ def _ends_agreeing(before: list[Step], step: Step, proposal: Step) -> bool:
     contexts = _contexts(before, step, proposal)
     readings = (r for r in (_part(p, contexts) for p in reversed(parts)) if r != "other")
     return len(parts) > 1 and next(readings, "") == "agree"
+
+
+def _refuses_somewhere(text: str, contexts: tuple[str, ...]) -> bool:
+    """Whether some context reads ``text`` as a sure refusal ("Absolutely not.")."""
+    return any(act_probabilities(text, Speaker.USER, c)["refuse"] >= CONFIDENT for c in contexts)
 
 
 def _part(text: str, contexts: tuple[str, ...]) -> str:
