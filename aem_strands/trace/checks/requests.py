@@ -199,13 +199,25 @@ def _nearest_readings(
     parameters: Mapping[str, Sequence[str]] | None,
 ) -> int:
     """Under how many readings an open verb phrase of ``text`` is nearest to ``tool_name`` at ``MEANS`` or more."""
+    declared = parameters or {}
+    frozen = tuple((n, tuple(declared.get(n, ()))) for n, _ in catalog)
+    return _nearest_readings_of(text, tool_name, tuple(catalog), frozen)
+
+
+@functools.lru_cache(maxsize=1024)
+def _nearest_readings_of(
+    text: str,
+    tool_name: str,
+    catalog: tuple[tuple[str, str], ...],
+    parameters: tuple[tuple[str, tuple[str, ...]], ...],
+) -> int:
     names = [n for n, _ in catalog]
     if tool_name not in names or len(names) < 2:
         return 0
     phrases = open_phrases(text)
     if not phrases:
         return 0
-    declared = parameters or {}
+    declared = dict(parameters)
     shared = Counter(p for n in names for p in declared.get(n, ()))
     own_parameters = {n: [p for p in declared.get(n, ()) if shared[p] <= len(names) / 2] for n in names}
     readings = [tool_readings(n, d, own_parameters[n]) for n, d in catalog]
