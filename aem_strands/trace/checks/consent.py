@@ -487,6 +487,21 @@ def _names(value: object, said: set[str]) -> bool:
     return bool(own) and own <= said
 
 
+def _presents(reply: Step, call: Step, before: list[Step]) -> bool:
+    """Whether a reply names the object one of the call's identifiers stands for (``_referred`` by its text alone,
+    not by being the only one seen)."""
+    details = call_details(call.arguments)
+    shown = [r for s in before if s.observation is not None for r in _records(s.observation)]
+    said = set(words(_text(reply)))
+    return any(
+        value_detail(r.get(name)) == detail and any(_names(v, said) for k, v in r.items() if k != name)
+        for name, detail in details.items()
+        if detail.kind == "identifier"
+        for r in shown
+        if name in r
+    )
+
+
 def _made_up(detail: Detail, before: list[Step]) -> bool:
     """Whether a call's identifier is shown in no text and no tool answer before the call (a time or an amount the
     agent computed, "later by 3 hours", is no identifier: the request may still be for the call)."""
@@ -519,11 +534,13 @@ def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
 def _refusals_after(before: list[Step], request: Step, call: Step) -> tuple[list[Step], list[Step]]:
     """The user steps after a request that refuse it (confidently, and unsure: between the bands, or a refusal
     when read after a confirmation request), but answers to a question about something else that do not name the
-    action."""
+    action; a reply that presents the object the call acts on ("I found a meeting tomorrow at 10 am with the title
+    Justin:Alicia.", ``_presents``) is no question about something else."""
     sure, unsure = [], []
     for user in (u for u in _users(before) if u.index > request.index):
         previous = _reply_before(before, user)
-        if previous is not None and _asks(previous) and not names_action(_text(user), call.tool_name or ""):
+        elsewhere = previous is not None and _asks(previous) and not _presents(previous, call, before)
+        if elsewhere and not names_action(_text(user), call.tool_name or ""):
             continue
         actual = _user_acts(before, user)[0]["refuse"]
         anywhere = max(act_probabilities(_text(user), Speaker.USER, c)["refuse"] for c in ("other", "confirm"))
