@@ -69,6 +69,7 @@ from aem_strands.trace.checks.requests import (
     asks_for,
     asks_value,
     clauses,
+    conditional,
     may_mean,
     means,
     names_by_verb,
@@ -286,6 +287,13 @@ def _reading(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     know if they have vegetarian options?")."""
     if refuses_by_ellipsis(_text(step)) or refuses_action(_text(step), tool):
         return "refuse"
+    reading = _agreement(before, step, proposal, tool)
+    return "unsure" if reading == "agree" and conditional(_text(step)) else reading
+
+
+def _agreement(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
+    """``_reading`` past its refusals, before its conditions: an agreement under a condition ("Yes if the fee is
+    under $20.", ``requests.conditional``) is ``unsure``, since whether the condition held is the judge's."""
     contexts = _contexts(before, step, proposal)
     own = sentences(_text(step))
     asking = [p for p in own if asks_for(p, tool)]
@@ -597,6 +605,9 @@ def _by_request(
         if refuse > UNLIKELY or unsure:
             shown = (request, *unsure)
             return Consent(Decision.UNDECIDED, f"whether the user asked for it at step {request.step_id!r}", shown)
+        if any(conditional(parts[i]) for i in asking):
+            how = f"whether the condition the user set at step {request.step_id!r} held when {tool} was called"
+            return Consent(Decision.UNDECIDED, how, (request,))
         if ledger.covers(request, original):
             return Consent(
                 Decision.GIVEN, f"the user asked for it at step {request.step_id!r}", (request,), request.index

@@ -314,6 +314,25 @@ def refuses_action(text: str, tool_name: str) -> bool:
     return False
 
 
+_CONDITIONS = frozenset(["if", "unless", "as"])
+"""Subordinators of a condition clause (``as`` only in "as long as" / "so long as")."""
+
+
+@functools.lru_cache(maxsize=1024)
+def conditional(text: str) -> bool:
+    """Whether ``text`` sets a condition by a clause of its own ("Yes if the fee is under $20.", "Go ahead unless
+    it costs extra.", "Sure, as long as there is no fee."): whether the condition held is not the parse's to
+    say. A bare politeness clause of three words or fewer ("if you can", "if possible") sets none."""
+    for token in _parse(text):
+        if token.dep_ != "mark" or token.lower_ not in _CONDITIONS or token.head.dep_ not in ("advcl", "ROOT"):
+            continue
+        if token.lower_ == "as" and (token.i == 0 or token.doc[token.i - 1].lower_ != "long"):
+            continue
+        if sum(not w.is_punct for w in token.head.subtree) > 3:
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=1024)
 def refuses_by_ellipsis(text: str) -> bool:
     """Whether ``text`` refuses by a negated verb standing for the proposed action (see the module docstring)."""
