@@ -269,6 +269,9 @@ _HINTS = {
     _ADDRESS: _fewest(_STREET_TYPES),
 }
 """Strings (case-folded) one of which each match of a pattern holds: a text with none is not scanned for it."""
+_HINTS_BY_ID = {id(pattern): hints for pattern, hints in _HINTS.items()}
+"""``_HINTS`` by the pattern's ``id`` (the patterns live as long as ``_HINTS``): hashing a compiled pattern hashes
+its whole program, each time (2-3 us for ``_TIME`` and ``_DATE``, more than most scans)."""
 _TIME_PARSER = TimeParser()
 _NO_CONTEXT = ParseContext()
 
@@ -326,7 +329,7 @@ class _Reader:
         self.facts.append((start, fact))
 
     def scan(self, pattern: re.Pattern[str], make: object) -> None:
-        hints = _HINTS.get(pattern)
+        hints = _HINTS_BY_ID.get(id(pattern))
         if hints is not None and self._folded is not None and not any(map(self._folded.__contains__, hints)):
             return  # no match can be in this text: scanning it costs more than this look
         for match in pattern.finditer(self.text):
