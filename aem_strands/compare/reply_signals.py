@@ -225,6 +225,8 @@ _SPELLED_DIGITS = re.compile(r"(?<![\w.,/-])\d(?:-\d){3,}(?![\w-])")
 """A code read out digit by digit (``4-7-2-9``): one number, the digits together (``4729``)."""
 _SPOKEN_TIME = re.compile(r"\b(\d{1,2}) (\d{2})(\s*[ap]\.?\s?m\b)", re.IGNORECASE)
 _SCALED_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b", re.IGNORECASE)
+_SCALE_WORDS = ("thousand", "million", "billion", "trillion")
+"""The words ``_SCALED_WORDS`` needs, one of them."""
 _SHIELDED = re.compile(r"(\d[\d.,]*)\s+\u00a7(\d+)\u00a7")
 _DIGIT = re.compile(r"\d")
 _NOON = re.compile(r"noon|midnight", re.IGNORECASE)  # the only times _TIME reads without a digit
@@ -300,15 +302,19 @@ def with_digits(text: str) -> str:
         scales.append(match[2])
         return f"{match[1]} \u00a7{len(scales) - 1}\u00a7"
 
-    # Each substitution below is skipped where its pattern cannot match (no digit, no shield mark).
-    if _DIGIT.search(text):
+    # Each substitution below is skipped where its pattern cannot match (no digit, no shield mark; in an ASCII
+    # text, where re.IGNORECASE is ASCII case, none of the words the pattern needs).
+    folded = text.casefold() if text.isascii() else None
+    if _DIGIT.search(text) and (folded is None or any(map(folded.__contains__, _SCALE_WORDS))):
         text = _SCALED_WORDS.sub(shield, text)
-    if "-" in text:
+    if "-" in text and (folded is None or "-past-" in folded or "-to-" in folded):
         text = _SPOKEN_CLOCK_HYPHENS.sub(r"\1 \2 \3", text)
     text = alpha2digit(text, "en", threshold=1)  # "one" is as often a pronoun
     if "\u00a7" in text:
         text = _SHIELDED.sub(lambda m: f"{m[1]} {scales[int(m[2])]}", text)
-    return _SPOKEN_TIME.sub(lambda m: f"{m[1]}:{m[2]}{m[3]}", text) if _DIGIT.search(text) else text
+    if not text.isascii() or "m" in text or "M" in text:
+        return _SPOKEN_TIME.sub(lambda m: f"{m[1]}:{m[2]}{m[3]}", text) if _DIGIT.search(text) else text
+    return text
 
 
 class _Reader:
