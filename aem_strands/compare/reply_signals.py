@@ -557,6 +557,8 @@ def _states_and_negations(reader: _Reader) -> None:
     determiner = False  # the cue is "no" before a noun: "No smoking is allowed" negates "allowed" too
     last_negated = -9  # the last word a negation governed: an "or" right after it carries the negation on
     for index, (position, word) in enumerate(words):
+        if index > negated_until and _inert(word):
+            continue  # most words: no state word, no cue, nothing negates them (the checks below, remembered)
         following = words[index + 1][1] if index + 1 < len(words) else ""
         if word == "or" and index - last_negated <= 3 and _clause_reach(words, last_negated, reader.text) >= index:
             # "does not sell firewood or allow dogs": the verb after "or" is denied too
@@ -597,6 +599,21 @@ def _states_and_negations(reader: _Reader) -> None:
             negated_until, determiner = index + (2 if following in _BE else 1), False
         elif negated:
             negated_until = -1
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _inert(word: str) -> bool:
+    """Whether ``_states_and_negations`` takes nothing from ``word`` where no negation governs it: it is no ``or``,
+    no negation cue, no particle and no state word (nor is its stem)."""
+    return (
+        word != "or"
+        and word != "neither"
+        and word not in NEGATION_CUES
+        and not word.endswith("n't")
+        and word not in PARTICLES
+        and STATE_WORDS.get(word) is None
+        and STATE_WORDS.get(stem(word)) is None
+    )
 
 
 def _clause_reach(words: tuple[tuple[int, str], ...], index: int, text: str) -> int:
