@@ -73,3 +73,13 @@ def test_real_unit_products_still_read() -> None:
     assert rate.dimension == "[length] / [time]"
     assert units._unit("degree Celsius") is not None
     assert units._unit("foot pound") is not None
+
+
+def test_dates_in_every_branch_pass_the_date_gate() -> None:
+    assert ("date", "?-5-3") in _facts("It arrives May 3 at the latest.")
+    assert ("date", "?-5-3") in _facts("It arrives on the 3rd of May.")
+    assert ("date", "2019-3-1") in _facts("Booked for 2019-03-01.")
+    assert any(group == "date" for group, _ in _facts("Paid on 12/11/2020."))
+    assert any(group == "date" for group, _ in _facts("We check out on the 6th at the hotel."))
+    # hints of a date (a month's letters, "the", a hyphen) but none: no date fact
+    assert not any(group == "date" for group, _ in _facts("You may see the refund in 3 days, ref RF-77."))
