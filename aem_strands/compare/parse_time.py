@@ -131,10 +131,17 @@ def _digits(text: str) -> str:
 
 def may_be_time(folded: str) -> bool:
     """Whether ``folded`` (folded, number words as digits) can be read as any time value: without a digit, only
-    through a word of ``_TIME_WORDS`` or a duration part (``an hour``). A cheap check that spares the parsers."""
-    if _DIGIT.search(folded) or _DURATION_PART.search(folded):
+    through a word of ``_TIME_WORDS``, or as a duration made of duration parts alone (``an hour``, ``half an
+    hour and a day``), which ``parse_duration`` is the only reader to take (a part inside a word, the ``as`` of
+    ``has``, is no reason to try every reader). A cheap check that spares the parsers."""
+    if _DIGIT.search(folded) or not _TIME_WORDS.isdisjoint(_LETTERS.findall(folded)):
         return True
-    return not _TIME_WORDS.isdisjoint(_LETTERS.findall(folded))
+    return _DURATION_PART.search(folded) is not None and not _duration_rest(folded).strip()
+
+
+def _duration_rest(text: str) -> str:
+    """What is left of ``text`` but its duration parts and their joiners (``and``, commas)."""
+    return _DURATION_PART.sub(" ", text).replace("and", " ").replace(",", " ")
 
 
 def parse_clock(text: str) -> ClockTime | None:
@@ -329,8 +336,7 @@ def parse_duration(text: str) -> Duration | None:
     parts = list(_DURATION_PART.finditer(text))
     if not parts:
         return None
-    rest = _DURATION_PART.sub(" ", text).replace("and", " ").replace(",", " ")
-    if rest.strip():
+    if _duration_rest(text).strip():
         return None
     if len(parts) == 1 and parts[0][2] == "m":
         return None  # "10000 m" alone is a length; "m" is minutes only beside hours ("1 h 30 m")

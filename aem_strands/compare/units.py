@@ -40,7 +40,7 @@ _UNIT_TEXT = re.compile(r"(?=.*[^\W\d_])(?:[^\W\d_]|[°/*.\-²³ ]|\^[23])+")
 _DEGREES = re.compile(r"\b(?:degrees?|deg)\.?\s+(celsius|centigrade|fahrenheit)\b", re.IGNORECASE)
 _WORDS_LIMIT = 3
 _RARE_PREFIXES = ("exa", "peta", "zetta", "yotta", "atto", "femto", "zepto", "yocto", "ronna", "quetta", "ronto")
-_NOT_UNITS = frozenset({"a", "an", "at", "in", "pi", "and", "or", "per", "to", "of"})
+_NOT_UNITS = frozenset({"a", "an", "as", "at", "in", "pi", "and", "or", "per", "to", "of"})
 """Words ``pint`` knows as units that, standing alone in a value, are never meant as one."""
 
 
@@ -112,6 +112,10 @@ def _unit(text: str) -> _Unit | None:
         _known(token) for token in _TOKENS.findall(text.casefold())
     ):
         return None  # pint tries every prefix and suffix of an unknown word: a thousand times slower
+    if len(words) > 1 and _CONNECTORS.isdisjoint(w.casefold() for w in words) and any(map(_never_alone, words)):
+        # Words side by side with no "per", "square" ..., one of them never meant as a unit ("7 am in", "week as",
+        # "a year in"): text, not the product pint would read (attometer inch, an area).
+        return None
     # Lower-casing is tried only beyond two letters: "MB" is not "mb" (millibarn), "KGS" is "kgs".
     forms = (text, text.casefold()) if len(text) > 2 else (text,)
     for candidate in dict.fromkeys(form.replace(" ", "_") if i else form for form in forms for i in (0, 1)):
@@ -122,6 +126,15 @@ def _unit(text: str) -> _Unit | None:
         if not unit.name.startswith(_RARE_PREFIXES):
             return unit
     return None
+
+
+def _never_alone(word: str) -> bool:
+    """Whether ``word`` is never meant as a unit: a word of ``_NOT_UNITS`` (``in``, ``a``) or, by the table, a unit
+    of a rare prefix (``am``, attometer; ``as``, attosecond), which ``_unit`` never reads."""
+    if word.casefold() in _NOT_UNITS:
+        return True
+    found = _table().lookup(word)
+    return not isinstance(found, Answer) and found is not None and found.name.startswith(_RARE_PREFIXES)
 
 
 def _pint_unit(candidate: str) -> _PintUnit | None:
