@@ -4,7 +4,9 @@ confidence 0.4 or more after its context rule.
 
 Where a recognizer's patterns miss a writing a trace holds, the text it reads is widened, not its patterns: cards
 are read with dots, slashes and non-breaking spaces between digits taken as spaces (a copy of the same length, so
-positions hold) plus the 2-series Mastercard range (2221-2720) beside Presidio's own card pattern; e-mail addresses
+positions hold) plus the 2-series Mastercard range (2221-2720) beside Presidio's own card pattern, and a card-shaped
+number that fails the checksum is still a card where one of the card recognizer's context words stands before it
+("the Visa 4929118055230147"); e-mail addresses
 are also read percent-decoded (``jane%40example.com``); a phone number the phone library calls invalid (no such
 area code) is still a phone when one of the phone recognizer's own context words stands before it.
 """
@@ -144,6 +146,22 @@ def _matches(recognizer: Any, text: str, read: str) -> Iterator[tuple[int, int]]
             yield result.start, result.end
 
 
+def _named_cards(recognizer: Any, probe: Any, text: str, read: str) -> Iterator[tuple[int, int]]:
+    """Card-shaped numbers (the card recognizer's own patterns, twelve digits or more) that fail its checksum but
+    that one of its context words stands right before ("the Visa 4929 1180 5523 0147"): the text names them a
+    card, so they are shown as one whatever their check digit (a mistyped or test number is still a card
+    number to the reader)."""
+    for match in probe.finditer(read):
+        start, end = match.span()
+        if sum(ch.isdigit() for ch in match.group()) < _CARD_DIGITS:
+            continue
+        if context_score(0.0, text, start, recognizer.context) >= MIN_SCORE_WITH_CONTEXT:
+            yield start, end
+
+
+_CARD_DIGITS = 12
+
+
 def _percent_decoded(text: str) -> tuple[str, list[int]]:
     """``text`` with each ``%XX`` decoded, and for each decoded character where it starts in ``text``."""
     out: list[str] = []
@@ -174,7 +192,10 @@ def presidio_spans(text: str, digits: bool) -> Iterator[SensitiveSpan]:
         read = wide if kind is SensitiveKind.CARD else text
         if not probe.search(read):
             continue
-        for start, end in _matches(recognizer, text, read):
+        found = set(_matches(recognizer, text, read))
+        if kind is SensitiveKind.CARD:
+            found |= set(_named_cards(recognizer, probe, text, read))
+        for start, end in sorted(found):
             yield SensitiveSpan(kind, start, end, text[start:end])
     if "%40" in text:
         decoded, where = _percent_decoded(text)
