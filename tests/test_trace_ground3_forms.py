@@ -18,6 +18,7 @@ from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.grounding import without_corrected
 from aem_strands.trace.redaction.detect import find_sensitive
 from aem_strands.trace.redaction.kinds import SensitiveKind
+from aem_strands.trace.redaction.redactor import Redactor
 from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
 from aem_strands.trace.values import ComparatorValues
 
@@ -133,6 +134,8 @@ def test_a_correction_drops_only_a_value_of_the_same_shape() -> None:
     [
         ("It's the Visa 4929118055230147, expiring 09/28.", True),  # fails the checksum, named a card
         ("Your order 4929118055230147 has shipped.", False),  # the same digits, named an order
+        ("my debit card 4111.1111.1111.1112 on file", True),  # fails the checksum, dots and all: a payment card
+        ("library card 4111.1111.1111.1112 on file", False),  # any card has a number: not a payment card
     ],
 )
 def test_a_card_shaped_number_the_text_names_a_card(text: str, card: bool) -> None:
@@ -162,3 +165,23 @@ def test_named_in_part_breaks_ties_the_same_whatever_the_hash_seed() -> None:
         )  # fmt: skip
         answers.add(done.stdout.strip())
     assert answers == {"first"}  # the earliest of the texts that name two of its three words
+
+
+@pytest.mark.parametrize(("value", "expected"), [("police_report", "grounded"), ("medical_report", "finding")])
+def test_words_joined_by_underscores_are_their_words(value: str, expected: str) -> None:
+    steps = (user("Sending the photos and the police report now."), call("upload_document", doc_type=value))
+    assert outcome(judged(*steps)) == expected
+
+
+@pytest.mark.parametrize(
+    ("record", "card"),
+    [
+        ({"payment_card": {"brand": "Visa", "number": "4929118055230147"}}, True),  # named a card by its key
+        ({"order": {"number": "4929118055230147"}}, False),  # the same digits under an order's key
+        ({"library_card": {"number": "4929118055230147"}}, False),
+    ],
+)
+def test_a_card_shaped_value_under_a_key_naming_a_card(record: dict[str, Any], card: bool) -> None:
+    redacted = str(Redactor().redact_json(record))
+    assert ("<CARD_1>" in redacted) is card
+    assert ("4929118055230147" in redacted) is not card
