@@ -177,17 +177,18 @@ def _spaced_runs(text: str) -> list[list[str]]:
 
 
 _CORRECTION = re.compile(
-    r"\b(?:no,?\s+wait|wait,?\s+no|sorry,?\s+(?:i\s+mean|it'?s|make\s+that)|i\s+mean|i\s+meant|correction|"
-    r"scratch\s+that|make\s+that|i\s+(?:read|got|typed|gave)\s+[\w\s]{0,20}?wrong)\b",
+    r"(?:^|[.,;:!?\u2014-])\s*(?:no,?\s+wait|wait,?\s+no|sorry,?\s+(?:i\s+mean|it'?s|make\s+that)|i\s+mean|"
+    r"i\s+meant|correction|scratch\s+that|make\s+that|i\s+(?:read|got|typed|gave)\s+[\w\s]{0,20}?wrong)\b",
     re.IGNORECASE,
 )
 _NUMBERED = re.compile(r"[A-Za-z0-9][\w./-]*\d[\w./-]*")
 
 
 def without_corrected(text: str) -> str:
-    """``text`` less each value it corrects: a value before a correction ("no wait", "I mean", "I read it
-    wrong", "make that") for which a value of the same shape (the same run of letters, digits and marks) follows
-    it. "Reading is 18342. No wait, I read the dial wrong. It's 18324." keeps ``18324`` only."""
+    """``text`` less each value it corrects: a value before a correction that opens a clause ("no wait", "I
+    mean", "I read it wrong", "make that"; not "please make that payment") for which a value of the same shape
+    (the same run of letters, digits and marks) follows it. "Reading is 18342. No wait, I read the dial wrong.
+    It's 18324." keeps ``18324`` only."""
     for marker in reversed(list(_CORRECTION.finditer(text))):
         before = list(_NUMBERED.finditer(text, 0, marker.start()))
         after = _NUMBERED.search(text, marker.end())

@@ -113,7 +113,8 @@ class DateIndex:
                 if month is not None and day is not None:
                     self._months.setdefault(month, DateHit(source, shown, "month"))
                 if day is None:
-                    if month is not None and year is None:  # "March": no date, but a year and month (``2026-03``)
+                    if month is not None and year is None and shown.strip() != "may":  # not the verb "may"
+                        # "March": no date, but a year and month (``2026-03``)
                         self._named_months.setdefault(month, DateHit(source, shown, "month"))
                     continue  # no day, so no date comes from it
                 entries = self._days.setdefault((month, day), [])
