@@ -189,3 +189,24 @@ def test_a_card_shaped_value_under_a_key_naming_a_card(record: dict[str, Any], c
     redacted = str(Redactor().redact_json(record))
     assert ("<CARD_1>" in redacted) is card
     assert ("4929118055230147" in redacted) is not card
+
+
+def _seat_trace(answer: str, seat: str) -> Trace:
+    """A seat map sent as JSON text (as many tools return it), a delegation or not, then a seat assigned."""
+    seats = '{"seats": [{"seat": "12A", "type": "window"}, {"seat": "14C", "type": "aisle"}]}'
+    raw: list[dict[str, Any]] = [
+        user("I need a seat on flight UA12."),
+        call("get_seats", seats, flight="UA12"),
+        {"action_type": ActionType.RESPONSE, "content": "There are window and aisle seats free. Want me to pick one?"},
+        user(answer),
+        call("assign_seat", flight="UA12", seat=seat),
+    ]
+    return Trace("t", tuple(Step(step_id=f"s{i}", index=i, **step) for i, step in enumerate(raw)))
+
+
+def test_a_result_sent_as_json_text_gives_options_as_a_result_object_does() -> None:
+    delegated = check_arguments(_seat_trace("Aisle please", "33F"), Environment(), CTX)
+    assert delegated.findings == () and len(delegated.undecided) == 1  # the choice was handed over: a judge's
+    refused = check_arguments(_seat_trace("No, I'll look myself", "33F"), Environment(), CTX)
+    assert [f.evidence["value"] for f in refused.findings if isinstance(f.evidence, dict)] == ["33F"]
+    assert check_arguments(_seat_trace("Aisle please", "14C"), Environment(), CTX).passed is True
