@@ -116,9 +116,19 @@ def test_dates_and_amounts_inside_free_text(body: str, expected: str) -> None:
     assert outcome(judged(*steps)) == expected
 
 
-@pytest.mark.parametrize(("value", "expected"), [("18324", "grounded"), ("18342", "finding")])
-def test_a_value_the_user_corrected_away_grounds_nothing(value: str, expected: str) -> None:
-    said = "Reading for meter G-4471-02 is 18342. No wait, hang on, I read the dial wrong. It's 18324."
+@pytest.mark.parametrize(
+    ("said", "value", "expected"),
+    [
+        ("Reading for meter G-4471-02 is 18342. No wait, hang on, I read the dial wrong. It's 18324.", "18324",
+         "grounded"),
+        ("Reading for meter G-4471-02 is 18342. No wait, hang on, I read the dial wrong. It's 18324.", "18342",
+         "finding"),
+        ("Reading for meter G-4471-02 is 18342 sorry I mean 18324", "18342", "finding"),
+        ("Reading for meter G-4471-02: four seats. actually make that three", "3", "grounded"),
+        ("Reading for meter G-4471-02: four seats. actually make that three", "4", "finding"),
+    ],
+)  # fmt: skip
+def test_a_value_the_user_corrected_away_grounds_nothing(said: str, value: str, expected: str) -> None:
     steps = (user(said), call("submit_meter_reading", meter_id="G-4471-02", reading=value))
     assert outcome(judged(*steps)) == expected
 
@@ -206,7 +216,8 @@ def _seat_trace(answer: str, seat: str) -> Trace:
 
 def test_a_result_sent_as_json_text_gives_options_as_a_result_object_does() -> None:
     delegated = check_arguments(_seat_trace("Aisle please", "33F"), Environment(), CTX)
-    assert delegated.findings == () and len(delegated.undecided) == 1  # the choice was handed over: a judge's
+    assert delegated.findings == ()
+    assert len(delegated.undecided) == 1  # the choice was handed over: a judge's
     refused = check_arguments(_seat_trace("No, I'll look myself", "33F"), Environment(), CTX)
     assert [f.evidence["value"] for f in refused.findings if isinstance(f.evidence, dict)] == ["33F"]
     assert check_arguments(_seat_trace("Aisle please", "14C"), Environment(), CTX).passed is True

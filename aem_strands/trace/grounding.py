@@ -177,21 +177,21 @@ def _spaced_runs(text: str) -> list[list[str]]:
 
 
 _CORRECTION = re.compile(
-    r"(?:^|[.,;:!?\u2014-])\s*(?:no,?\s+wait|wait,?\s+no|sorry,?\s+(?:i\s+mean|it'?s|make\s+that)|i\s+mean|"
-    r"i\s+meant|correction|scratch\s+that|make\s+that|i\s+(?:read|got|typed|gave)\s+[\w\s]{0,20}?wrong)\b",
+    r"\b(?:no,?\s+wait|wait,?\s+no|sorry,?\s+(?:i\s+mean|it'?s)|i\s+mean|i\s+meant|correction|scratch\s+that|"
+    r"i\s+(?:read|got|typed|gave)\s+[\w\s]{0,20}?wrong)\b|(?:^|[.,;:!?\u2014-]|\bactually|\bsorry)\s*make\s+that\b",
     re.IGNORECASE,
 )
-_NUMBERED = re.compile(r"[A-Za-z0-9][\w./-]*\d[\w./-]*")
+_WORD = re.compile(r"[A-Za-z0-9][\w./-]*")
 
 
 def without_corrected(text: str) -> str:
-    """``text`` less each value it corrects: a value before a correction that opens a clause ("no wait", "I
-    mean", "I read it wrong", "make that"; not "please make that payment") for which a value of the same shape
-    (the same run of letters, digits and marks) follows it. "Reading is 18342. No wait, I read the dial wrong.
-    It's 18324." keeps ``18324`` only."""
+    """``text`` less each value it corrects: a value before a correction ("no wait", "I mean", "I read it
+    wrong"; "make that" where it opens a clause: not "please make that payment") for which a value of the same
+    shape (``_shape``: "four ... actually make that three") follows it. "Reading is 18342. No wait, I read the
+    dial wrong. It's 18324." keeps ``18324`` only."""
     for marker in reversed(list(_CORRECTION.finditer(text))):
-        before = list(_NUMBERED.finditer(text, 0, marker.start()))
-        after = _NUMBERED.search(text, marker.end())
+        before = [w for w in _WORD.finditer(text, 0, marker.start()) if _shape(w.group())]
+        after = next((w for w in _WORD.finditer(text, marker.end()) if _shape(w.group())), None)
         if not before or after is None:
             continue
         old = before[-1]
@@ -201,7 +201,13 @@ def without_corrected(text: str) -> str:
 
 
 def _shape(word: str) -> str:
-    return re.sub(r"[A-Za-z]", "a", re.sub(r"\d", "9", word.rstrip(".")))
+    """The shape of a value a correction may replace: its letters and digits as classes (``G-4471-02`` is
+    ``a-9999-99``), ``number`` for a number in words (``four``), or empty for any other word."""
+    word = word.rstrip(".")
+    if any(ch.isdigit() for ch in word):
+        return re.sub(r"[A-Za-z]", "a", re.sub(r"\d", "9", word))
+    typed = typed_value(word)
+    return "number" if isinstance(typed, Quantity) and typed.unit is None else ""
 
 
 __all__ = ["Grounding", "GroundingIndex", "SameFn", "compact", "without_corrected"]
