@@ -181,8 +181,11 @@ def test_named_in_part_breaks_ties_the_same_whatever_the_hash_seed() -> None:
     assert answers == {"first"}  # the earliest of the texts that name two of its three words
 
 
-@pytest.mark.parametrize(("value", "expected"), [("police_report", "grounded"), ("medical_report", "finding")])
-def test_words_joined_by_underscores_are_their_words(value: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("police_report", "undecided"), ("medical_report", "finding")],
+)
+def test_words_joined_by_underscores_may_be_their_words(value: str, expected: str) -> None:
     steps = (user("Sending the photos and the police report now."), call("upload_document", doc_type=value))
     assert outcome(judged(*steps)) == expected
 

@@ -7,10 +7,10 @@ value index reads only as a whole text: an identifier read out in groups (``GB82
 ``GB82WEST12345698765432``, ``R 7 7 0 4 1`` for ``R77041``, ``481 552`` for ``481552``), the ends of a range of
 days (``1-4 June``, ``dec 14 to 18``), a stay in nights (``two nights``: a length of days a date is worked out
 with), a fixed-date holiday (``christmas day``), and a year and month (``2026-03``) by its month said (``the March
-bill``) within a year of the known today, or by a date seen in it; words joined by underscores (``police_report``)
-by the words ("the police report"). ``without_corrected`` drops from a user's
-message a value the same message corrects ("18342. No wait, ... It's 18324."): the corrected-away value grounds
-nothing.
+bill``) within a year of the known today, or by a date seen in it; lower-case words joined by underscores
+(``police_report``) said as words ("the police report") are named in part: undecided, not grounded.
+``without_corrected`` drops from a user's message a value the same message corrects ("18342. No wait, ... It's
+18324."): the corrected-away value grounds nothing.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ _HOLIDAYS = {"christmas day": (12, 25), "christmas eve": (12, 24), "new year's d
              "valentine's day": (2, 14), "independence day": (7, 4), "fourth of july": (7, 4)}  # fmt: skip
 """Holidays on a fixed day of the year, by their English names: calendar facts, not readings of the words."""
 _HOLIDAY = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in _HOLIDAYS) + r")\b", re.IGNORECASE)
-_SNAKE = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)+")
-"""Words joined by underscores or hyphens and no digit (``police_report``): an enum-like value read as its words."""
+_SNAKE = re.compile(r"[a-z]+(?:_[a-z]+)+")
+"""Lower-case words joined by underscores (``police_report``): an enum-like value read as its words. Capitals or
+hyphens make a code (``LAX-DT``, ``DEN_APT``): a code is said as itself."""
 _YEAR_MONTH = re.compile(r"(\d{4})-(\d{2})")
 _MONTHS_APART = 12
 
@@ -99,8 +100,6 @@ class GroundingIndex(NameIndex):
         found = super().find(value, name)
         if found is not None or not isinstance(value, (str, int)) or isinstance(value, bool):
             return found
-        if isinstance(value, str) and _SNAKE.fullmatch(value.strip()):
-            return super().find(re.sub(r"[_-]+", " ", value.strip()), name)  # ``police_report``: "police report"
         key = re.sub(r"[^A-Za-z0-9]", "", str(value)).upper()
         spaced = self._spaced.get(key)
         if spaced is not None and len(key) >= _SPACED_SHORTEST:
@@ -109,6 +108,17 @@ class GroundingIndex(NameIndex):
         if month is not None:
             return self._year_month(int(month[1]), int(month[2]))
         return None
+
+    def named_in_part(self, value: JsonValue) -> Grounding | None:
+        """``NameIndex.named_in_part``, and lower-case words joined by underscores whose words were said together
+        (``police_report`` after "the police report"): an enum-like code the words may stand for, or not (a
+        ``police_report`` is not every report the police wrote), which no rule here settles."""
+        found = super().named_in_part(value)
+        if found is None and isinstance(value, str) and _SNAKE.fullmatch(value.strip()):
+            said = self.find(value.strip().replace("_", " "))
+            if said is not None:
+                return Grounding(said.source, said.matched, "in part")
+        return found
 
     def _year_month(self, year: int, month: int) -> Grounding | None:
         """A year and month by its month said within a year of the known today (any year without one), or by an
