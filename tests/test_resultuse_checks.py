@@ -214,7 +214,8 @@ def test_a_domain_answer_is_no_failed_call(observation: Any) -> None:
 )
 def test_a_success_claim_is_read_by_the_reply_fact_reading(reply: str, claims: bool) -> None:
     t = trace(user("Send 50 EUR to Bob"), call("transfer_money", "Request timed out", to="Bob"), say(reply))
-    assert (check_recovery(t, Environment(), CTX).passed is False) is claims
+    found = {f.rule for f in check_recovery(t, Environment(), CTX).findings}
+    assert ("recovery.reported_success_after_error" in found) is claims
 
 
 # --- 4. asking again for the same slot -------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 A *detail* is a value with a digit (an identifier, an amount, a count, a clock time, a date), read from the text
 as a span and typed: ``clock`` (``11:30``, ``4:30 pm``, ``7 pm``: minutes after midnight), ``date``
 (``2019-03-07``), ``number`` (``250``, ``$1,250.00``, ``2``), ``identifier`` (letters and digits: ``ORDER_789``,
-``CHK-1001``, ``UA100``). A call's argument values are typed the same way (a JSON number is a ``number``).
+``CHK-1001``, ``UA100``). A call's argument values are typed the same way (a JSON number is a ``number``), and
+may also be a ``datetime`` (``2023-09-11 16:40:00``), stated by a text that states its date and its clock time.
 
 - A call value is *stated* in a text when a span of the text has its type and the same value, or, for an
   identifier or a digit string, when its separator-free form (``identifier_key``) is a whole run of the text's
@@ -28,6 +29,7 @@ from aem_strands.types import JsonValue
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 _DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DATETIME = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?")
 _NUMBER = re.compile(r"(?<![\w.])[$€£]?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w])")
 _IDENTIFIER = re.compile(r"\b(?=[\w#/-]*[A-Za-z])(?=[\w#/-]*\d)[A-Za-z0-9][\w#/-]*[A-Za-z0-9]\b")
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$", re.IGNORECASE)
@@ -90,6 +92,10 @@ def value_detail(value: JsonValue) -> Detail | None:
         return Detail("number", str(Fraction(str(value))))
     if not isinstance(value, str) or not any(c.isdigit() for c in value):
         return None
+    moment = _DATETIME.fullmatch(value.strip())
+    if moment is not None and int(moment.group(4)) < 24 and int(moment.group(5)) < 60:
+        day, hour, minute = _date(moment).value, int(moment.group(4)), int(moment.group(5))
+        return Detail("datetime", f"{day}T{hour:02d}:{minute:02d}")
     details = text_details(value)
     if len(details) == 1:
         return next(iter(details))
@@ -103,8 +109,12 @@ def call_details(arguments: Mapping[str, JsonValue]) -> dict[str, Detail]:
 
 def stated(detail: Detail, text: str, details: frozenset[Detail] | None = None) -> bool:
     """Whether ``text`` states ``detail`` (see the module docstring)."""
-    if detail in (details if details is not None else text_details(text)):
+    found = details if details is not None else text_details(text)
+    if detail in found:
         return True
+    if detail.kind == "datetime":
+        day, clock = detail.value.split("T")
+        return Detail("date", day) in found and Detail("clock", clock) in found
     if detail.kind not in ("identifier", "number") or "." in detail.value or "/" in detail.value:
         return False
     key = _ALNUM.sub("", detail.value.casefold())

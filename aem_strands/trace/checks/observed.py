@@ -183,7 +183,36 @@ def records(step: Step) -> Iterator[Record]:
                 if isinstance(value, str) and _is_name(value):
                     record.titles.append(" ".join(name_words(value)))
         record.identity = frozenset(identity)
+        _twelve_hour_clock(record)
         yield record
+
+
+_START = re.compile(r"(?:^|_)(?:start|begin|from)")
+_END = re.compile(r"(?:^|_)(?:end|until|to)(?:$|_)")
+
+
+def _twelve_hour_clock(record: Record) -> None:
+    """A record whose interval runs backwards on 24 hours (``start_time: 2023-09-11 12:00:00``, ``end_time:
+    2023-09-11 01:00:00``: lunch from noon to one, on one date) writes its clock on 12 hours: its clock times are
+    read without am/pm (``loose``), so ``1 pm`` agrees with ``01:00``."""
+    times = record.fields.get("time", [])
+    if len(times) < 2:
+        return
+    dates = {key: fact.key for key, _, fact in record.fields.get("date", [])}
+    starts = [(k, f) for k, _, f in times if _START.search(k) and not _END.search(k)]
+    ends = [(k, f) for k, _, f in times if _END.search(k)]
+    backwards = any(
+        sk in dates and dates[sk] == dates.get(ek) and 0 <= _minutes(end) < _minutes(start)
+        for sk, start in starts
+        for ek, end in ends
+    )
+    if backwards:
+        record.fields["time"] = [(k, p, Fact(f.group, f.key, f.text, True)) for k, p, f in times]
+
+
+def _minutes(fact: Fact) -> int:
+    hour, _, minute = fact.key.partition(":")
+    return int(hour) * 60 + int(minute) if hour.isdigit() and minute.isdigit() else -1
 
 
 def _same_address(one: Fact, other: Fact) -> bool:

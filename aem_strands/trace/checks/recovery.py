@@ -11,6 +11,11 @@ off; it never reports success, and it does not retry the same failing call witho
   while no call of that tool (or of one sharing an action word: a fallback) succeeded between the error and the
   reply (a success later, in another task, does not make the earlier claim true). One finding per failed tool, at
   the first such reply. A call failed as ``failures.failure`` reads it (every shape tools report an error in).
+- ``recovery.error_not_reported``: the reply right after a failed write (``outcomes.is_write``) says nothing of the
+  failure (no sentence denies, no question, no word of failure or of the tool's own error: ``The ticket is $10 and
+  the venue is at 1881 Post Street.`` after the purchase timed out) and no call follows it (a retry, a fallback, a
+  check of what happened): it goes on as if the write went through.
+  One finding per failed tool, and none for a tool a success claim was found for.
 - ``recovery.endless_retry``: the same call (tool and arguments) made again after it failed more than
   ``budgets.max_retries`` times in a row; at the first retry beyond the budget.
 - ``recovery.unhandled_error``: the trace's last failed call is followed by no reply, call or hand-off, and
@@ -20,10 +25,13 @@ off; it never reports success, and it does not retry the same failing call witho
 
 from __future__ import annotations
 
+import re
+
 from aem_strands.compare.acts import ActKind, dialog_act
 from aem_strands.trace.checks.claims import denies, success_claims
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
+from aem_strands.trace.checks.outcomes import is_write
 from aem_strands.trace.checks.steps import action_words, call_failed, call_key, names_action, sentences, step_fragment
 from aem_strands.trace.types import (
     ActionType,
@@ -88,9 +96,9 @@ def _replies(trace: Trace, after: int) -> list[tuple[Step | None, str]]:
     return replies
 
 
-def _success_claims(trace: Trace, failed: list[Step]) -> list[Finding]:
+def _success_claims(trace: Trace, failed: list[Step], reported: set[str]) -> list[Finding]:
+    """``recovery.reported_success_after_error``, one per failed tool (``reported``: the tools told of so far)."""
     findings = []
-    reported: set[str] = set()
     for step in failed:
         name = step.tool_name or ""
         if name in reported:
@@ -118,6 +126,52 @@ def _success_claims(trace: Trace, failed: list[Step]) -> list[Finding]:
             )  # fmt: skip
             reported.add(name)
             break
+    return findings
+
+
+_TROUBLE = re.compile(
+    r"\b(?:errors?|exceptions?|fail\w*|timed? ?out|timeout|problems?|issues?|trouble|glitch|outage|unavailable|down"
+    r"|wrong|retry\w*|try(?:ing)? (?:again|once more)|(?:an)?other|instead|alternatives?)\b",
+    re.I,
+)
+"""Words that tell of a failure, of trying again or of another way (``The booking timed out; trying once more.``,
+``I was able to locate one other property.``): a reply with one is no silence about the failure."""
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+def _says_failure(text: str, failed: Step) -> bool:
+    """Whether a reply tells of a failure or offers what to do about it: a sentence that denies (``claims.denies``:
+    a negation, a denying word, the dialog act ``notify_failure``), a question (``Shall I try again?``), a word of
+    failure (``_TROUBLE``), or a word of the tool's own error (``the mailbox is full``)."""
+    if "?" in text or _TROUBLE.search(text) or any(denies(s) for s in sentences(text)):
+        return True
+    reason = set(_WORD.findall((failure(failed) or "").casefold()))
+    return bool(reason & set(_WORD.findall(text.casefold())))
+
+
+def _silent(trace: Trace, failed: list[Step], env: Environment, told: set[str]) -> list[Finding]:
+    """The reply right after a failed write that says nothing of the failure and is followed by no call
+    (``recovery.error_not_reported``)."""
+    findings = []
+    for step in failed:
+        name = step.tool_name or ""
+        if name in told or not is_write(step, env) or step.index + 1 >= len(trace.steps):
+            continue
+        reply = trace.steps[step.index + 1]
+        if reply.action_type is not ActionType.RESPONSE or not reply.content or _says_failure(reply.content, step):
+            continue
+        later = trace.steps[step.index + 2] if step.index + 2 < len(trace.steps) else None
+        if later is not None and later.action_type is ActionType.TOOL_CALL:
+            continue  # a retry, a fallback or a check of what happened: the reply announces it
+        message = (
+            f"step {reply.step_id!r} goes on after {name} failed at step {step.step_id!r} ({failure(step)}) "
+            "without a word of the failure: say it did not go through, retry, or hand off"
+        )
+        evidence: JsonValue = [step_fragment(step), step_fragment(reply)]
+        findings.append(
+            Finding(Dimension.RECOVERY, "recovery.error_not_reported", message, reply.step_id, reply.index, evidence)
+        )
+        told.add(name)
     return findings
 
 
@@ -160,7 +214,9 @@ def check_recovery(trace: Trace, env: Environment, ctx: TraceContext) -> Dimensi
     if not failed:
         return not_applicable(Dimension.RECOVERY, "no tool call failed")
     budget = env.budgets.max_retries
-    findings = _success_claims(trace, failed)
+    told: set[str] = set()
+    findings = _success_claims(trace, failed, told)
+    findings += _silent(trace, failed, env, told)
     findings += _endless_retries(trace, budget) if budget is not None else []
     findings += _unhandled(trace, failed[-1])
     findings.sort(key=lambda f: (f.step_index is None, f.step_index or 0))

@@ -24,16 +24,23 @@ A contradiction is about the same object: the same record (the object an observa
   contradicts it when that record holds values of its kind, and the fact agrees (``fact_match.agree``: ``5 days`` vs
   ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs ``2019-03-03`` agree) with nothing the trace stated
   before: no observation (an item further down a list, an earlier search), no user message, no call argument, no
-  earlier reply, and no product or sum of the record's amounts (``3 nights at $150``: ``$450``). A fact about no
-  known record, or of a kind the record does not hold, is another quantity: no finding. A later observation of a
-  record's field (the same identifiers) replaces what earlier ones said of it.
+  earlier reply, and no product, sum or difference of the record's amounts (``3 nights at $150``: ``$450``; ``£43.85
+  more``), nor, said with a hedge, a rounding of one (``about £44``: ``amounts``). A fact about no known record, or
+  of a kind the record does not hold, is another quantity: no finding; a bare whole-hour number beside it counts as
+  stating a time (``from 12 to 1 pm``). A record whose interval runs backwards on one date (``12:00`` to ``01:00``)
+  writes its clock on 12 hours: its times are read without am/pm. Of the records a fact is compared with, it is
+  cited against the only one whose title's own word its clause holds (``Bob at 1 pm``: ``Bob-Hugo``). A later
+  observation of a record's field (the same identifiers) replaces what earlier ones said of it.
 - **arguments** (``identifier_arguments``): a later call passing, under an identifier argument, a value other
   than the one a single record reported, that nothing before gave (``order_id ORDER_9`` after ``order_id:
   ORDER_8``); another item of a list, or a new value written in place of an observed one, is none.
 - **codes** (``result_use.unsupported_value``): a statement of a reply giving a code (letters with digits in one
   token: ``Clink261``, ``S90``) that nothing stated before holds in any spelling (no observation, the user, a call,
   an earlier reply), after a tool answered: an object no answer holds (``a 5 star hotel called Clink261`` after a
-  search that returned no Clink261). Questions propose, they do not state: not read.
+  search that returned no Clink261). Questions propose, they do not state: not read. So is a numbered name (a
+  number beside a capitalised word: ``Hotel 99``, ``28 Hotel Sydney``, ``10th and Filbert``; not a count, ``3
+  Psychologist offices``) whose number and neighbouring word nothing stated holds together, in a statement or a
+  question (``How about Hyatt At Olive 8?`` after a search with no such hotel).
 - **outcomes** (``result_use.unsupported_outcome``, ``outcomes``): a reply claiming an action went through that
   no observation supports: the record's status says another stage (``ORDER_500 is cancelled`` after ``status:
   cancel_requested``), or no call that could have done it was made (``I've booked it`` after searches only).
@@ -52,10 +59,11 @@ from __future__ import annotations
 import re
 
 from aem_strands.compare.acts import ActKind, dialog_act
-from aem_strands.compare.fact_match import agree, amount
+from aem_strands.compare.fact_match import agree
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
+from aem_strands.trace.checks.amounts import approximates, derived, lengths, number
 from aem_strands.trace.checks.codes import StatedCodes
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
@@ -89,8 +97,6 @@ from aem_strands.types import JsonValue
 
 _CONTRADICTS = "result_use.contradicts_observation"
 _UNSUPPORTED = "result_use.unsupported_outcome"
-_MAX_FACTOR = 31
-"""Largest count a record's amount is multiplied by in a derived amount (nights, tickets, people)."""
 _DESCRIBED = 2
 """Values and names a reply must share with a record before it is taken as describing it."""
 _ORDINAL = re.compile(r"\d(?:st|nd|rd|th)$", re.I)
@@ -103,18 +109,6 @@ def _where(step: Step | None) -> str:
 
 def _holds(record: Record, fact: Fact) -> bool:
     return fact.group in record.fields and record.holds(fact)
-
-
-def _derived(fact: Fact, record: Record, kind: str) -> bool:
-    """Whether a money or duration fact is a product or a sum of the record's amounts of its kind (``3 nights at
-    $150`` is $450): a computed total, no contradiction."""
-    stated = amount(fact)
-    if stated is None:
-        return False
-    amounts = [a for _, _, f in record.fields.get(kind, []) if (a := amount(f)) is not None and a != 0]
-    products = any(stated % a == 0 and 1 < stated / a <= _MAX_FACTOR for a in amounts)
-    sums = any(a + b == stated for i, a in enumerate(amounts) for b in amounts[i + 1 :])
-    return products or sums
 
 
 class _Reader:
@@ -142,8 +136,13 @@ class _Reader:
         self.spoke_since = False
         """Whether the user spoke after the latest observation: a reply then may be about something else."""
         self.stated: list[Fact] = []
-        """The facts of the reply being read."""
+        """The facts of the reply being read, bare numbers with them (``from 12 to 1 pm``: a whole hour's number)."""
         self.codes = StatedCodes()
+        self.counts: set[str] = set()
+        self.listed: list[JsonValue] = []
+        """Observations whose lists' lengths are not yet in ``counts`` (read when a reply may count with one)."""
+        """Numbers the user, a call or a reply stated, and the lengths of the lists tools answered: what a reply
+        counts with (``3 Psychologist offices``, ``1 Economy class ticket``)."""
         self.observed = False
         if trace.goal:
             self.user(trace.goal)
@@ -154,6 +153,8 @@ class _Reader:
         for fact in facts_in(text):
             if fact.group in COMPARED_GROUPS or (fact.group == "number" and not _ORDINAL.search(fact.text)):
                 self.said.add(fact)
+            if fact.group == "number":
+                self.counts.add(fact.key)
         self.grounded.update(identifier_key(w) for w in re.findall(r"[\w@.#-]+", text))
         self.codes.state(text)
 
@@ -171,6 +172,7 @@ class _Reader:
         if step.observation is None or step.error is not None:
             return
         self.observed = True
+        self.listed.append(step.observation)
         for observed in observed_values(step):
             self.codes.observe(observed.value)
             polar = concept_polarity(observed.path, observed.value)
@@ -230,7 +232,7 @@ class _Reader:
         # they are offers in place of what failed, not statements of what a tool reported.
         act = dialog_act(text)
         failing = ActKind.NOTIFY_FAILURE in act.kinds
-        self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS]
+        self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS or f.group == "number"]
         # After the user asked for something new, a reply asking to confirm it states the new details: a proposal
         # ("Please confirm 1 ticket for March 1st" after "later today"), not a report of the answer before.
         proposing = self.spoke_since and (act.confirms or act.asks)
@@ -283,7 +285,7 @@ class _Reader:
             else:
                 # named by an identifier or a title, not by a name every record of a city shares
                 about = [r for r in by_title if fact.group in r.fields]
-            if not about or any(_derived(fact, r, fact.group) for r in about):
+            if not about or any(derived(fact, r, fact.group) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
 
@@ -295,10 +297,25 @@ class _Reader:
             any(f is not fact and (agree(known, f) or agree(f, known)) for f in self.stated) for _, _, known in held
         )
 
+    def _counted(self, word: str) -> bool:
+        """Whether a number was stated as a number or is a list's length (``3 Psychologist offices``)."""
+        for observation in self.listed:
+            self.counts.update(lengths(observation))
+        self.listed.clear()
+        return bool(number(word) & self.counts)
+
     def _invented(self, step: Step | None, where: str, text: str) -> None:
-        """A code a statement of the reply gives that nothing the trace stated before holds, in any spelling: an
-        object no tool reported (``result_use.unsupported_value``, ``codes``)."""
-        for sentence, fact in self.codes.invented(text, self.grounded):
+        """A code or a numbered name a statement of the reply gives that nothing the trace stated before holds, in
+        any spelling: an object no tool reported (``result_use.unsupported_value``, ``codes``). A name a
+        contradiction at this step already cites (``1030 2nd Street`` for the record's address) is not told again."""
+        at = step.index if step else None
+        cited = [f.text for s, f in self.reported if s == at]
+        names = [
+            (sentence, name)
+            for sentence, name in self.codes.unnamed(text, self._counted)
+            if not any(name.text in told or told in name.text for told in cited)
+        ]
+        for sentence, fact in [*self.codes.invented(text, self.grounded), *names]:
             evidence: dict[str, JsonValue] = {"stated": fact.text, "reply": clip(sentence)}
             if self.latest_records:
                 evidence["observation"] = cite(self.latest_records[0].step)
@@ -310,6 +327,8 @@ class _Reader:
 
     def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
         if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
+            return
+        if approximates(sentence, fact, record):
             return
         self.reported.add((step.index if step else None, fact))
         held = record.fields[fact.group]
@@ -369,15 +388,33 @@ class _Reader:
                     continue
                 if all(fact.group in r.fields for r in others):
                     described = [(r, 0) for r in others]
-            about = [r for r, _ in described if fact.group in r.fields and not _derived(fact, r, fact.group)]
+            about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group)]
             if about:
-                self._report(step, where, sentence, fact, about[0])
+                nearest = _nearest([r for r in candidates if fact.group in r.fields], sentence, fact)
+                if nearest is not None and _holds(nearest, fact):
+                    continue  # the record the clause names holds it
+                self._report(step, where, sentence, fact, nearest or about[0])
 
     # --- arguments -----------------------------------------------------------------------------------------
 
     def arguments(self, step: Step) -> None:
         self.checked += 1
         self.findings += changed_identifiers(step, self.keyed, self.grounded, self.ctx.values, _CONTRADICTS)
+
+
+_CLAUSE = re.compile(r"[,;]\s*(?:and\s+)?|\s+and\s+")
+
+
+def _nearest(records: list[Record], sentence: str, fact: Fact) -> Record | None:
+    """The only record whose title has a word of the fact's clause that the other records' titles lack (``a meeting
+    with Bob at 1 pm``: ``Bob-Hugo`` of ``Hugo-Alice``, ``Bob-Hugo``, ``Tracy-Hugo``); ``None`` when none or
+    several."""
+    clause = next((c for c in _CLAUSE.split(sentence) if fact.text in c), sentence)
+    words = set(name_words(clause))
+    titles = [{w for t in r.titles for w in t.split()} for r in records]
+    shared = set.intersection(*titles) if len(titles) > 1 else set()
+    found = [r for r, t in zip(records, titles, strict=True) if (t - shared) & words]
+    return found[0] if len(found) == 1 else None
 
 
 def _failed(step: Step) -> bool:

@@ -1,0 +1,112 @@
+"""Amounts a reply computes from a record or rounds (result use, ``result_use``): what is no contradiction though
+the record holds no such value.
+
+- **computed**: a product of one of the record's amounts by a count up to ``MAX_FACTOR`` (``3 nights at $150``:
+  $450), or a sum or a difference of two of them (a total; ``£43.85 more`` than last month): ``derived``.
+- **rounded**: an amount stated with a hedge (``about £44``, ``roughly 3 hours``) agrees with a record's amount,
+  or a sum or difference of two, within half of the last digit it is written to (``about £44``: £0.50; ``about
+  $1,200``: $50): ``approximates``.
+- **counts**: the numbers a reply may count with (``3 Psychologist offices``): a number as the fact reading keys it
+  (``number``) and the lengths of an observation's lists (``lengths``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+
+from aem_strands.compare.fact_match import amount
+from aem_strands.compare.reply_signals import Fact, facts_in
+from aem_strands.trace.checks.observed import Record
+from aem_strands.types import JsonValue
+
+MAX_FACTOR = 31
+"""Largest count a record's amount is multiplied by in a derived amount (nights, tickets, people)."""
+_NUMERIC_LENGTH = 12
+
+
+def derived(fact: Fact, record: Record, kind: str) -> bool:
+    """Whether a money or duration fact is a product, a sum or a difference of the record's amounts of its kind
+    (``3 nights at $150`` is $450): a computed amount, no contradiction."""
+    stated = amount(fact)
+    if stated is None:
+        return False
+    amounts = [a for _, _, f in record.fields.get(kind, []) if (a := amount(f)) is not None and a != 0]
+    products = any(stated % a == 0 and 1 < stated / a <= MAX_FACTOR for a in amounts)
+    return products or stated in _combined(amounts)
+
+
+def _combined(amounts: list[Decimal]) -> set[Decimal]:
+    """The sums and differences of two amounts (a total, ``£43.85 more`` than last month)."""
+    return {v for i, a in enumerate(amounts) for b in amounts[i + 1 :] for v in (a + b, abs(a - b))}
+
+
+_HEDGE = re.compile(
+    r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|circa|close to|just (?:under|over)|some)\s*$"
+    r"|~\s*$",
+    re.I,
+)
+"""Words that state an amount as a rounding (``about £44``)."""
+_WRITTEN = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def approximates(sentence: str, fact: Fact, record: Record) -> bool:
+    """Whether ``fact`` is hedged (``about £44``) and one of the record's amounts of its kind, or a sum or a
+    difference of two (``about £44 more``: £211.87 - £168.02), rounds to it at the precision it is written in
+    (``£43.85``: within half of the last digit written, £0.50; ``about $1,200``: $50)."""
+    at = sentence.find(fact.text)
+    written = _WRITTEN.search(fact.text)
+    stated = _quantity(fact)
+    if at < 0 or not _HEDGE.search(sentence[:at]) or written is None or stated is None:
+        return False
+    number = Decimal(written.group().replace(",", ""))
+    if number == 0:
+        return False
+    exponent = number.normalize().as_tuple().exponent
+    if not isinstance(exponent, int):
+        return False
+    unit = Decimal(1).scaleb(exponent) * stated / number
+    held = [
+        q
+        for _, _, known in record.fields.get(fact.group, [])
+        if _same_currency(known, fact) and (q := _quantity(known)) is not None
+    ]
+    return any(abs(value - stated) <= unit / 2 for value in {*held, *_combined(held)})
+
+
+def _same_currency(one: Fact, other: Fact) -> bool:
+    """Whether two amounts are in one currency, or one of them names none (``43.85`` under ``bill_amount``)."""
+    if "money" not in (one.group, other.group):
+        return True
+    mine, theirs = one.key.split(), other.key.split()
+    return len(mine) < 2 or len(theirs) < 2 or mine[0] == theirs[0]
+
+
+def _quantity(fact: Fact) -> Decimal | None:
+    """An amount, or a duration in seconds (``3 hours``: 10800)."""
+    if fact.group == "duration":
+        seconds = fact.key.split()
+        return Decimal(seconds[0]) if len(seconds) == 2 and seconds[1] == "s" else None
+    return amount(fact)
+
+
+def number(text: str) -> set[str]:
+    """The number a text is, as the fact reading keys it (``4.20`` and ``4.2`` are one); empty for other text."""
+    facts = facts_in(text) if len(text) <= _NUMERIC_LENGTH else ()
+    return {facts[0].key} if len(facts) == 1 and facts[0].group == "number" and facts[0].text == text.strip() else set()
+
+
+def lengths(observation: JsonValue) -> Iterator[str]:
+    """The lengths of an observation's lists (``10 results``)."""
+    stack = [observation]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            yield str(len(node))
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+
+
+__all__ = ["MAX_FACTOR", "approximates", "derived", "lengths", "number"]
