@@ -25,7 +25,6 @@ from aem_strands.trace.grounding_keys import Grounding, SameFn, compact
 from aem_strands.trace.grounding_names import NameIndex
 from aem_strands.types import JsonValue
 
-_GROUP = re.compile(r"[A-Za-z0-9]{1,6}")
 _SPACED_LONGEST = 8
 """The most groups an identifier read out in groups is joined from."""
 _SPACED_SHORTEST = 5
@@ -45,6 +44,10 @@ _HOLIDAYS = {"christmas day": (12, 25), "christmas eve": (12, 24), "new year's d
              "new year's eve": (12, 31), "boxing day": (12, 26), "halloween": (10, 31),
              "valentine's day": (2, 14), "independence day": (7, 4), "fourth of july": (7, 4)}  # fmt: skip
 """Holidays on a fixed day of the year, by their English names: calendar facts, not readings of the words."""
+_HOLIDAY_HINT = re.compile(r"christmas|new year|boxing|halloween|valentine|independence|july")
+_DIGIT = re.compile(r"\d")
+_LONGEST_SCANNED = 4000
+"""Texts longer than this (documents, pages) are not read for the forms above."""
 _HOLIDAY = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in _HOLIDAYS) + r")\b", re.IGNORECASE)
 _SNAKE = re.compile(r"[a-z]+(?:_[a-z]+)+")
 """Lower-case words joined by underscores (``police_report``): an enum-like value read as its words. Capitals or
@@ -65,11 +68,22 @@ class GroundingIndex(NameIndex):
     def __init__(self, same: SameFn, context: ParseContext | None = None) -> None:
         super().__init__(same, context)
         self._spaced: dict[str, tuple[str, str]] = {}  # identifiers read out in groups, by their letters and digits
+        self._scanned: set[str] = set()
 
     def add_text(self, text: str, source: str, phrase_words: int = LONG_PHRASE) -> None:
         """``ValueIndex.add_text``, and what it reads only as a whole text (see the module docstring)."""
         super().add_text(text, source, phrase_words)
-        if not text.strip() or len(text) > 4000:
+        if phrase_words < LONG_PHRASE or len(text) > _LONGEST_SCANNED or text in self._scanned:
+            return  # a string value of a result is read as a value (``ValueIndex``), not as words said
+        self._scanned.add(text)  # a text read before adds nothing: every reading keeps its first source
+        lowered = text.casefold()
+        if "night" in lowered:
+            self._add_nights(text, source)
+        if _HOLIDAY_HINT.search(lowered):
+            for found in _HOLIDAY.finditer(text):
+                on = _HOLIDAYS[found.group().casefold()]
+                self._dates.add(CalendarDate(frozenset({(None, *on)})), found.group(), source)
+        if _DIGIT.search(text) is None:
             return
         for run in _spaced_runs(text):
             for start in range(len(run)):
@@ -85,14 +99,14 @@ class GroundingIndex(NameIndex):
                     if isinstance(typed, CalendarDate):
                         self._dates.add(CalendarDate(frozenset((None, m, d) for _, m, d in typed.readings)),
                                         found.group(), source)  # fmt: skip
+
+    def _add_nights(self, text: str, source: str) -> None:
+        """A stay in nights (``two nights``) as a length of whole days a date is worked out with."""
         for found in _NIGHTS.finditer(text):
             count = typed_value(found[1])
             whole = isinstance(count, Quantity) and count.unit is None and count.amount == int(count.amount)
             if whole and isinstance(count, Quantity) and 1 <= count.amount <= _LONGEST_STAY:
                 self._dates.add(Duration(Fraction(int(count.amount) * 86_400)), found.group(), source)
-        for found in _HOLIDAY.finditer(text):
-            month, day = _HOLIDAYS[found.group().casefold()]
-            self._dates.add(CalendarDate(frozenset({(None, month, day)})), found.group(), source)
 
     def find(self, value: JsonValue, name: str = "") -> Grounding | None:
         """``ValueIndex.find``, then an identifier read out in groups and a year and month (see the module
@@ -166,24 +180,26 @@ class GroundingIndex(NameIndex):
 
 def _spaced_runs(text: str) -> list[list[str]]:
     """Runs of groups an identifier may be read out in: words of letters and digits, each with a digit or in
-    capitals (``GB82``, ``WEST``, ``481``, ``R``), one space apart, nothing else between them (a comma ends a run:
-    "items 12, 34" is no ``1234``)."""
+    capitals (``GB82``, ``WEST``, ``481``, ``R``), of up to six characters, one space apart, nothing else between
+    them (a comma ends a run: "items 12, 34" is no ``1234``)."""
     runs: list[list[str]] = []
-    current: list[str] = []
-    for raw in text.split(" "):
-        word = raw.rstrip(".,;:!?)")
-        grouped = _GROUP.fullmatch(word) is not None and (any(ch.isdigit() for ch in word) or word.isupper())
-        if grouped and word == raw:
-            current.append(word)
-            continue
-        if grouped:
-            current.append(word)  # the last group: the punctuation after it ends the run
+    for found in _RUN.finditer(text):
+        current: list[str] = []
+        for word in found.group().split(" "):
+            if len(word) <= _GROUP_LONGEST:
+                current.append(word)
+                continue
+            if len(current) >= 2:
+                runs.append(current)
+            current = []
         if len(current) >= 2:
             runs.append(current)
-        current = [] if not grouped or word != raw else current
-    if len(current) >= 2:
-        runs.append(current)
     return runs
+
+
+_GROUPED = r"(?:[A-Za-z0-9]*\d[A-Za-z0-9]*|[A-Z]+)"
+_RUN = re.compile(rf"(?<![\w'-])(?:{_GROUPED} )+{_GROUPED}(?![\w'-])")
+_GROUP_LONGEST = 6
 
 
 _CORRECTION = re.compile(
