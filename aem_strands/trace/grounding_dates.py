@@ -88,6 +88,20 @@ class DateIndex:
     _consistent: dict[tuple[str, date], bool] = field(default_factory=dict)
     _months: dict[int, DateHit] = field(default_factory=dict)
     _lengths: dict[int, DateHit] = field(default_factory=dict)
+    _named_months: dict[int, DateHit] = field(default_factory=dict)
+
+    def named_month(self, month: int) -> DateHit | None:
+        """An earlier month named alone (``March``, ``the Feb bill``), or ``None``."""
+        return self._named_months.get(month)
+
+    def dated_month(self, year: int, month: int) -> DateHit | None:
+        """An earlier full date in ``year`` and ``month``, or ``None``."""
+        for (m, _), entries in self._days.items():
+            if m == month:
+                for given, hit in entries:
+                    if given == year:
+                        return hit
+        return None
 
     def add(self, typed: Typed, shown: str, source: str) -> None:
         """Keep what a typed earlier value gives (dates, weekdays, times; anything else is ignored)."""
@@ -99,7 +113,10 @@ class DateIndex:
                 if month is not None and day is not None:
                     self._months.setdefault(month, DateHit(source, shown, "month"))
                 if day is None:
-                    continue  # "March": no day, so no date comes from it
+                    if month is not None and year is None and shown.strip() != "may":  # not the verb "may"
+                        # "March": no date, but a year and month (``2026-03``)
+                        self._named_months.setdefault(month, DateHit(source, shown, "month"))
+                    continue  # no day, so no date comes from it
                 entries = self._days.setdefault((month, day), [])
                 if len(entries) < 8 and all(y != year for y, _ in entries):
                     entries.append((year, DateHit(source, shown, "date" if year is not None else "yearless date")))

@@ -53,7 +53,7 @@ _RANGE = re.compile(r"(?<=\d)\s*[-\u2013]\s*(?=\d{1,2}[/:]\d)")
 """The dash of a range of dates or times (``9/15-9/21``, ``10:00-11:30``): its ends are read apart."""
 _APART = "|"
 """What stands for a word with a digit when numbers in words are read: no number word joins across it."""
-_LONG_PHRASE = 6
+LONG_PHRASE = 6
 SHORT_FORM = 3
 """The fewest letters a short form of a word keeps (``Pop`` for "Popular")."""
 _KEPT_PER_KEY = 4
@@ -90,7 +90,7 @@ class ValueIndex(TypedIndex):
         self._seen: set[str] = set()
         self._seen_phrases: set[tuple[str, int]] = set()
 
-    def add_text(self, text: str, source: str, phrase_words: int = _LONG_PHRASE) -> None:
+    def add_text(self, text: str, source: str, phrase_words: int = LONG_PHRASE) -> None:
         """Index a text: its tokens for containment and identifiers; its phrases of up to ``phrase_words`` words
         for typed readings and places. All are read when a lookup first needs more than an exact value. A text
         indexed before is not read again: every reading keeps the first source of what it finds, so the same text
@@ -287,4 +287,4 @@ def _keys(value: JsonValue) -> Iterator[str]:
             yield from _keys(item)
 
 
-__all__ = ["SHORT_FORM", "IndexedText", "ValueIndex"]
+__all__ = ["LONG_PHRASE", "SHORT_FORM", "IndexedText", "ValueIndex"]

@@ -108,10 +108,11 @@ class NameIndex(ValueIndex):
                 # "Lavier" for ``Lavier Latin Fusion Restaurant``: a name completed from its first word
                 return Grounding(text.source, text.original, "in part")
         counts: dict[int, int] = {}
-        for word in words:
-            for position in {p for p, _ in self._postings.get(word, ())}:
+        for word in dict.fromkeys(ordered):
+            for position in dict.fromkeys(p for p, _ in self._postings.get(word, ())):
                 counts[position] = counts.get(position, 0) + 1
-        best = max(counts, key=lambda p: counts[p], default=None)
+        # The earliest of the texts naming most of its words: the same answer whatever the hash seed.
+        best = max(sorted(counts), key=lambda p: counts[p], default=None)
         if best is None or counts[best] < max(2, (len(words) + 1) // 2):
             return None
         text = self._texts[best]

@@ -23,7 +23,9 @@ and a word of the tool's own name (``folder: inbox`` of ``read_inbox``: choosing
 argument (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression``,
 ``query`` or shell ``command``, and any string of six words or more not found whole, most of whose words were said)
 is the agent's own wording; only the identifiers and amounts inside it must be grounded, each alone or with the word
-beside it (``order 123``, ``7 pm``).
+or two words beside it (``order 123``, ``7 pm``, ``17 April 2026``), an amount with its unit run on also alone
+(``24.5p/kWh``). A value the user corrects in the same message ("18342. No wait, ... It's 18324.") grounds nothing
+(``grounding.without_corrected``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
 may be what the user meant in other words, which no rule here settles: a word or two with no typed reading
@@ -47,6 +49,7 @@ when no tool call has an argument.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -60,7 +63,7 @@ from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
 from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
-from aem_strands.trace.grounding import GroundingIndex
+from aem_strands.trace.grounding import GroundingIndex, without_corrected
 from aem_strands.trace.grounding_dates import reference_date
 from aem_strands.trace.grounding_delegation import hands_choice, options
 from aem_strands.trace.names import canonical_tool_name
@@ -119,9 +122,18 @@ def _free_text_values(text: str, command: bool = False) -> Iterator[tuple[str, .
             readings.append(f"{words[i - 1]} {word}")
         if i + 1 < len(words) and words[i + 1]:
             readings.append(f"{word} {words[i + 1]}")
+        if i > 1 and words[i - 1] and words[i - 2]:
+            readings.append(f"{words[i - 2]} {words[i - 1]} {word}")  # "17 April 2026"
+        if i + 2 < len(words) and words[i + 1] and words[i + 2]:
+            readings.append(f"{word} {words[i + 1]} {words[i + 2]}")
+        amount = _LEADING_AMOUNT.match(word)
+        if amount is not None and amount.end() < len(word):
+            readings.append(amount.group())  # "24.5p/kWh": the amount, its unit aside
         yield tuple(readings)
 
 
+_LEADING_AMOUNT = re.compile(r"[$\u20ac\u00a3]?\d+(?:\.\d+)?(?=[a-z%/]+$)", re.IGNORECASE)
+"""An amount written with its unit run on (``24.5p/kWh``, ``60.1p``, ``3kg``): the amount is read alone too."""
 _QUOTED = re.compile(r"['\"`]([^'\"`]{1,40})['\"`]")
 
 
@@ -163,15 +175,29 @@ def _index_step(index: GroundingIndex, step: Step) -> None:
     """What a step adds to the trace's known values once it has happened."""
     where = f"step {step.step_id}"
     if step.action_type is ActionType.USER and step.content:
-        index.add_text(step.content, f"user message ({where})")
+        index.add_text(without_corrected(step.content), f"user message ({where})")
     if step.action_type is ActionType.TOOL_CALL:
         index.add_json(dict(step.arguments), f"arguments of {where}")
-        if isinstance(step.observation, str):
-            index.add_text(step.observation, f"observation of {where}")
-        elif step.observation is not None:
-            index.add_json(step.observation, f"observation of {where}")
+        observation = _observed(step)
+        if isinstance(observation, str):
+            index.add_text(observation, f"observation of {where}")
+        elif observation is not None:
+            index.add_json(observation, f"observation of {where}")
     if step.state_after:
         index.add_json(dict(step.state_after), f"state after {where}")
+
+
+def _observed(step: Step) -> JsonValue:
+    """A tool's observation, a JSON object or list sent as text read as the JSON it holds (``"{\"seats\": [...]}"``:
+    its records give options and typed values by key as any other result's)."""
+    observation = step.observation
+    if isinstance(observation, str) and observation.lstrip()[:1] in ("{", "["):
+        try:
+            parsed: JsonValue = json.loads(observation)
+        except ValueError:
+            return observation
+        return parsed if isinstance(parsed, (dict, list)) else observation
+    return observation
 
 
 _DENIES = negation_pattern("wait", "actually", "instead", "rather", "change")
@@ -397,7 +423,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
         if step.action_type is ActionType.RESPONSE:
             replies.append(step.content or "")
         if step.action_type is ActionType.TOOL_CALL and step.observation is not None:
-            listed = options(step.observation)
+            listed = options(_observed(step))
             if listed:
                 offered.update(listed)
                 replies.clear()

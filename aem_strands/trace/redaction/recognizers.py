@@ -4,7 +4,10 @@ confidence 0.4 or more after its context rule.
 
 Where a recognizer's patterns miss a writing a trace holds, the text it reads is widened, not its patterns: cards
 are read with dots, slashes and non-breaking spaces between digits taken as spaces (a copy of the same length, so
-positions hold) plus the 2-series Mastercard range (2221-2720) beside Presidio's own card pattern; e-mail addresses
+positions hold) plus the 2-series Mastercard range (2221-2720) beside Presidio's own card pattern, and a card-shaped
+number that fails the checksum is still a card where a word naming a payment card stands before it
+("the Visa 4929118055230147"; the bare word "card" is not enough) or in the key it stands under
+(``payment_card.number``: ``card_named_by_key``); e-mail addresses
 are also read percent-decoded (``jane%40example.com``); a phone number the phone library calls invalid (no such
 area code) is still a phone when one of the phone recognizer's own context words stands before it.
 """
@@ -144,6 +147,42 @@ def _matches(recognizer: Any, text: str, read: str) -> Iterator[tuple[int, int]]
             yield result.start, result.end
 
 
+def _named_cards(recognizer: Any, probe: Any, text: str, read: str) -> Iterator[tuple[int, int]]:
+    """Card-shaped numbers (the card recognizer's own patterns, twelve digits or more) that fail its checksum but
+    that a word naming a payment card stands right before (``_payment_words``: "the Visa 4929 1180 5523 0147"):
+    the text names them a payment card, so they are one whatever their check digit (a mistyped or test number is
+    still a card number to the reader). "card 4111 1111 1111 1112" alone is not: any card has a number."""
+    for match in probe.finditer(read):
+        start, end = match.span()
+        if sum(ch.isdigit() for ch in match.group()) < _CARD_DIGITS:
+            continue
+        if context_score(0.0, text, start, _payment_words(recognizer.context)) >= MIN_SCORE_WITH_CONTEXT:
+            yield start, end
+
+
+def _payment_words(context: list[str]) -> list[str]:
+    """The card recognizer's context words that name a payment card (``visa``, ``credit``, ``amex``), less the
+    bare ``card`` (a library, loyalty or gift card number is card-shaped too), plus ``debit`` and ``payment``."""
+    return [c.strip() for c in context if c.strip().lower() != "card"] + ["debit", "payment"]
+
+
+_CARD_DIGITS = 12
+_CARD_SHAPED = re.compile(r"\d(?:[ -]?\d){11,18}")
+_KEY_WORD = re.compile(r"[a-z]+")
+
+
+def card_named_by_key(key: str, value: str) -> bool:
+    """Whether ``value`` is a card number by the key it stands under: card-shaped (12 to 19 digits, in groups or
+    not) under a key one of whose words names a payment card (``_payment_words``: ``payment_card.number``,
+    ``visa``, ``credit_card``; not ``library_card``), whatever its check digit."""
+    if _CARD_SHAPED.fullmatch(value.strip()) is None:
+        return False
+    card = next(r for k, r, _ in _recognizers() if k is SensitiveKind.CARD)
+    wanted = [c.lower() for c in _payment_words(card.context)]
+    words = _KEY_WORD.findall(key.lower())
+    return any(w == c or (len(c) > 3 and w.startswith(c)) for w in words for c in wanted)
+
+
 def _percent_decoded(text: str) -> tuple[str, list[int]]:
     """``text`` with each ``%XX`` decoded, and for each decoded character where it starts in ``text``."""
     out: list[str] = []
@@ -174,7 +213,10 @@ def presidio_spans(text: str, digits: bool) -> Iterator[SensitiveSpan]:
         read = wide if kind is SensitiveKind.CARD else text
         if not probe.search(read):
             continue
-        for start, end in _matches(recognizer, text, read):
+        found = set(_matches(recognizer, text, read))
+        if kind is SensitiveKind.CARD:
+            found |= set(_named_cards(recognizer, probe, text, read))
+        for start, end in sorted(found):
             yield SensitiveSpan(kind, start, end, text[start:end])
     if "%40" in text:
         decoded, where = _percent_decoded(text)

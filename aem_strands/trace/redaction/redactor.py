@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from aem_strands.trace.redaction.detect import find_sensitive, may_hold_sensitive
 from aem_strands.trace.redaction.kinds import SensitiveKind, SensitiveSpan, normalised_value
+from aem_strands.trace.redaction.recognizers import card_named_by_key
 from aem_strands.types import JsonValue
 
 _MAX_PASSES = 4
@@ -109,11 +110,17 @@ class Redactor:
     def redact_json(self, value: JsonValue) -> JsonValue:
         """A copy of a JSON value with every string (object keys included) redacted; numbers long enough to be a
         card, id or phone number (integers, and floats without a fraction) are read as text and replaced by the
-        token when one is found in them."""
-        if isinstance(value, str):
-            return self.redact(value)
+        token when one is found in them. A card-shaped value under a key that names a card (``payment_card.number``)
+        is a card whatever its check digit (``recognizers.card_named_by_key``)."""
+        return self._redact_json(value, "")
+
+    def _redact_json(self, value: JsonValue, key: str) -> JsonValue:
         if isinstance(value, bool) or value is None:
             return value
+        if isinstance(value, (str, int)) and SensitiveKind.CARD in self.kinds and card_named_by_key(key, str(value)):
+            return self.token(SensitiveKind.CARD, str(value))
+        if isinstance(value, str):
+            return self.redact(value)
         if isinstance(value, (int, float)):
             if abs(value) < _LONG_NUMBER or (isinstance(value, float) and not value.is_integer()):
                 return value
@@ -121,7 +128,7 @@ class Redactor:
             redacted = self.redact(text)
             return value if redacted == text else redacted
         if isinstance(value, Mapping):
-            return {self.redact(str(k)): self.redact_json(v) for k, v in value.items()}
+            return {self.redact(str(k)): self._redact_json(v, f"{key}.{k}") for k, v in value.items()}
         if isinstance(value, (list, tuple)):
-            return [self.redact_json(v) for v in value]
+            return [self._redact_json(v, key) for v in value]
         return value
