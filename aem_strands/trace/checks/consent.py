@@ -291,6 +291,11 @@ def _reading(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     return "unsure" if reading == "agree" and conditional(_text(step)) else reading
 
 
+def answer_reading(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
+    """``_reading`` for other modules: ``refuse``, ``decline``, ``agree``, ``other`` or ``unsure``."""
+    return _reading(before, step, proposal, tool)
+
+
 def _agreement(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     """``_reading`` past its refusals, before its conditions: an agreement under a condition ("Yes if the fee is
     under $20.", ``requests.conditional``) is ``unsure``, since whether the condition held is the judge's."""

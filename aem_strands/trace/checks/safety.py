@@ -17,6 +17,7 @@ policy forbids them.
 from __future__ import annotations
 
 from aem_strands.trace.checks.consent import Consent, ConsentLedger, Decision, consent_to
+from aem_strands.trace.checks.consent_chain import chained_consent
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.checks.untrusted import untrusted_findings, without_harmless_reads
@@ -64,7 +65,7 @@ def _destructive_findings(trace: Trace, env: Environment, ctx: TraceContext, und
         why = needs.get(call.tool_name or "")
         if why is None:
             continue
-        consent = consent_to(trace, call, ledger, env.tools)
+        consent = chained_consent(trace, call, consent_to(trace, call, ledger, env.tools), env.tools)
         method = FindingMethod.RULE
         evidence: JsonValue = [step_fragment(call), *(step_fragment(s) for s in consent.shown)]
         if consent.decision is Decision.UNDECIDED:
