@@ -18,6 +18,7 @@ known so far, looked up in time that does not grow with how many there are.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -63,8 +64,10 @@ def key_name(path: str) -> str:
     return re.split(r"[.\[]", path)[-1].rstrip("]").casefold()
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def name_words(text: str) -> tuple[str, ...]:
-    """The words a name is matched by: case-folded, punctuation dropped (``P.f. Chang's`` → ``p f chang's``)."""
+    """The words a name is matched by: case-folded, punctuation dropped (``P.f. Chang's`` → ``p f chang's``);
+    remembered per text (the same values and sentences are read by several rules)."""
     return tuple(_NAME_WORDS.findall(text.casefold().replace("\u2019", "'")))
 
 
