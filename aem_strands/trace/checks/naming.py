@@ -18,18 +18,23 @@ from aem_strands.trace.checks.observed import MAX_NAME_WORDS, Record, name_words
 
 
 def ngrams(words: tuple[str, ...]) -> Iterator[str]:
-    """Every run of at most ``MAX_NAME_WORDS`` words, joined by spaces."""
-    return iter(_runs(words))
+    """Every run of at most ``MAX_NAME_WORDS`` words, joined by spaces; remembered for a sentence of ordinary
+    length (its runs are read by several look-ups), read lazily for a longer one."""
+    return iter(_cached_runs(words)) if len(words) <= _CACHED_WORDS else _runs(words)
+
+
+_CACHED_WORDS = 200
+
+
+def _runs(words: tuple[str, ...]) -> Iterator[str]:
+    for start in range(len(words)):
+        for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
+            yield " ".join(words[start:end])
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _runs(words: tuple[str, ...]) -> tuple[str, ...]:
-    """``ngrams`` of ``words``, remembered: a sentence's runs are read by several look-ups."""
-    return tuple(
-        " ".join(words[start:end])
-        for start in range(len(words))
-        for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1)
-    )
+def _cached_runs(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(_runs(words))
 
 
 def title_words(sentence: str) -> tuple[set[str], set[str]]:
@@ -73,7 +78,7 @@ class RecordNames:
         ``event_name``; not a city, which other tasks share), latest first; empty when it names none, or several."""
         found: dict[int, Record] = {}
         words = name_words(sentence) if self.by_title else ()
-        for run in _runs(words):
+        for run in ngrams(words):
             held = self.by_title.get(run)
             if not held:
                 continue
