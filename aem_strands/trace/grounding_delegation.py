@@ -61,11 +61,20 @@ def hands_choice(replies: Sequence[str], user: str, offered: Mapping[str, frozen
     for reply in replies:
         index = GroundingIndex(same)
         index.add_text(reply, "reply")
+        found: dict[str, bool] = {}  # per value: keys share values (a date under two keys is looked up once)
         for values in offered.values():
-            named = [value for value in values if len(value) >= _SHORTEST and index.find(value) is not None]
+            named = [value for value in values if len(value) >= _SHORTEST and _named(index, value, found)]
             if len(named) == 1:
                 return False  # one option named: the agent proposed it ("I found X. Shall I book it?")
     return True
+
+
+def _named(index: GroundingIndex, value: str, found: dict[str, bool]) -> bool:
+    """Whether ``index`` finds ``value``, remembered in ``found``."""
+    known = found.get(value)
+    if known is None:
+        known = found[value] = index.find(value) is not None
+    return known
 
 
 __all__ = ["hands_choice", "options"]

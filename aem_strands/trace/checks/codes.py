@@ -19,6 +19,7 @@ offers an object no answer holds).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 
@@ -26,6 +27,7 @@ from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.trace.checks.observed import name_words
 from aem_strands.trace.checks.steps import sentences
+from aem_strands.trace.value_tokens import CACHED_TEXT
 from aem_strands.types import JsonValue
 
 _CODE = re.compile(r"[A-Za-z].*\d|\d.*[A-Za-z]")
@@ -39,10 +41,19 @@ _JOINS = frozenset(["&", "and"])
 _DIGIT = re.compile(r"\d")
 
 
-def _tokens(text: str) -> Iterator[str]:
+def _tokens(text: str) -> frozenset[str]:
+    """The identifier keys of a text's tokens, with and without their edge marks; remembered for short texts
+    (the same messages and values are stated again and again)."""
+    return _read_tokens(text) if len(text) <= CACHED_TEXT else _read_tokens.__wrapped__(text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _read_tokens(text: str) -> frozenset[str]:
+    keys: set[str] = set()
     for word in _TOKEN.findall(text):
-        yield identifier_key(word)
-        yield identifier_key(word.strip(".-#"))
+        keys.add(identifier_key(word))
+        keys.add(identifier_key(word.strip(".-#")))
+    return frozenset(keys)
 
 
 def _words(text: str) -> list[str]:

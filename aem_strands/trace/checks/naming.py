@@ -9,6 +9,7 @@ sentence names is remembered until the next observation adds records.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from aem_strands.compare.identifiers import identifier_key
@@ -17,10 +18,23 @@ from aem_strands.trace.checks.observed import MAX_NAME_WORDS, Record, name_words
 
 
 def ngrams(words: tuple[str, ...]) -> Iterator[str]:
-    """Every run of at most ``MAX_NAME_WORDS`` words, joined by spaces."""
+    """Every run of at most ``MAX_NAME_WORDS`` words, joined by spaces; remembered for a sentence of ordinary
+    length (its runs are read by several look-ups), read lazily for a longer one."""
+    return iter(_cached_runs(words)) if len(words) <= _CACHED_WORDS else _runs(words)
+
+
+_CACHED_WORDS = 200
+
+
+def _runs(words: tuple[str, ...]) -> Iterator[str]:
     for start in range(len(words)):
         for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
             yield " ".join(words[start:end])
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _cached_runs(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(_runs(words))
 
 
 def title_words(sentence: str) -> tuple[set[str], set[str]]:
@@ -64,13 +78,14 @@ class RecordNames:
         ``event_name``; not a city, which other tasks share), latest first; empty when it names none, or several."""
         found: dict[int, Record] = {}
         words = name_words(sentence) if self.by_title else ()
-        for start in range(len(words)):
-            for end in range(start + 1, min(len(words), start + MAX_NAME_WORDS) + 1):
-                held = self.by_title.get(" ".join(words[start:end]), ())
-                latest = max((r.step.index for r in held), default=-1)
-                mine = [r for r in held if r.step.index == latest]
-                if len(mine) == 1:
-                    found[id(mine[0])] = mine[0]
+        for run in ngrams(words):
+            held = self.by_title.get(run)
+            if not held:
+                continue
+            latest = max(r.step.index for r in held)
+            mine = [r for r in held if r.step.index == latest]
+            if len(mine) == 1:
+                found[id(mine[0])] = mine[0]
         steps = {r.step.index for r in found.values()}
         if len(found) == 1 or (len(steps) > 1 and len(found) == len(steps)):
             return sorted(found.values(), key=lambda r: -r.step.index)

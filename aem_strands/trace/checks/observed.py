@@ -18,6 +18,7 @@ known so far, looked up in time that does not grow with how many there are.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.types import Step
+from aem_strands.trace.value_tokens import CACHED_TEXT
 from aem_strands.types import JsonValue
 
 COMPARED_GROUPS = frozenset({"duration", "money", "percent", "measure", "date", "time", "phone", "address"})
@@ -64,7 +66,13 @@ def key_name(path: str) -> str:
 
 
 def name_words(text: str) -> tuple[str, ...]:
-    """The words a name is matched by: case-folded, punctuation dropped (``P.f. Chang's`` → ``p f chang's``)."""
+    """The words a name is matched by: case-folded, punctuation dropped (``P.f. Chang's`` → ``p f chang's``);
+    remembered per short text (the same values and sentences are read by several rules)."""
+    return _name_words(text) if len(text) <= CACHED_TEXT else _name_words.__wrapped__(text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _name_words(text: str) -> tuple[str, ...]:
     return tuple(_NAME_WORDS.findall(text.casefold().replace("\u2019", "'")))
 
 

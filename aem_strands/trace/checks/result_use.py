@@ -56,6 +56,7 @@ no reply claims an outcome in a trace with tools.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from aem_strands.compare.acts import ActKind, dialog_act
@@ -93,6 +94,7 @@ from aem_strands.trace.types import (
     Trace,
     not_applicable,
 )
+from aem_strands.trace.value_tokens import CACHED_TEXT
 from aem_strands.types import JsonValue
 
 _CONTRADICTS = "result_use.contradicts_observation"
@@ -109,6 +111,20 @@ def _where(step: Step | None) -> str:
 
 def _holds(record: Record, fact: Fact) -> bool:
     return fact.group in record.fields and record.holds(fact)
+
+
+def _word_keys(text: str) -> frozenset[str]:
+    """The identifier keys of a text's words (what a later identifier may be grounded by); remembered for short
+    texts (the same messages are stated by several steps and traces)."""
+    return _read_word_keys(text) if len(text) <= CACHED_TEXT else _read_word_keys.__wrapped__(text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _read_word_keys(text: str) -> frozenset[str]:
+    return frozenset(identifier_key(w) for w in _WORD.findall(text))
+
+
+_WORD = re.compile(r"[\w@.#-]+")
 
 
 class _Reader:
@@ -155,7 +171,7 @@ class _Reader:
                 self.said.add(fact)
             if fact.group == "number":
                 self.counts.add(fact.key)
-        self.grounded.update(identifier_key(w) for w in re.findall(r"[\w@.#-]+", text))
+        self.grounded.update(_word_keys(text))
         self.codes.state(text)
 
     def user(self, text: str) -> None:
