@@ -247,6 +247,22 @@ def labelled_set(
         print(line)
 
 
+def halved_set(name: str, folder: Path, file: str, halves: tuple[str, ...], heldout_samples: int) -> None:
+    """A labelled set in one file, halved by SHA-1 of the trace id: each half apart, cases shown for the tuning
+    half only (``heldout_samples`` for the other)."""
+    path = folder / file
+    if not path.exists():
+        print(f"  {name}: {path.relative_to(REPO)} is missing; skipped")
+        return
+    for split in halves:
+        labelled_set(
+            f"{name}, {split}",
+            (raw for raw in _labelled(path) if split_of(str(raw["trace_id"])) == split),
+            lambda policy: load_policy(folder / policy),
+            40 if split == "tuning" else heldout_samples,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--limit", type=int, default=None, help="traces per half of each set (default: all)")
@@ -323,16 +339,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     if "fresh2" in sections:
         print("Fresh hard traces, second set (another blind helper, other domains; halves by SHA-1 of the id):")
-        path = FRESH2 / "heldout.jsonl"
-        if not path.exists():
-            print(f"  fresh v2: {path.relative_to(REPO)} is missing; skipped")
-        for split in halves if path.exists() else ():
-            labelled_set(
-                f"fresh v2, {split}",
-                (raw for raw in _labelled(path) if split_of(str(raw["trace_id"])) == split),
-                lambda name: load_policy(FRESH2 / name),
-                40 if split == "tuning" else args.heldout_samples,
-            )
+        halved_set("fresh v2", FRESH2, "heldout.jsonl", halves, args.heldout_samples)
     if "fresh3" in sections:
         print("Fresh hard traces, third set (a third blind helper, other domains; all held out, never tuned on):")
         path = FRESH3 / "heldout.jsonl"
@@ -344,16 +351,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  fresh v3: {path.relative_to(REPO)} is missing; skipped")
     if "fresh4" in sections:
         print("Fresh hard traces, fourth set (a fourth blind helper, other domains; halves by SHA-1 of the id):")
-        path = FRESH4 / "traces.jsonl"
-        if not path.exists():
-            print(f"  fresh v4: {path.relative_to(REPO)} is missing; skipped")
-        for split in halves if path.exists() else ():
-            labelled_set(
-                f"fresh v4, {split}",
-                (raw for raw in _labelled(path) if split_of(str(raw["trace_id"])) == split),
-                lambda name: load_policy(FRESH4 / name),
-                40 if split == "tuning" else args.heldout_samples,
-            )
+        halved_set("fresh v4", FRESH4, "traces.jsonl", halves, args.heldout_samples)
     return 0
 
 

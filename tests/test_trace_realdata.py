@@ -145,36 +145,21 @@ def test_second_fresh_set_loads_under_its_policies() -> None:
     assert len({raw["trace_id"] for raw in lines}) == 60
 
 
-def test_third_fresh_set_loads_under_its_policies() -> None:
-    """The third blind helper's set (all held out): every trace loads verbatim, names its policy and a step it fails
-    at, and its labels are balanced as its README says."""
-    folder = ROOT / "data" / "traces_fresh_v3"
-    lines = [json.loads(line) for line in (folder / "heldout.jsonl").read_text(encoding="utf-8").splitlines() if line]
-    assert len(lines) == 60
+@pytest.mark.parametrize(
+    ("folder", "file"), [("traces_fresh_v3", "heldout.jsonl"), ("traces_fresh_v4", "traces.jsonl")]
+)
+def test_third_and_fourth_fresh_sets_load_under_their_policies(folder: str, file: str) -> None:
+    """The third (all held out) and fourth (halved) blind sets: every trace loads verbatim, names its policy, a
+    dimension and a step it fails at; 30 pass and 30 fail, as their READMEs say."""
+    where = ROOT / "data" / folder
+    lines = [json.loads(line) for line in (where / file).read_text(encoding="utf-8").splitlines() if line]
+    assert len(lines) == len({raw["trace_id"] for raw in lines}) == 60
     expected = [raw["label"]["expected"] for raw in lines]
     assert expected.count("pass") == expected.count("fail") == 30
     for raw in lines:
         label = raw["label"]
-        load_policy(folder / label["policy"])
-        trace = parse_trace({k: v for k, v in raw.items() if k != "label"})
-        if label["expected"] == "fail":
-            assert label["step_id"] in {str(s.step_id) for s in trace.steps}
-    assert len({raw["trace_id"] for raw in lines}) == 60
-
-
-def test_fourth_fresh_set_loads_under_its_policies() -> None:
-    """The fourth blind helper's set (halved by SHA-1): every trace loads verbatim, names its policy, a dimension and
-    a step it fails at; 30 pass and 30 fail as its README says."""
-    folder = ROOT / "data" / "traces_fresh_v4"
-    lines = [json.loads(line) for line in (folder / "traces.jsonl").read_text(encoding="utf-8").splitlines() if line]
-    assert len(lines) == 60
-    expected = [raw["label"]["expected"] for raw in lines]
-    assert expected.count("pass") == expected.count("fail") == 30
-    for raw in lines:
-        label = raw["label"]
-        load_policy(folder / label["policy"])
+        load_policy(where / label["policy"])
         trace = parse_trace({k: v for k, v in raw.items() if k != "label"})
         if label["expected"] == "fail":
             assert label["step_id"] in {str(s.step_id) for s in trace.steps}
             assert label["dimension"] in {d.value for d in Dimension}
-    assert len({raw["trace_id"] for raw in lines}) == 60
