@@ -8,25 +8,14 @@ from typing import Any
 
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.recovery import check_recovery
-from aem_strands.trace.types import ActionType, Environment, Step, Trace
+from aem_strands.trace.types import Environment, Step, Trace
 from aem_strands.trace.values import ComparatorValues
+from tests.consent_traces import call, say, user
 
 CTX = TraceContext(ComparatorValues())
 SILENT = "recovery.error_not_reported"
 REPORTED = "recovery.reported_success_after_error"
 TIMED_OUT = "Request timed out after 30 s"
-
-
-def call(tool: str, observation: Any = None, **arguments: Any) -> dict[str, Any]:
-    return {"action_type": ActionType.TOOL_CALL, "tool_name": tool, "arguments": arguments, "observation": observation}
-
-
-def say(text: str) -> dict[str, Any]:
-    return {"action_type": ActionType.RESPONSE, "content": text}
-
-
-def user(text: str) -> dict[str, Any]:
-    return {"action_type": ActionType.USER, "content": text}
 
 
 def recovery(*steps: dict[str, Any]) -> list[tuple[str | None, str]]:
