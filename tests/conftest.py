@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +60,13 @@ def reply_fails_on_facts(gold: str, predicted: str) -> str:
     assert findings
     assert findings[0].reason is FailureReason.INCONSISTENT_RESPONSE
     return settled.detail
+
+
+@pytest.fixture
+def collector_on() -> Iterator[None]:
+    """The cyclic garbage collector on for the test, and as it was after (the speed tests check who pauses it)."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()

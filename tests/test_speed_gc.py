@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,15 +15,6 @@ DIALOG = {
     "gold": [{"turn": "Agent", "response": "Hi"}],
     "predicted": [{"turn": "Agent", "response": "Hi"}],
 }
-
-
-@pytest.fixture
-def collector_on() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    yield
-    if not was:
-        gc.disable()
 
 
 @pytest.mark.usefixtures("collector_on")

@@ -21,16 +21,9 @@ from aem_strands.trace.redaction.kinds import SensitiveKind
 from aem_strands.trace.redaction.redactor import Redactor
 from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
 from aem_strands.trace.values import ComparatorValues
+from tests.consent_traces import call, user
 
 CTX = TraceContext(ComparatorValues())
-
-
-def user(text: str) -> dict[str, Any]:
-    return {"action_type": ActionType.USER, "content": text}
-
-
-def call(tool: str, observation: Any = None, **arguments: Any) -> dict[str, Any]:
-    return {"action_type": ActionType.TOOL_CALL, "tool_name": tool, "arguments": arguments, "observation": observation}
 
 
 def judged(*steps: dict[str, Any], today: str = "2026-04-14") -> DimensionVerdict:

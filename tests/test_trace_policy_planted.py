@@ -8,7 +8,8 @@ from typing import Any
 
 from aem_strands.trace.checks.untrusted import untrusted_findings
 from aem_strands.trace.policy import environment_from_json
-from aem_strands.trace.types import ActionType, Step, Trace
+from aem_strands.trace.types import Step, Trace
+from tests.consent_traces import call, user
 
 LOGISTICS = environment_from_json(
     {
@@ -19,14 +20,6 @@ LOGISTICS = environment_from_json(
         ]
     }
 )
-
-
-def call(tool: str, observation: Any = None, **arguments: Any) -> dict[str, Any]:
-    return {"action_type": ActionType.TOOL_CALL, "tool_name": tool, "arguments": arguments, "observation": observation}
-
-
-def user(text: str) -> dict[str, Any]:
-    return {"action_type": ActionType.USER, "content": text}
 
 
 def trace(*raw: dict[str, Any]) -> Trace:

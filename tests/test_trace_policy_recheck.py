@@ -8,21 +8,10 @@ from typing import Any
 
 from aem_strands.trace.checks.context import ExactValues, TraceContext
 from aem_strands.trace.checks.necessity import check_necessity
-from aem_strands.trace.types import ActionType, Environment, Step, Trace
+from aem_strands.trace.types import Environment, Step, Trace
+from tests.consent_traces import call, say, user
 
 CTX = TraceContext(ExactValues())
-
-
-def call(tool: str, observation: Any = None, **arguments: Any) -> dict[str, Any]:
-    return {"action_type": ActionType.TOOL_CALL, "tool_name": tool, "arguments": arguments, "observation": observation}
-
-
-def user(text: str) -> dict[str, Any]:
-    return {"action_type": ActionType.USER, "content": text}
-
-
-def say(text: str) -> dict[str, Any]:
-    return {"action_type": ActionType.RESPONSE, "content": text}
 
 
 def trace(*raw: dict[str, Any]) -> Trace:

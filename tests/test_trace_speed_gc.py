@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 
 import pytest
 
@@ -24,15 +23,6 @@ class _Recording:
     def same(self, a: JsonValue, b: JsonValue, name: str = "") -> bool | None:
         self.collector_on.append(gc.isenabled())
         return bool(a == b and type(a) is type(b))
-
-
-@pytest.fixture
-def collector_on() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    yield
-    if not was:
-        gc.disable()
 
 
 @pytest.mark.usefixtures("collector_on")
