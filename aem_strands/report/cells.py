@@ -40,3 +40,8 @@ def regression_verdict(called: Sequence[str]) -> str:
     if called:
         return f'<p class="bad">Regression called: {escape(", ".join(called))}</p>'
     return "<p>No regression called.</p>"
+
+
+def regression_flag(change: dict[str, Any]) -> str:
+    """How a group's row names its change against the group before it (a regression in bold)."""
+    return '<b class="bad">REGRESSION</b> ' if change.get("regression") else "no regression "

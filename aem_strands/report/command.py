@@ -111,14 +111,20 @@ def trace_lines(traces: dict[str, Any], by: str | None) -> list[str]:
     for group in traces.get("groups") or ():
         rates = f"pass rate {_estimate(group['pass_rate'] or {})}, veto rate {_estimate(group['veto_rate'] or {})}"
         lines.append(f"  {by}={group['value']}: {counted(group['traces'], 'trace')}, {rates}")
-        change = group.get("vs_previous")
-        if change and change["regression"]:
-            diff = change["pass_rate_change"] or {}
-            lines.append(
-                f"REGRESSION traces {by} {group['value']} vs {change['previous']}: "
-                f"pass rate change {diff.get('estimate')} [95% CI {diff.get('low')}, {diff.get('high')}]"
-            )
+        lines += _regression_line(f"traces {by}", group)
     return lines
+
+
+def _regression_line(label: str, group: dict[str, Any]) -> list[str]:
+    """The REGRESSION line of a group whose change against the one before it is a regression, else none."""
+    change = group.get("vs_previous")
+    if not change or not change["regression"]:
+        return []
+    diff = change["pass_rate_change"] or {}
+    return [
+        f"REGRESSION {label} {group['value']} vs {change['previous']}: "
+        f"pass rate change {diff.get('estimate')} [95% CI {diff.get('low')}, {diff.get('high')}]"
+    ]
 
 
 def _text(summary: dict[str, Any]) -> str:
@@ -135,13 +141,7 @@ def _text(summary: dict[str, Any]) -> str:
             if group.get("trials"):
                 lines += trial_lines(group["trials"], f"trials {summary['by']}={group['value']}: ")
     for group in summary.get("groups") or ():
-        change = group.get("vs_previous")
-        if change and change["regression"]:
-            diff = change["pass_rate_change"] or {}
-            lines.append(
-                f"REGRESSION {summary['by']} {group['value']} vs {change['previous']}: "
-                f"pass rate change {diff.get('estimate')} [95% CI {diff.get('low')}, {diff.get('high')}]"
-            )
+        lines += _regression_line(str(summary["by"]), group)
     return "".join(printable(line) + "\n" for line in lines)  # dialog ids and values from the input, escaped
 
 

@@ -19,7 +19,7 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from aem_strands.report.cells import cards, interval_text, regression_verdict, table
+from aem_strands.report.cells import cards, interval_text, regression_flag, regression_verdict, table
 from aem_strands.report.summary import json_safe
 from aem_strands.report.svg import count_bars, rate_bars, scatter
 from aem_strands.report.trace_html import trace_section
@@ -123,7 +123,7 @@ def _groups(summary: dict[str, Any]) -> str:
         if vs:
             change = vs.get("reason_mix_change")
             mix = "" if not change else f"; reason mix p={change['p_value']:.3g}"
-            flag = '<b class="bad">REGRESSION</b> ' if vs.get("regression") else "no regression "
+            flag = regression_flag(vs)
             call = (
                 f"{flag}vs {escape(vs['previous'])}: pass rate {interval_text(vs['pass_rate_change'])}, "
                 f"score {interval_text(vs['score_change'])}{mix}"

@@ -225,3 +225,10 @@ def kappa(first: Sequence[bool], second: Sequence[bool]) -> Interval | None:
     if not (np.isfinite(low) and np.isfinite(high)):
         return Interval(estimate, None, None, int(a.size))
     return Interval(estimate, low, high, int(a.size))
+
+
+def regressions(groups: Sequence[Mapping[str, Any]]) -> list[str]:
+    """``"<value> vs <previous>"`` for each group whose change against the group before it is a regression."""
+    return [
+        f"{g['value']} vs {g['vs_previous']['previous']}" for g in groups if g.get("vs_previous", {}).get("regression")
+    ]

@@ -31,6 +31,7 @@ from aem_strands.report.stats import (
     mean_interval,
     mix_change,
     proportion_interval,
+    regressions,
 )
 from aem_strands.report.trace_summary import TraceTally
 from aem_strands.report.trace_words import is_trace_record
@@ -291,11 +292,7 @@ class SummaryTally:
         if self.by:
             out["by"] = self.by
             out["groups"] = self._groups()
-            out["regressions"] = [
-                f"{g['value']} vs {g['vs_previous']['previous']}"
-                for g in out["groups"]
-                if g.get("vs_previous", {}).get("regression")
-            ]
+            out["regressions"] = regressions(out["groups"])
             if traces is not None:
                 out["regressions"] += [f"traces {called}" for called in traces["regressions"]]
         if traces is not None:

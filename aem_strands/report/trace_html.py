@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from aem_strands.report.cells import cards, interval_text, regression_verdict, table
+from aem_strands.report.cells import cards, interval_text, regression_flag, regression_verdict, table
 from aem_strands.report.svg import rate_bars
 from aem_strands.report.words import counted
 
@@ -24,7 +24,7 @@ def _groups(traces: dict[str, Any]) -> str:
         vs = g.get("vs_previous") or {}
         call = ""
         if vs:
-            flag = '<b class="bad">REGRESSION</b> ' if vs.get("regression") else "no regression "
+            flag = regression_flag(vs)
             call = (
                 f"{flag}vs {escape(vs['previous'])}: pass rate {interval_text(vs['pass_rate_change'])}, "
                 f"score {interval_text(vs['score_change'])}"

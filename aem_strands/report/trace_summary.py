@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from aem_strands.report.stats import change_vs_previous, mean_interval, proportion_interval
+from aem_strands.report.stats import change_vs_previous, mean_interval, proportion_interval, regressions
 from aem_strands.report.trace_words import TraceHeadline, critical_rule, failing_trace_key, score_of, step_in_words
 from aem_strands.report.words import NONE_VALUE, Record, field_value, natural_key
 
@@ -129,9 +129,5 @@ class TraceTally:
         if self.by:
             out["by"] = self.by
             out["groups"] = self._groups()
-            out["regressions"] = [
-                f"{g['value']} vs {g['vs_previous']['previous']}"
-                for g in out["groups"]
-                if g.get("vs_previous", {}).get("regression")
-            ]
+            out["regressions"] = regressions(out["groups"])
         return out
