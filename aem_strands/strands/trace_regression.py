@@ -156,14 +156,16 @@ class TraceInputs:
 
     def document(self, source: Mapping[str, Any], where: Location) -> Any:
         """The input trace document at ``source`` (``{file, line, index}``), or ``InputError``."""
-        from aem_strands.trace.load import _units  # the units ``trace`` reads: one per document or element
+        from aem_strands.trace.load import trace_units  # one per document or element, as ``trace`` reads them
 
         named = source.get("file")
         path = self._file(named) if isinstance(named, str) else None
         if path is None:
             raise InputError(f"the trace's input {printable(repr(named))} is none of --inputs", where)
         if path not in self._read:
-            self._read[path] = {(u.where.line, u.where.index): u.value for u in _units(str(path)) if u.error is None}
+            self._read[path] = {
+                (u.where.line, u.where.index): u.value for u in trace_units(str(path)) if u.error is None
+            }
         place = (source.get("line"), source.get("index"))
         if place not in self._read[path]:
             raise InputError(f"no trace at {Location(str(path), line=place[0], index=place[1]).describe()}", where)

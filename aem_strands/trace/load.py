@@ -320,13 +320,15 @@ def _python_warning(message: str) -> None:
 
 
 @dataclass(frozen=True)
-class _Unit:
+class TraceUnit:
+    """One trace as a file holds it, before validation: where it stands, its value, or why it could not be read."""
+
     where: Location
     value: Any = None
     error: str | None = None
 
 
-def _yaml_units(path: str) -> Iterator[_Unit]:
+def _yaml_units(path: str) -> Iterator[TraceUnit]:
     try:
         text = b"".join(read_lines(path)).decode("utf-8")
     except UnicodeDecodeError as error:
@@ -344,7 +346,7 @@ def _yaml_units(path: str) -> Iterator[_Unit]:
                 where = Location(path, line=item.start_mark.line + 1)
                 if isinstance(node, yaml.SequenceNode):
                     where = replace(where, index=i)
-                yield _Unit(where, plain_yaml(loader.construct_document(item)))
+                yield TraceUnit(where, plain_yaml(loader.construct_document(item)))
         if empty:
             raise InputError("the file is empty", Location(path))
     except yaml.MarkedYAMLError as error:
@@ -359,13 +361,14 @@ def _yaml_units(path: str) -> Iterator[_Unit]:
         loader.dispose()
 
 
-def _units(path: str) -> Iterator[_Unit]:
+def trace_units(path: str) -> Iterator[TraceUnit]:
+    """The traces of one file as ``trace`` reads them: one per document or array element (or JSONL line)."""
     if Path(path).suffix.lower() in YAML_SUFFIXES:
         yield from _yaml_units(path)
         return
     for record in read_records(read_lines(path), path, format_of(path)):
         where = Location(path, line=record.line, index=record.index)
-        yield _Unit(where, record.value, record.error)
+        yield TraceUnit(where, record.value, record.error)
 
 
 def iter_traces(
@@ -383,7 +386,7 @@ def iter_traces(
     for path in [paths] if isinstance(paths, (str, Path)) else paths:
         file = str(path)
         try:
-            for unit in _units(file):
+            for unit in trace_units(file):
                 if unit.error is not None:
                     yield InputError(unit.error, unit.where)
                     continue
