@@ -76,3 +76,16 @@ def test_json_text_past_the_limits_stays_text() -> None:
     huge = '{"n": ' + "9" * 5000 + "}"  # past Python's digit limit
     for text in (deep, huge):
         assert parse_trace(_trace(text)).steps[1].observation == text
+
+
+def test_every_way_of_building_a_step_reads_the_json_alike() -> None:
+    # a Strands session (session_to_trace) and a dialog (trace_from_dialog) build Steps without the file loader
+    from aem_strands.trace.types import ActionType, Step, Trace
+
+    text = json.dumps({"verified": False, "member_id": "M-5512"})
+    built = Step(step_id="s1", index=0, action_type=ActionType.TOOL_CALL, tool_name="verify_member", observation=text)
+    assert built.observation == {"verified": False, "member_id": "M-5512"}
+    loaded = parse_trace(_trace(text))
+    direct = Trace(trace_id="gym-1", steps=tuple(Step(**{**s.__dict__}) for s in loaded.steps))
+    rules = {(f.step_id, f.rule) for v in evaluate_trace(direct, policy=POLICY).dimensions.values() for f in v.findings}
+    assert rules == set(_rules(text))

@@ -17,9 +17,7 @@ final_response`` (a ``response``; its text from ``content``, else the trace's ``
 ``iter_traces`` when given (the CLI writes it to stderr), else an ``UnknownFieldWarning`` through Python's
 ``warnings``; ``load_traces`` collects them in ``TraceSet.warnings``. With ``strict=True`` such a field is an
 error of its trace, as every other schema error.
-An observation written as JSON text (a tool's text result that is one JSON object or array, alone or as the one
-text content block ``[{"type": "text", "text": ...}]``, as MCP tools and Strands return them) is read as that JSON
-value, within the same limits (``_structured``); any other text stays text.
+An observation written as JSON text is read as that JSON value by ``Step`` (``aem_strands.trace.observations``).
 The policy format and its reading are ``aem_strands.trace.policy``.
 """
 
@@ -222,7 +220,7 @@ def _step(raw: object, index: int, where: Location, strict: bool, final_response
         action_type=kind,
         tool_name=model.tool_name,
         arguments=model.arguments,
-        observation=_structured(model.observation),
+        observation=model.observation,
         content=content,
         state_before=model.state_before,
         state_after=model.state_after,
@@ -479,24 +477,6 @@ def load_trace_gold(path: str | Path) -> Mapping[str, TraceGold]:
             raise ConfigError(f"gold file {path}: {key!r} is given more than once")
         out[key] = gold or TraceGold()
     return out
-
-
-def _structured(observation: Any) -> Any:
-    """The JSON value a tool's text result holds (see the module docstring), else ``observation`` as written."""
-    text = observation
-    if isinstance(observation, list) and len(observation) == 1 and isinstance(observation[0], Mapping):
-        block = observation[0]
-        if set(block) <= {"type", "text"} and block.get("type", "text") == "text":
-            text = block.get("text")
-    if not isinstance(text, str) or text.lstrip()[:1] not in ("{", "["):
-        return observation
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):  # not JSON, or past Python's limits (digits, nesting)
-        return observation
-    if not isinstance(value, (dict, list)) or find_flaw(value) is not None:
-        return observation
-    return value
 
 
 def step_json(step: Step) -> dict[str, JsonValue]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from aem_strands.tools import ToolCatalog
+from aem_strands.trace.observations import structured
 from aem_strands.types import JsonValue
 
 
@@ -105,7 +106,8 @@ class Step:
     (an error given as an object: ``error`` is then its message text), ``state_change``, ``thought_summary``,
     ``timestamp``, ``evaluator_notes``, ``metadata`` (the agent's name in a multi-agent run, a team's labels)
     and ``extra`` (fields the schema does not know, by name). ``final`` marks a step written as
-    ``action_type: final_response`` (read as a ``response``).
+    ``action_type: final_response`` (read as a ``response``). A tool's text result that holds one JSON object or
+    array is read as that value (``aem_strands.trace.observations``), whichever way the step was built.
     """
 
     step_id: str
@@ -128,6 +130,11 @@ class Step:
     metadata: Mapping[str, JsonValue] = field(default_factory=dict)
     extra: Mapping[str, JsonValue] = field(default_factory=dict)
     final: bool = False
+
+    def __post_init__(self) -> None:
+        # a tool's text result holding JSON is read as that JSON, whoever built the step (trace.observations)
+        if isinstance(self.observation, (str, list)):
+            object.__setattr__(self, "observation", structured(self.observation))
 
 
 Scalar = str | int | float | bool

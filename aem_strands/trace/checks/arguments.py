@@ -49,7 +49,6 @@ when no tool call has an argument.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -178,26 +177,13 @@ def _index_step(index: GroundingIndex, step: Step) -> None:
         index.add_text(without_corrected(step.content), f"user message ({where})")
     if step.action_type is ActionType.TOOL_CALL:
         index.add_json(dict(step.arguments), f"arguments of {where}")
-        observation = _observed(step)
+        observation = step.observation
         if isinstance(observation, str):
             index.add_text(observation, f"observation of {where}")
         elif observation is not None:
             index.add_json(observation, f"observation of {where}")
     if step.state_after:
         index.add_json(dict(step.state_after), f"state after {where}")
-
-
-def _observed(step: Step) -> JsonValue:
-    """A tool's observation, a JSON object or list sent as text read as the JSON it holds (``"{\"seats\": [...]}"``:
-    its records give options and typed values by key as any other result's)."""
-    observation = step.observation
-    if isinstance(observation, str) and observation.lstrip()[:1] in ("{", "["):
-        try:
-            parsed: JsonValue = json.loads(observation)
-        except ValueError:
-            return observation
-        return parsed if isinstance(parsed, (dict, list)) else observation
-    return observation
 
 
 _DENIES = negation_pattern("wait", "actually", "instead", "rather", "change")
@@ -423,7 +409,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
         if step.action_type is ActionType.RESPONSE:
             replies.append(step.content or "")
         if step.action_type is ActionType.TOOL_CALL and step.observation is not None:
-            listed = options(_observed(step))
+            listed = options(step.observation)
             if listed:
                 offered.update(listed)
                 replies.clear()
