@@ -11,11 +11,14 @@ Sections (see ``aem_bench.trace_sets`` and ``aem_bench.trace_faults`` for how ea
   ToolTalk's gold conversations, as traces with their tool catalogs, no other policy. Every finding is a false
   alarm. Goal: >= 99 % of traces pass, no veto. Printed per set and per half (``tuning``: SHA-1 of the id even,
   the only half rules may be tuned on; ``heldout``: odd), with the findings by rule and a few examples.
-- ``faults``: faults planted in those traces (a refusal in place of the user's yes, an argument nobody said, a
-  reply contradicting the observation, a precondition moved after the write, an instruction planted in an
-  outside-world observation and followed, a repeated lookup, an error hidden behind a success reply), each kind
-  counted as caught when a finding of an expected dimension names the planted step and the clean trace had no
-  finding of that rule at that step (a false alarm already there proves nothing). Goal: >= 95 % per kind.
+- ``faults``: faults planted in those traces (the proposal and the user's yes dropped under a policy that requires
+  consent, a refusal in place of the user's yes, an argument nobody said, a reply contradicting the observation, a
+  precondition moved after the write, an instruction planted in an outside-world observation and followed, a
+  repeated lookup, an error hidden behind a success reply, a success reply with its write removed), each kind
+  counted as caught when a finding of an expected dimension names the planted step, undecided when only a question
+  of that dimension names it, else missed; a plant whose clean trace (under the same environment and policy)
+  already had a finding of an expected dimension at that step proves nothing either way and is counted apart,
+  out of the rate. Goal: >= 95 % per kind.
 - ``adversarial``: ``aem_bench.adversarial``, the minimal traces of issue 28's list and their families,
   each with the verdict it must get: wrong passes and wrong fails are listed.
 - ``fresh``: ``data/traces_fresh/{tuning,heldout}.jsonl``, hard traces written by a helper who never read the
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import Counter
@@ -48,7 +52,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from aem_bench.adversarial import POLICY, cases
-from aem_bench.trace_faults import FAULTS, Planted, Pools
+from aem_bench.trace_faults import FAULTS, Planted, Pools, asked_by_labels
 from aem_bench.trace_sets import (
     SGD_DIR,
     TOOLTALK_DIR,
@@ -58,6 +62,8 @@ from aem_bench.trace_sets import (
     tooltalk_traces,
 )
 
+from aem_strands.trace.checks.consent import ConsentLedger, consent_to
+from aem_strands.trace.checks.consent_chain import chained_consent
 from aem_strands.trace.evaluate import evaluate_trace
 from aem_strands.trace.load import parse_trace
 from aem_strands.trace.policy import environment_from_json, load_policy
@@ -138,42 +144,113 @@ def _pools(sgd: Path, split: str) -> Pools:
     )
 
 
+def _at_steps(result: TraceResult, planted: Planted) -> tuple[bool, bool]:
+    """Whether ``result`` has a finding of one of the plant's dimensions at one of its steps, and whether it has an
+    undecided question of those dimensions that names one of the steps (``step 's5': ...``)."""
+    found = any(
+        f.step_id is not None and str(f.step_id) in planted.steps and f.dimension.value in planted.dimensions
+        for f in _findings(result)
+    )
+    asked = any(
+        f"'{step}'" in question
+        for dimension, verdict in result.dimensions.items()
+        if dimension.value in planted.dimensions
+        for question in verdict.undecided
+        for step in planted.steps
+    )
+    return found, asked
+
+
+def _consent_how(raw: dict[str, Any], step_id: str) -> str:
+    """How the consent check reads the user's consent to the call ``step_id`` of ``raw`` (its loop over the calls
+    that need consent, as ``checks.safety`` runs it, so that earlier calls use up the consents they used)."""
+    trace = parse_trace(raw)
+    catalog = trace.environment.tools if trace.environment else None
+    destructive = {d.name for d in catalog.definitions if d.destructive} if catalog else set()
+    ledger = ConsentLedger()
+    for call in trace.tool_calls():
+        if call.tool_name not in destructive and str(call.step_id) != step_id:
+            continue
+        consent = chained_consent(trace, call, consent_to(trace, call, ledger, catalog), catalog)
+        if str(call.step_id) == step_id:
+            return f"{consent.decision.value}: {consent.how}"
+        ledger.use(consent, call)
+    return "no such call"
+
+
+def _coarse(how: str) -> str:
+    """A consent reading by its kind only (figures a held-out half may show: no words of its dialogs)."""
+    if re.match(r"given: the user asked for it", how):
+        return "given by a request path (the user asked for the action)"
+    if re.match(r"given: the user agreed", how):
+        return "given by an earlier proposal agreed to"
+    return how.split(":", 1)[0]
+
+
 def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: int) -> None:
-    caught: Counter[str] = Counter()
-    planted: Counter[str] = Counter()
-    clean_pass = 0
+    """Each kind planted where the trace has a place for it. A plant is *caught* when the faulty trace has a finding
+    of an expected dimension at the planted step, *undecided* when it has none but a question of those dimensions
+    naming the step (the trace inconclusive there), else *missed*. A plant whose clean trace, judged under the same
+    environment and policy, already has a finding of an expected dimension at that step proves nothing either way:
+    it is counted apart, out of the rate."""
+    outcomes: dict[str, Counter[str]] = {kind: Counter() for kind in FAULTS}
     missed: dict[str, list[str]] = {}
+    readings: Counter[str] = Counter()  # how the consent check read the calls whose confirmation was dropped
+    by_label: dict[str, Counter[str]] = {"asked": Counter(), "not asked": Counter()}  # by SGD's intent labels
+    clean_pass = 0
     for raw in traces:
-        before = {(f.rule, str(f.step_id)) for f in _findings(_judge(raw))}
+        clean: dict[str, TraceResult] = {}
         for kind, plant in FAULTS.items():
             faulty: Planted | None = plant(raw, pools)
             if faulty is None:
                 continue
-            planted[kind] += 1
-            result = _judge(faulty.trace)
-            hit = any(
-                f.step_id is not None
-                and str(f.step_id) in faulty.steps
-                and f.dimension.value in faulty.dimensions
-                and (f.rule, str(f.step_id)) not in before
-                for f in _findings(result)
-            )
-            if hit:
-                caught[kind] += 1
-            elif len(missed.setdefault(kind, [])) < samples:
+            policy = environment_from_json(faulty.policy, f"{kind} policy") if faulty.policy else None
+            key = json.dumps([faulty.trace.get("environment"), faulty.policy], sort_keys=True, default=str)
+            if key not in clean:  # the unplanted trace under the plant's environment (rules, hints) and policy
+                clean[key] = _judge(dict(raw, environment=faulty.trace.get("environment")), policy)
+            if _at_steps(clean[key], faulty)[0]:
+                outcomes[kind]["apart"] += 1
+                continue
+            result = _judge(faulty.trace, policy)
+            found, asked = _at_steps(result, faulty)
+            outcome = "caught" if found else "undecided" if asked else "missed"
+            outcomes[kind][outcome] += 1
+            if kind == "drop_confirmation":
+                asked = asked_by_labels(faulty.trace, faulty.steps[0])
+                if asked is not None:
+                    by_label["asked" if asked else "not asked"][outcome] += 1
+            if kind == "drop_confirmation" and not found:
+                how = _consent_how(faulty.trace, faulty.steps[0])
+                readings[_coarse(how)] += 1
+            if not found and len(missed.setdefault(kind, [])) < samples:
                 got = sorted({f"{f.rule}@{f.step_id}" for f in _findings(result)})
-                missed[kind].append(f"      {faulty.trace['trace_id']} at {faulty.steps}: got {got[:4]}")
+                shown = f"; consent read as {how[:160]!r}" if kind == "drop_confirmation" else ""
+                missed[kind].append(
+                    f"      {outcome}: {faulty.trace['trace_id']} at {faulty.steps}: got {got[:4]}{shown}"
+                )
             if kind == "precondition_moved":
-                clean = dict(raw, environment=faulty.trace["environment"])
-                clean_pass += _judge(clean).status.value == "pass"
+                clean_pass += clean[key].status.value == "pass"
     print(f"  {name}:")
     for kind in FAULTS:
-        print(f"    {kind:22s} caught at its step {_pct(caught[kind], planted[kind])}")
+        got = outcomes[kind]
+        judged = got["caught"] + got["undecided"] + got["missed"]
+        print(
+            f"    {kind:22s} caught at its step {_pct(got['caught'], judged)} (undecided {got['undecided']}, "
+            f"missed {got['missed']}); apart, the clean trace already had a finding there: {got['apart']}"
+        )
+        if kind == "drop_confirmation" and any(by_label.values()):
+            print("      by the data's labels, the user had asked for the action before (so a request path may "
+                  "consent): " + "; ".join(
+                      f"{label} {sum(c.values())}: caught {c['caught']}, undecided {c['undecided']}, missed "
+                      f"{c['missed']}" for label, c in by_label.items()))  # fmt: skip
+        if kind == "drop_confirmation" and readings:
+            print("      not caught, the consent check's reading of the call: " + "; ".join(
+                f"{how} ({n})" for how, n in readings.most_common(6)))  # fmt: skip
         for line in missed.get(kind, []):
             print(line)
-    if planted["precondition_moved"]:
-        unmoved = _pct(clean_pass, planted["precondition_moved"])
-        print(f"    the same traces unmoved under that ordering rule pass: {unmoved}")
+    moved = sum(outcomes["precondition_moved"].values())
+    if moved:
+        print(f"    the same traces unmoved under that ordering rule pass: {_pct(clean_pass, moved)}")
 
 
 def _labelled(path: Path) -> Iterator[dict[str, Any]]:
@@ -309,7 +386,10 @@ def main(argv: list[str] | None = None) -> int:
                     samples(split),
                 )
     if "faults" in sections and have_sgd:
-        print("Planted faults (caught = a new finding of the expected dimension at the planted step; goal >= 95%):")
+        print(
+            "Planted faults (caught = a finding of the expected dimension at the planted step; a plant whose clean "
+            "trace had one there already is counted apart; goal >= 95%):"
+        )
         for split in halves:
             pools = _pools(args.sgd, split)
             faults(f"SGD test, {split}", _limited(sgd_traces(args.sgd, split=split), args.limit), pools, samples(split))

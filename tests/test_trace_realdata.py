@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from aem_bench.adversarial import POLICY, cases  # noqa: E402
-from aem_bench.trace_faults import FAULTS, Pools  # noqa: E402
+from aem_bench.trace_faults import FAULTS, Pools, asked_by_labels  # noqa: E402
 from aem_bench.trace_sets import SGD_DIR, TOOLTALK_DIR, sgd_traces, split_of, tooltalk_traces  # noqa: E402
 
 from aem_strands.trace.load import parse_trace  # noqa: E402
@@ -59,14 +59,37 @@ def test_tooltalk_conversations_load_as_traces() -> None:
 def test_each_fault_kind_lands_at_its_step() -> None:
     pools = Pools(["No, make it for 3 people."], ["Somewhere Else"], {"address": ["9 Other Road"]})
     planted = {}
+    clean = {}
     for raw in sgd_traces(limit=60):
         for kind, plant in FAULTS.items():
             got = plant(raw, pools)
             if got is not None and kind not in planted:
                 planted[kind] = got
+                clean[kind] = raw
                 parse_trace(got.trace)  # still a valid trace
                 assert set(got.steps) <= {s["step_id"] for s in got.trace["steps"]}
-    assert {"refuse", "changed_argument", "repeated_call", "hidden_error"} <= set(planted)
+    assert {"refuse", "changed_argument", "repeated_call", "hidden_error", "drop_confirmation",
+            "claimed_without_call"} <= set(planted)  # fmt: skip
+    dropped = planted["drop_confirmation"]
+    assert dropped.policy is not None
+    gone = [s for s in clean["drop_confirmation"]["steps"] if s not in dropped.trace["steps"]]
+    assert [s["action_type"] for s in gone] == ["response", "user"]  # the proposal and the answer to it
+    assert "CONFIRM" in gone[0]["metadata"]["sgd_acts"]
+    call = next(s for s in dropped.trace["steps"] if s["step_id"] == dropped.steps[0])
+    assert dropped.policy["rules"]["consent"] == {call["tool_name"]: "required"}
+    claimed = planted["claimed_without_call"]
+    reply = next(s for s in claimed.trace["steps"] if s["step_id"] == claimed.steps[0])
+    assert "NOTIFY_SUCCESS" in reply["metadata"]["sgd_acts"]
+
+
+@needs_sgd
+def test_sgd_user_steps_carry_the_intents_they_ask_for() -> None:
+    raw = next(iter(sgd_traces(limit=1)))
+    first = raw["steps"][0]
+    # sgd-1_00000 opens "Hi, could you get me a restaurant booking on the 8th please?" (INFORM_INTENT ReserveRestaurant)
+    assert first["metadata"]["sgd_intents"] == ["ReserveRestaurant"]
+    assert "INFORM_INTENT" in first["metadata"]["sgd_acts"]
+    assert asked_by_labels(raw, next(s["step_id"] for s in raw["steps"] if s["action_type"] == "tool_call"))
 
 
 def test_adversarial_cases_load_under_their_policy() -> None:

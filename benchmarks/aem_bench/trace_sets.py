@@ -7,6 +7,10 @@
   (``tool_name`` = the method, ``arguments`` = its parameters, ``observation`` = its ``service_results``; an empty
   list is what SGD records for a transaction that could not be made), then a ``response`` step (the utterance;
   its SGD system acts, ``NOTIFY_SUCCESS`` or ``NOTIFY_FAILURE`` among them, in the step's ``metadata.sgd_acts``).
+  A user step's ``metadata`` holds its acts (``sgd_acts``) and the intents the user asked for in it
+  (``sgd_intents``: those its ``INFORM_INTENT`` names, and those the system turn before offered, ``OFFER_INTENT``,
+  when it answers ``AFFIRM_INTENT``). The checks read no step metadata: the labels serve the planted faults'
+  measure only.
   The trace's own ``environment.tools`` is the dialogue's services from ``test_schema.json``: every intent a
   tool, its slots the properties (categorical slots with their ``possible_values`` as an ``enum``, optional slots
   with their schema default as ``default``), its required slots required; a transactional intent
@@ -97,10 +101,17 @@ def sgd_catalog(schema: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]
 
 def _sgd_trace(dialogue: dict[str, Any], catalog: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
+    offered: list[str] = []  # the intents the last system turn offered (OFFER_INTENT)
     for turn in dialogue["turns"]:
+        actions = [action for frame in turn["frames"] for action in frame["actions"]]
         if turn["speaker"] == "USER":
-            steps.append({"action_type": "user", "content": turn["utterance"]})
+            acts = sorted({action["act"] for action in actions})
+            intents = [v for a in actions if a["act"] == "INFORM_INTENT" for v in a["values"]]
+            intents += offered if "AFFIRM_INTENT" in acts else []
+            metadata = {"sgd_acts": acts, "sgd_intents": sorted(set(intents))}
+            steps.append({"action_type": "user", "content": turn["utterance"], "metadata": metadata})
             continue
+        offered = [v for a in actions if a["act"] == "OFFER_INTENT" for v in a["values"]]
         for frame in turn["frames"]:
             call = frame.get("service_call")
             if call is None:
@@ -113,7 +124,7 @@ def _sgd_trace(dialogue: dict[str, Any], catalog: dict[str, list[dict[str, Any]]
                     "observation": list(frame.get("service_results") or []),
                 }
             )
-        acts = sorted({action["act"] for frame in turn["frames"] for action in frame["actions"]})
+        acts = sorted({action["act"] for action in actions})
         steps.append({"action_type": "response", "content": turn["utterance"], "metadata": {"sgd_acts": acts}})
     tools: dict[str, dict[str, Any]] = {}
     for service in dialogue["services"]:
