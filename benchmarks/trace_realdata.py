@@ -216,9 +216,9 @@ def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: i
             outcome = "caught" if found else "undecided" if asked else "missed"
             outcomes[kind][outcome] += 1
             if kind == "drop_confirmation":
-                asked = asked_by_labels(faulty.trace, faulty.steps[0])
-                if asked is not None:
-                    by_label["asked" if asked else "not asked"][outcome] += 1
+                labelled = asked_by_labels(faulty.trace, faulty.steps[0])
+                if labelled is not None:
+                    by_label["asked" if labelled else "not asked"][outcome] += 1
             if kind == "drop_confirmation" and not found:
                 how = _consent_how(faulty.trace, faulty.steps[0])
                 readings[_coarse(how)] += 1
@@ -232,11 +232,11 @@ def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: i
                 clean_pass += clean[key].status.value == "pass"
     print(f"  {name}:")
     for kind in FAULTS:
-        got = outcomes[kind]
-        judged = got["caught"] + got["undecided"] + got["missed"]
+        counts = outcomes[kind]
+        judged = counts["caught"] + counts["undecided"] + counts["missed"]
         print(
-            f"    {kind:22s} caught at its step {_pct(got['caught'], judged)} (undecided {got['undecided']}, "
-            f"missed {got['missed']}); apart, the clean trace already had a finding there: {got['apart']}"
+            f"    {kind:22s} caught at its step {_pct(counts['caught'], judged)} (undecided {counts['undecided']}, "
+            f"missed {counts['missed']}); apart, the clean trace already had a finding there: {counts['apart']}"
         )
         if kind == "drop_confirmation" and any(by_label.values()):
             print("      by the data's labels, the user had asked for the action before (so a request path may "
@@ -361,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--halves takes tuning and/or heldout, not {args.halves!r}")
 
     def samples(split: str) -> int:
-        return args.samples if split == "tuning" else args.heldout_samples
+        return int(args.samples if split == "tuning" else args.heldout_samples)
 
     sections = [s.strip() for s in args.sections.split(",") if s.strip()]
     unknown = sorted(set(sections) - set(SECTIONS))
