@@ -112,15 +112,13 @@ def test_drop_confirmation_removes_the_proposal_and_the_yes_under_a_consent_poli
     assert planted.policy == {"rules": {"consent": {"ReserveRestaurant": "required"}}}
 
 
-def test_drop_confirmation_reads_a_question_as_the_proposal_where_acts_are_not_labelled() -> None:
+def test_drop_confirmation_needs_a_proposal_the_data_labels() -> None:
     raw = _trace()
+    raw["steps"][4]["metadata"]["sgd_acts"] = ["INFORM", "OFFER"]  # an offer of the restaurant, no CONFIRM
+    assert drop_confirmation(raw) is None
     for step in raw["steps"]:
         step.pop("metadata", None)
-    planted = drop_confirmation(raw)
-    assert planted is not None
-    assert [s["step_id"] for s in planted.trace["steps"]][4] == "s7"
-    raw["steps"][4]["content"] = "Their number is 415-555-0100."  # no question, no proposal: no place
-    assert drop_confirmation(raw) is None
+    assert drop_confirmation(raw) is None  # unlabelled (ToolTalk): no place
 
 
 def test_claimed_without_call_removes_the_write_and_keeps_the_success_reply() -> None:
