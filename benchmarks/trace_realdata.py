@@ -161,6 +161,19 @@ def _at_steps(result: TraceResult, planted: Planted) -> tuple[bool, bool]:
     return found, asked
 
 
+def _new_rules(clean: TraceResult, planted: TraceResult, faulty: Planted) -> set[str]:
+    """The rules of the plant's dimensions that ``planted`` finds at its steps and ``clean`` does not."""
+
+    def at(result: TraceResult) -> set[str]:
+        return {
+            f"{f.rule}@{f.step_id}"
+            for f in _findings(result)
+            if str(f.step_id) in faulty.steps and f.dimension.value in faulty.dimensions
+        }
+
+    return at(planted) - at(clean)
+
+
 def _consent_how(raw: dict[str, Any], step_id: str) -> str:
     """How the consent check reads the user's consent to the call ``step_id`` of ``raw`` (its loop over the calls
     that need consent, as ``checks.safety`` runs it, so that earlier calls use up the consents they used)."""
@@ -192,7 +205,8 @@ def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: i
     of an expected dimension at the planted step, *undecided* when it has none but a question of those dimensions
     naming the step (the trace inconclusive there), else *missed*. A plant whose clean trace, judged under the same
     environment and policy, already has a finding of an expected dimension at that step proves nothing either way:
-    it is counted apart, out of the rate."""
+    it is counted apart, out of the rate (with how many of those show a rule there that the clean trace did not:
+    caught, perhaps, but only plants whose clean trace was clean can also count as missed)."""
     outcomes: dict[str, Counter[str]] = {kind: Counter() for kind in FAULTS}
     missed: dict[str, list[str]] = {}
     readings: Counter[str] = Counter()  # how the consent check read the calls whose confirmation was dropped
@@ -208,10 +222,11 @@ def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: i
             key = json.dumps([faulty.trace.get("environment"), faulty.policy], sort_keys=True, default=str)
             if key not in clean:  # the unplanted trace under the plant's environment (rules, hints) and policy
                 clean[key] = _judge(dict(raw, environment=faulty.trace.get("environment")), policy)
+            result = _judge(faulty.trace, policy)
             if _at_steps(clean[key], faulty)[0]:
                 outcomes[kind]["apart"] += 1
+                outcomes[kind]["apart, a new rule there"] += bool(_new_rules(clean[key], result, faulty))
                 continue
-            result = _judge(faulty.trace, policy)
             found, asked = _at_steps(result, faulty)
             outcome = "caught" if found else "undecided" if asked else "missed"
             outcomes[kind][outcome] += 1
@@ -237,6 +252,7 @@ def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: i
         print(
             f"    {kind:22s} caught at its step {_pct(counts['caught'], judged)} (undecided {counts['undecided']}, "
             f"missed {counts['missed']}); apart, the clean trace already had a finding there: {counts['apart']}"
+            + (f" (with a new rule there: {counts['apart, a new rule there']})" if counts["apart"] else "")
         )
         if kind == "drop_confirmation" and any(by_label.values()):
             print("      by the data's labels, the user had asked for the action before (so a request path may "

@@ -156,8 +156,20 @@ def test_faults_counts_a_plant_on_a_step_already_flagged_apart(capsys: pytest.Ca
     out = capsys.readouterr().out
     for kind in ("drop_confirmation", "refuse", "changed_argument"):
         assert "caught at its step 0/0" in _line(out, kind), out
-        assert _line(out, kind).endswith("there: 1"), out
+        assert _line(out, kind).endswith("there: 1 (with a new rule there: 0)"), out
     assert "caught at its step 1/1" in _line(out, "repeated_call")  # a step of its own: counted
+
+
+def test_faults_says_when_a_plant_counted_apart_shows_a_new_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    # A no before the booking: the clean trace already has a safety finding at it, but no arguments finding, so
+    # an argument changed there shows a rule the clean trace did not have (still apart: it cannot count as missed).
+    unconsented = _trace()
+    unconsented["steps"][5]["content"] = "No, don't book it."
+    assert ("safety", "s7") in _found(_judge(unconsented))
+    assert ("arguments", "s7") not in _found(_judge(unconsented))
+    trace_realdata.faults("unconsented", [unconsented], POOLS, samples=0)
+    line = _line(capsys.readouterr().out, "changed_argument")
+    assert line.endswith("there: 1 (with a new rule there: 1)"), line
 
 
 def test_faults_counts_caught_and_missed(capsys: pytest.CaptureFixture[str]) -> None:
