@@ -273,3 +273,20 @@ def test_a_street_address_with_no_street_type_is_read_by_the_key_that_holds_it()
     ok = trace(user("Book Sichuan Home"), call("ReserveRestaurant", restaurant),
                say("Booked. The location is 1433 Taraval Street."))  # fmt: skip
     assert judged(ok) == []
+
+
+def test_an_offer_after_a_failure_is_read_against_the_tools_counter_offer_only() -> None:
+    # the tool answered 11:30 for the 11:00 asked: its counter-offer; offering another time contradicts it
+    asked = user("A table for 3 at La Briciola at 11 am, please.")
+    offered = call("ReserveRestaurant", [{"restaurant_name": "La Briciola", "time": "11:30"}],
+                   restaurant_name="La Briciola", time="11:00")  # fmt: skip
+    failed = "Sorry, I was unable to reserve the time you selected."
+    wrong = trace(asked, offered, say(f"{failed} Would you like a table for 3 at La Briciola at 4:30 pm?"))
+    assert judged(wrong) == [("s3", CONTRADICTS)]
+    ok = trace(asked, offered, say(f"{failed} Would you like a table for 3 at La Briciola at 11:30 am?"))
+    assert judged(ok) == []
+    # the tool answered the time asked for (the slot that is taken): the agent may propose any other
+    taken = call("ReserveRestaurant", [{"restaurant_name": "La Briciola", "time": "11:00"}],
+                 restaurant_name="La Briciola", time="11:00")  # fmt: skip
+    free = trace(asked, taken, say(f"{failed} Would you like a table for 3 at La Briciola at 4:30 pm?"))
+    assert judged(free) == []

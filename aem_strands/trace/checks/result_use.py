@@ -253,8 +253,7 @@ class _Reader:
         # ("Please confirm 1 ticket for March 1st" after "later today"), not a report of the answer before.
         proposing = self.spoke_since and (act.confirms or act.asks)
         for sentence in sentences(text) if not proposing else ():
-            if not (failing and "?" in sentence):
-                self._values(step, where, sentence)
+            self._values(step, where, sentence, offer=failing and "?" in sentence)
         if not proposing:
             self._described(step, where, text, failing)
         if self.observed:
@@ -271,7 +270,9 @@ class _Reader:
         self.findings.extend(ruling.findings)
         self.undecided.extend(ruling.undecided)
 
-    def _values(self, step: Step | None, where: str, sentence: str) -> None:
+    def _values(self, step: Step | None, where: str, sentence: str, offer: bool = False) -> None:
+        """The sentence's values against the records they are about; in an ``offer`` (a question of a reply that
+        reports a failure) only against a tool's counter-offer (``_countered``)."""
         facts = [f for f in facts_in(sentence) if f.group in COMPARED_GROUPS]
         if not facts:
             return
@@ -301,6 +302,8 @@ class _Reader:
             else:
                 # named by an identifier or a title, not by a name every record of a city shares
                 about = [r for r in by_title if fact.group in r.fields]
+            if offer:
+                about = [r for r in about if _countered(r, fact.group)]
             if not about or any(derived(fact, r, fact.group) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
@@ -431,6 +434,21 @@ def _nearest(records: list[Record], sentence: str, fact: Fact) -> Record | None:
     shared = set.intersection(*titles) if len(titles) > 1 else set()
     found = [r for r, t in zip(records, titles, strict=True) if (t - shared) & words]
     return found[0] if len(found) == 1 else None
+
+
+def _countered(record: Record, kind: str) -> bool:
+    """Whether the record answers a value of ``kind`` other than the one its call asked for under the same key
+    (``time: 11:30`` for a call with ``time: 11:00``): the tool's counter-offer, which a reply offering another
+    value in its place contradicts. A value the call asked for (the slot that is taken) leaves the agent free to
+    propose any other."""
+    asked = record.step.arguments
+    for key, _, fact in record.fields.get(kind, []):
+        wanted = asked.get(key)
+        if isinstance(wanted, (str, int, float)) and not isinstance(wanted, bool):
+            said = [f for f in facts_in(str(wanted)) if f.group == kind]
+            if said and not any(agree(f, fact) or agree(fact, f) for f in said):
+                return True
+    return False
 
 
 def _failed(step: Step) -> bool:
