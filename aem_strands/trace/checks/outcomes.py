@@ -11,6 +11,11 @@ not a word list). A claim is unsupported when:
   A status naming the action in a form the rule cannot place (``cancel``), or naming the claim's object at a
   stage short of done (``The refund has been issued`` against ``refund_pending``: the same process or another
   step of it), is a question for the judge; without one it is recorded as undecided;
+- **a false flag**: the record holds a flag, false, whose key names the claimed action (``scheduled: false``,
+  ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``): another stage. A flag that a process is
+  settled (``confirmed``, ``completed``, ``processed``) against a claim of another action (``Your inspection is
+  booked`` after ``confirmed: false``) is a question (the booking may stand unconfirmed). A flag of what may or
+  must be done (``cancellable``, ``refund_allowed``, ``needs_confirmation``) says nothing of what was done;
 - **no call**: no call that could have done it was made before the reply: no write call at all (a tool the
   catalog does not mark read-only, or, outside the catalog, one whose name does not start with a read verb:
   ``READ_VERBS``), and no call whose action the claim's verb names (``verify_identity`` for ``I've verified you``;
@@ -109,8 +114,36 @@ def _status_reading(claim: Claim, record: Record) -> Outcome | None:
         short = any(t.startswith(STAGES) for t in tokens)
         reason = "another stage" if short else "a status the rule cannot place"
         return Outcome(claim, reason, record, (path, value), question=not short)
+    unset = _unset_flag(claim, record)
+    if unset is not None:
+        return unset
     if claim.done:
         return _staged_object(claim, record)
+    return None
+
+
+_CAPABILITY = re.compile(r"abl|ibl|allow|can|may|need|requir|eligib")
+"""Parts of a flag's key that make it say what may or must be done (``cancellable``, ``refund_allowed``,
+``needs_confirmation``), not what was done: the polarity rule's and planning's to read."""
+_SETTLED = ("confirmed", "completed", "complete", "done", "finali", "processed")
+"""Beginnings of a flag's key that say a process is settled, whatever its action (``confirmed: false``): a claim of
+another action done against one (``Your inspection is booked``) is a question, not a finding."""
+
+
+def _unset_flag(claim: Claim, record: Record) -> Outcome | None:
+    """A flag of the record, false, that says the claim's action was not done (``scheduled: false``,
+    ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``): another stage. A false flag that a
+    process is settled (``confirmed: false``) against a claim done of another action (``I've booked it``) is a
+    question: the booking may stand unconfirmed."""
+    stems = [s for s in (_stem(v) for v in claim.verbs) if len(s) >= 4]
+    for key, (path, value) in record.values.items():
+        if value is not False or _CAPABILITY.search(key):
+            continue
+        words = _TOKENS.findall(key)
+        if any(stem in key for stem in stems):
+            return Outcome(claim, "another stage", record, (path, value))
+        if claim.verbs and any(w.startswith(_SETTLED) for w in words):
+            return Outcome(claim, "a flag the rule cannot place", record, (path, value), question=True)
     return None
 
 
@@ -193,7 +226,9 @@ def unsupported(
     ``named`` gives the records a sentence names, ``last_write`` the records of the latest successful write
     call's answer."""
     found: list[Outcome] = []
-    writes = [c for c in calls if is_write(c, env)]
+    wrote: list[bool] = []
+    """Whether a write call was made, read once when a claim first needs it (most replies claim nothing: a scan of
+    every call per reply made a long trace's cost quadratic)."""
     # a reply asking to confirm details states them as they will be ("Please check and confirm the following
     # details. Visit has been scheduled to ..."): a proposal, not an outcome; a report frame's complement ("I can
     # confirm that it has been booked") is stated, though the frame reads as ``confirm``
@@ -208,8 +243,10 @@ def unsupported(
             found.append(reading)
             continue
         verbs = " ".join(claim.verbs)
+        if not wrote:
+            wrote.append(any(is_write(c, env) for c in calls))
         if (
-            writes
+            wrote[0]
             or (proposing and not claim.reported)
             or _observed_done(claim, about)
             or any(names_action(verbs, c.tool_name or "") for c in calls)

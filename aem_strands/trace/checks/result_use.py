@@ -43,7 +43,8 @@ A contradiction is about the same object: the same record (the object an observa
   question (``How about Hyatt At Olive 8?`` after a search with no such hotel).
 - **outcomes** (``result_use.unsupported_outcome``, ``outcomes``): a reply claiming an action went through that
   no observation supports: the record's status says another stage (``ORDER_500 is cancelled`` after ``status:
-  cancel_requested``), or no call that could have done it was made (``I've booked it`` after searches only).
+  cancel_requested``), or a false flag names the action (``I've scheduled it`` after ``scheduled: false``), or no
+  call that could have done it was made (``I've booked it`` after searches only).
 
 Findings are ``result_use.contradicts_observation``, ``result_use.unsupported_value`` and
 ``result_use.unsupported_outcome``; a judge's answer only

@@ -1,0 +1,67 @@
+"""Result use: a false flag of the record a reply's claim is about, saying its action was not done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.result_use import check_result_use
+from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
+from aem_strands.trace.values import ComparatorValues
+
+CTX = TraceContext(ComparatorValues())
+UNSUPPORTED = "result_use.unsupported_outcome"
+
+
+def call(tool: str, observation: Any, **arguments: Any) -> dict[str, Any]:
+    return {"action_type": ActionType.TOOL_CALL, "tool_name": tool, "arguments": arguments, "observation": observation}
+
+
+def say(text: str) -> dict[str, Any]:
+    return {"action_type": ActionType.RESPONSE, "content": text}
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"action_type": ActionType.USER, "content": text}
+
+
+def judged(*steps: dict[str, Any]) -> DimensionVerdict:
+    trace = Trace(trace_id="t1", steps=tuple(Step(step_id=f"s{i + 1}", index=i, **s) for i, s in enumerate(steps)))
+    return check_result_use(trace, Environment(), CTX)
+
+
+def inspection(**flags: Any) -> dict[str, Any]:
+    return call("schedule_inspection", {"claim_id": "C-1", "request_id": "IR-9", **flags}, claim_id="C-1")
+
+
+ASKED = user("Please book an inspection for claim C-1.")
+
+
+def test_a_false_flag_naming_the_claimed_action_is_another_stage() -> None:
+    wrong = judged(ASKED, inspection(scheduled=False), say("I've scheduled the inspection for claim C-1."))
+    assert [(f.step_id, f.rule) for f in wrong.findings] == [("s3", UNSUPPORTED)]
+    assert "scheduled" in wrong.findings[0].message
+    ok = judged(ASKED, inspection(scheduled=True), say("I've scheduled the inspection for claim C-1."))
+    assert ok.passed is True
+    assert ok.undecided == ()
+
+
+def test_a_false_flag_that_the_process_is_settled_is_a_question_for_another_action() -> None:
+    # "booked" against confirmed: false: the booking may stand unconfirmed; the rule cannot settle it
+    unsettled = judged(ASKED, inspection(confirmed=False), say("Your inspection for claim C-1 is booked."))
+    assert unsettled.findings == ()
+    assert len(unsettled.undecided) == 1
+    assert "confirmed" in unsettled.undecided[0]
+    # the same claim of the action it names, "confirmed", is settled by the flag
+    wrong = judged(ASKED, inspection(confirmed=False), say("Your inspection for claim C-1 is confirmed."))
+    assert [(f.step_id, f.rule) for f in wrong.findings] == [("s3", UNSUPPORTED)]
+    ok = judged(ASKED, inspection(confirmed=True), say("Your inspection for claim C-1 is booked."))
+    assert ok.passed is True
+    assert ok.undecided == ()
+
+
+def test_a_false_flag_of_what_may_or_must_be_done_says_nothing_of_what_was_done() -> None:
+    # needs_confirmation: false is no flag that the confirmation was not made
+    ok = judged(ASKED, inspection(needs_confirmation=False), say("Your inspection for claim C-1 is confirmed."))
+    assert ok.passed is True
+    assert ok.undecided == ()
