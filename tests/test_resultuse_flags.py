@@ -65,3 +65,37 @@ def test_a_false_flag_of_what_may_or_must_be_done_says_nothing_of_what_was_done(
     ok = judged(ASKED, inspection(needs_confirmation=False), say("Your inspection for claim C-1 is confirmed."))
     assert ok.passed is True
     assert ok.undecided == ()
+
+
+# --- a process said to have gone through, against a status short of done ------------------------------------------
+
+
+def test_a_process_said_gone_through_against_a_status_short_of_done_is_another_stage() -> None:
+    asked = user("Send $40 to Sam.")
+    queued = call("send_payment", {"payment_id": "P1", "state": "queued"}, amount=40)
+    wrong = judged(asked, queued, say("Your payment P1 went through."))
+    assert [(f.step_id, f.rule) for f in wrong.findings] == [("s3", UNSUPPORTED)]
+    assert "queued" in wrong.findings[0].message
+    sent = call("send_payment", {"payment_id": "P1", "state": "settled"}, amount=40)
+    ok = judged(asked, sent, say("Your payment P1 went through."))
+    assert ok.passed is True
+
+
+def test_a_process_of_another_object_is_not_read_against_the_status() -> None:
+    # the order is processing; the payment, which no record here describes, may have gone through
+    asked = user("Order the blue kettle.")
+    placed = call("place_order", {"order_id": "O1", "status": "processing"}, item="blue kettle")
+    ok = judged(asked, placed, say("Your order O1 has been placed and the payment went through."))
+    assert ok.passed is True
+    wrong = judged(asked, placed, say("Your order O1 has been placed and the order is complete."))
+    assert [(f.step_id, f.rule) for f in wrong.findings] == [("s3", UNSUPPORTED)]
+
+
+def test_the_latest_status_of_the_record_stands() -> None:
+    asked = user("Is transfer T1 done?")
+    pending = call("get_transfer", {"transfer_id": "T1", "status": "pending_approval"}, transfer_id="T1")
+    settled = call("get_transfer", {"transfer_id": "T1", "status": "completed"}, transfer_id="T1")
+    ok = judged(asked, pending, settled, say("Transfer T1 has been completed."))
+    assert ok.passed is True
+    wrong = judged(asked, settled, pending, say("Transfer T1 has been completed."))
+    assert [(f.step_id, f.rule) for f in wrong.findings] == [("s4", UNSUPPORTED)]

@@ -11,6 +11,10 @@ not a word list). A claim is unsupported when:
   A status naming the action in a form the rule cannot place (``cancel``), or naming the claim's object at a
   stage short of done (``The refund has been issued`` against ``refund_pending``: the same process or another
   step of it), is a question for the judge; without one it is recorded as undecided;
+- **a process gone through**: a claim that a process went through without naming its action (``The transfer T1
+  has been completed``, ``Your payment went through``) against the latest record it is about that has a status,
+  when the claim's other words name the record's object (its tool's action words, an identifier key) and the status
+  names a stage short of done and nothing done (``pending_approval``, ``queued``): another stage;
 - **a false flag**: the record holds a flag, false, whose key names the claimed action (``scheduled: false``,
   ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``): another stage. A flag that a process is
   settled (``confirmed``, ``completed``, ``processed``) against a claim of another action (``Your inspection is
@@ -130,6 +134,40 @@ _SETTLED = ("confirmed", "completed", "complete", "done", "finali", "processed")
 another action done against one (``Your inspection is booked``) is a question, not a finding."""
 
 
+_WHOLE = re.compile(r"(?:through|complete|completed|finished|finali[sz]ed|processed|done|succeeded|successful)$")
+"""A claim's words that say a process went through without naming its action (``went through``, ``is complete``,
+``has been processed``)."""
+
+
+def _whole_process(claim: Claim, about: Sequence[Record]) -> Outcome | None:
+    """A claim that a process went through (``The transfer T1 has been completed``, ``Your payment went through``)
+    against the latest record it is about that has a status, when the claim's other words name that record's object
+    (its tool's action words, ``transfer``, ``payment``; or an identifier key's, ``transfer_id``) and the status
+    names a stage short of done and nothing done (``pending_approval``, ``queued``): another stage. A claim about
+    another object (``the payment went through`` after ``place_order`` answered ``status: processing``) is not
+    read."""
+    if not any(_WHOLE.search(v) for v in claim.verbs):
+        return None
+    record = next((r for r in about if any(_STATUS_KEY.search(k) for k in r.values)), None)
+    if record is None:
+        return None
+    folded = claim.sentence.casefold()
+    for verb in claim.verbs:
+        folded = folded.replace(verb, " ")
+    said = set(_TOKENS.findall(folded))
+    objects = {k.removesuffix("_id") for k in record.values if k.endswith("_id")}
+    if not (said & objects or names_action(folded, record.step.tool_name or "")):
+        return None
+    for key, (path, value) in record.values.items():
+        if not _STATUS_KEY.search(key) or not isinstance(value, str):
+            continue
+        tokens = _TOKENS.findall(value.casefold())
+        short = [t for t in tokens if t.startswith(STAGES)]
+        if short and not any(t.endswith(("ed", "en")) and t not in short for t in tokens):
+            return Outcome(claim, "another stage", record, (path, value))
+    return None
+
+
 def _unset_flag(claim: Claim, record: Record) -> Outcome | None:
     """A flag of the record, false, that says the claim's action was not done (``scheduled: false``,
     ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``): another stage. A false flag that a
@@ -239,6 +277,7 @@ def unsupported(
         about = list(named(claim.sentence))
         about += [r for r in (last_write if len(last_write) == 1 else ()) if all(r is not a for a in about)]
         reading = next((o for o in (_status_reading(claim, r) for r in about) if o is not None), None)
+        reading = reading or _whole_process(claim, about)
         if reading is not None:
             found.append(reading)
             continue
