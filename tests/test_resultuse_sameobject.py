@@ -290,3 +290,17 @@ def test_an_offer_after_a_failure_is_read_against_the_tools_counter_offer_only()
                  restaurant_name="La Briciola", time="11:00")  # fmt: skip
     free = trace(asked, taken, say(f"{failed} Would you like a table for 3 at La Briciola at 4:30 pm?"))
     assert judged(free) == []
+
+
+def test_a_total_of_the_records_amount_and_an_amount_the_user_or_a_call_gave_is_computed() -> None:
+    placed = {"order_id": "F-8", "subtotal": 22.25, "status": "placed"}
+    for asked, arguments in (
+        (user("The usual to my office, tip 2 dollars."), {}),  # the user's amount
+        (user("The usual to my office."), {"tip": 2}),  # a call's argument
+    ):
+        order = call("place_order", placed, address_id="AD-2", **arguments)
+        # $24.25 = $22.25 + $2
+        assert judged(trace(asked, order, say("Your order F-8 is placed; the total is $24.25."))) == []
+        # $25.25 is no sum of them: still a contradiction
+        wrong = trace(asked, order, say("Your order F-8 is placed; the total is $25.25."))
+        assert judged(wrong) == [("s3", CONTRADICTS)]

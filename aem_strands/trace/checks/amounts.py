@@ -2,7 +2,9 @@
 the record holds no such value.
 
 - **computed**: a product of one of the record's amounts by a count up to ``MAX_FACTOR`` (``3 nights at $150``:
-  $450), or a sum or a difference of two of them (a total; ``£43.85 more`` than last month): ``derived``.
+  $450), or a sum or a difference of two of them (a total; ``£43.85 more`` than last month), or one of them (or a
+  sum of two) with an amount the user or a call gave added or taken off (a $2 tip on a $22.25 subtotal: $24.25):
+  ``derived``.
 - **rounded**: an amount stated with a hedge (``about £44``, ``roughly 3 hours``) agrees with a record's amount,
   or a sum or difference of two, within half of the last digit it is written to (``about £44``: £0.50; ``about
   $1,200``: $50): ``approximates``.
@@ -13,7 +15,7 @@ the record holds no such value.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from decimal import Decimal
 
 from aem_strands.compare.fact_match import amount
@@ -26,15 +28,22 @@ MAX_FACTOR = 31
 _NUMERIC_LENGTH = 12
 
 
-def derived(fact: Fact, record: Record, kind: str) -> bool:
+def derived(fact: Fact, record: Record, kind: str, added: Collection[Decimal] = ()) -> bool:
     """Whether a money or duration fact is a product, a sum or a difference of the record's amounts of its kind
-    (``3 nights at $150`` is $450): a computed amount, no contradiction."""
+    (``3 nights at $150`` is $450), or one of them, or a sum of two, with an amount of ``added`` (what the user or a
+    call gave: a $2 tip on a $22.25 subtotal is $24.25) added or taken off: a computed amount, no contradiction."""
     stated = amount(fact)
     if stated is None:
         return False
     amounts = [a for _, _, f in record.fields.get(kind, []) if (a := amount(f)) is not None and a != 0]
     products = any(stated % a == 0 and 1 < stated / a <= MAX_FACTOR for a in amounts)
-    return products or stated in _combined(amounts)
+    combined = _combined(amounts)
+    if products or stated in combined:
+        return True
+    if not added or not amounts:
+        return False
+    bases = {*amounts, *(a + b for i, a in enumerate(amounts) for b in amounts[i + 1 :])}
+    return any(stated - extra in bases or stated + extra in bases for extra in added if extra != 0)
 
 
 def _combined(amounts: list[Decimal]) -> set[Decimal]:

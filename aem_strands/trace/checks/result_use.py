@@ -59,9 +59,10 @@ from __future__ import annotations
 
 import functools
 import re
+from decimal import Decimal
 
 from aem_strands.compare.acts import ActKind, dialog_act
-from aem_strands.compare.fact_match import agree
+from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
@@ -126,6 +127,19 @@ def _read_word_keys(text: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[\w@.#-]+")
+_NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
+"""A call's argument read as an amount it gives (``tip: 2``): an ordinary number, not a code of many digits."""
+
+
+_LARGEST = 10**12
+
+
+def _given(value: str | int | float) -> Decimal | None:
+    """The amount a call's argument gives (see ``_NUMBER``), ``None`` for other values."""
+    if isinstance(value, int) and not -_LARGEST < value < _LARGEST:
+        return None  # no amount; and a huge int is costly (or refused) to write out
+    text = value if isinstance(value, str) else repr(value) if isinstance(value, float) else str(value)
+    return Decimal(text) if len(text) <= 20 and _NUMBER.fullmatch(text) else None
 
 
 class _Reader:
@@ -160,6 +174,8 @@ class _Reader:
         """Observations whose lists' lengths are not yet in ``counts`` (read when a reply may count with one)."""
         """Numbers the user, a call or a reply stated, and the lengths of the lists tools answered: what a reply
         counts with (``3 Psychologist offices``, ``1 Economy class ticket``)."""
+        self.added: set[Decimal] = set()
+        """Amounts the user, a call's arguments or a reply gave (a tip): what a reply may add to a record's amount."""
         self.observed = False
         if trace.goal:
             self.user(trace.goal)
@@ -172,6 +188,8 @@ class _Reader:
                 self.said.add(fact)
             if fact.group == "number":
                 self.counts.add(fact.key)
+            elif fact.group == "money" and (given := amount(fact)) is not None:
+                self.added.add(given)
         self.grounded.update(_word_keys(text))
         self.codes.state(text)
 
@@ -186,6 +204,9 @@ class _Reader:
                 self._state(value)
             if isinstance(value, (str, int, float)) and not isinstance(value, bool):
                 self.grounded.add(identifier_key(str(value)))
+                given = _given(value)
+                if given is not None:
+                    self.added.add(given)
         if step.observation is None or step.error is not None:
             return
         self.observed = True
@@ -305,7 +326,7 @@ class _Reader:
                 about = [r for r in by_title if fact.group in r.fields]
             if offer:
                 about = [r for r in about if _countered(r, fact.group)]
-            if not about or any(derived(fact, r, fact.group) for r in about):
+            if not about or any(derived(fact, r, fact.group, self.added) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
 
@@ -408,7 +429,7 @@ class _Reader:
                     continue
                 if all(fact.group in r.fields for r in others):
                     described = [(r, 0) for r in others]
-            about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group)]
+            about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group, self.added)]
             if about:
                 nearest = _nearest([r for r in candidates if fact.group in r.fields], sentence, fact)
                 if nearest is not None and _holds(nearest, fact):
