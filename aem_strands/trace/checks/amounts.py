@@ -4,7 +4,8 @@ the record holds no such value.
 - **computed**: a product of one of the record's amounts by a count up to ``MAX_FACTOR`` (``3 nights at $150``:
   $450), or a sum or a difference of two of them (a total; ``£43.85 more`` than last month), or one of them (or a
   sum of two) with an amount the user or a call gave added or taken off (a $2 tip on a $22.25 subtotal: $24.25):
-  ``derived``.
+  ``derived``; or the total of one key over the items of a list of the observation (``about $51`` in fees:
+  23.43 + 6.90 + 20.77): ``list_total``.
 - **rounded**: an amount stated with a hedge (``about £44``, ``roughly 3 hours``) agrees with a record's amount,
   or a sum or difference of two, within half of the last digit it is written to (``about £44``: £0.50; ``about
   $1,200``: $50): ``approximates``.
@@ -15,7 +16,7 @@ the record holds no such value.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from decimal import Decimal
 
 from aem_strands.compare.fact_match import amount
@@ -64,24 +65,47 @@ def approximates(sentence: str, fact: Fact, record: Record) -> bool:
     """Whether ``fact`` is hedged (``about £44``) and one of the record's amounts of its kind, or a sum or a
     difference of two (``about £44 more``: £211.87 - £168.02), rounds to it at the precision it is written in
     (``£43.85``: within half of the last digit written, £0.50; ``about $1,200``: $50)."""
-    at = sentence.find(fact.text)
-    written = _WRITTEN.search(fact.text)
     stated = _quantity(fact)
-    if at < 0 or not _HEDGE.search(sentence[:at]) or written is None or stated is None:
+    if stated is None:
         return False
-    number = Decimal(written.group().replace(",", ""))
-    if number == 0:
-        return False
-    exponent = number.normalize().as_tuple().exponent
-    if not isinstance(exponent, int):
-        return False
-    unit = Decimal(1).scaleb(exponent) * stated / number
     held = [
         q
         for _, _, known in record.fields.get(fact.group, [])
         if _same_currency(known, fact) and (q := _quantity(known)) is not None
     ]
-    return any(abs(value - stated) <= unit / 2 for value in {*held, *_combined(held)})
+    return any(_rounds_to(sentence, fact, stated, value) for value in {*held, *_combined(held)})
+
+
+def list_total(sentence: str, fact: Fact, records: Sequence[Record]) -> bool:
+    """Whether ``fact`` is the total of one key over the items of a list of one observation's ``records`` (``about
+    $51 in fees and tax``: 23.43 + 6.90 + 20.77 under ``taxes_fees[*].amount``), exactly or, hedged, rounded to the
+    precision it is written in (as ``approximates``)."""
+    stated = _quantity(fact)
+    if stated is None:
+        return False
+    totals: dict[tuple[str, str], list[Decimal]] = {}
+    for record in records:
+        parent, bracket, _ = record.path.rpartition("[")
+        if not (record.listed and bracket):
+            continue
+        for key, _, known in record.fields.get(fact.group, []):
+            if _same_currency(known, fact) and (q := _quantity(known)) is not None:
+                totals.setdefault((parent, key), []).append(q)
+    sums = {sum(items, Decimal(0)) for items in totals.values() if len(items) > 1}
+    return stated in sums or any(_rounds_to(sentence, fact, stated, value) for value in sums)
+
+
+def _rounds_to(sentence: str, fact: Fact, stated: Decimal, value: Decimal) -> bool:
+    """Whether ``fact`` is hedged (``about $51``) and ``value`` rounds to it at the precision it is written in."""
+    at = sentence.find(fact.text)
+    written = _WRITTEN.search(fact.text)
+    if at < 0 or not _HEDGE.search(sentence[:at]) or written is None:
+        return False
+    number = Decimal(written.group().replace(",", ""))
+    exponent = number.normalize().as_tuple().exponent
+    if number == 0 or not isinstance(exponent, int):
+        return False
+    return abs(value - stated) <= Decimal(1).scaleb(exponent) * stated / number / 2
 
 
 def _same_currency(one: Fact, other: Fact) -> bool:
@@ -118,4 +142,4 @@ def lengths(observation: JsonValue) -> Iterator[str]:
             stack.extend(node.values())
 
 
-__all__ = ["MAX_FACTOR", "approximates", "derived", "lengths", "number"]
+__all__ = ["MAX_FACTOR", "approximates", "derived", "lengths", "list_total", "number"]

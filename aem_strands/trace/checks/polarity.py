@@ -1,5 +1,6 @@
-"""The polarity rule of result use: yes/no concepts a tool reports (``eligible: false``, ``status: "denied"``) and
-the side a reply states for them (``it is refundable``, ``not eligible``).
+"""The polarity rule of result use: yes/no concepts a tool reports (``eligible: false``, ``status: "denied"``,
+``cancellable: false``) and the side a reply states for them (``it is refundable``, ``not eligible``, ``you can
+still cancel``).
 
 The concepts and their words are the small table ``POLARITY``; a negation governing a phrase (one of three words
 before it, the product's negation cues) flips it. ``concept_polarity`` reads an observed value, ``phrase_polarity``
@@ -62,6 +63,17 @@ POLARITY: tuple[Concept, ...] = (
         (r"available", r"in stock"),
         (r"unavailable", r"out of stock", r"sold out"),
         ("availab", "stock"),
+    ),
+    Concept(
+        "cancellability",
+        frozenset({"cancellable", "cancelable", "is_cancellable", "is_cancelable", "can_cancel", "cancel_allowed",
+                   "cancellation_allowed"}),
+        frozenset({"cancellable", "cancelable"}),
+        frozenset({"non_cancellable", "not_cancellable", "non-cancellable", "noncancellable"}),
+        (r"cancell?able", r"(?:can|could) (?:still )?be cancell?ed", r"you (?:can|could) (?:still )?cancel"),
+        (r"non-?cancell?able", r"(?:cannot|can't|can not) (?:still )?be cancell?ed",
+         r"you (?:cannot|can't|can not) (?:still )?cancel", r"too late to cancel"),
+        ("cancel",),
     ),
 )  # fmt: skip
 """The concepts the polarity rule knows (see the module docstring)."""

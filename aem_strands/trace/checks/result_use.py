@@ -25,7 +25,10 @@ A contradiction is about the same object: the same record (the object an observa
   ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs ``2019-03-03`` agree) with nothing the trace stated
   before: no observation (an item further down a list, an earlier search), no user message, no call argument, no
   earlier reply, and no product, sum or difference of the record's amounts (``3 nights at $150``: ``$450``; ``£43.85
-  more``), nor, said with a hedge, a rounding of one (``about £44``: ``amounts``). A fact about no known record, or
+  more``), nor one of them with an amount the user or a call gave added (a $2 tip), nor the total of a list's items
+  (``about $51`` in fees), nor, said with a hedge, a rounding of one (``about £44``: ``amounts``). A single record
+  of the answer just before the reply, later than the record the sentence names, vouches for its own values (the
+  cart's total after the menu's item). A fact about no known record, or
   of a kind the record does not hold, is another quantity: no finding; a bare whole-hour number beside it counts as
   stating a time (``from 12 to 1 pm``). A record whose interval runs backwards on one date (``12:00`` to ``01:00``)
   writes its clock on 12 hours: its times are read without am/pm. Of the records a fact is compared with, it is
@@ -66,7 +69,7 @@ from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
-from aem_strands.trace.checks.amounts import approximates, derived, lengths, number
+from aem_strands.trace.checks.amounts import approximates, derived, lengths, list_total, number
 from aem_strands.trace.checks.codes import StatedCodes
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
@@ -174,6 +177,8 @@ class _Reader:
         """Observations whose lists' lengths are not yet in ``counts`` (read when a reply may count with one)."""
         """Numbers the user, a call or a reply stated, and the lengths of the lists tools answered: what a reply
         counts with (``3 Psychologist offices``, ``1 Economy class ticket``)."""
+        self.answers: dict[int, list[Record]] = {}
+        """The records of each observation, by its step's index."""
         self.added: set[Decimal] = set()
         """Amounts the user, a call's arguments or a reply gave (a tip): what a reply may add to a record's amount."""
         self.observed = False
@@ -219,6 +224,7 @@ class _Reader:
         of_kind: dict[str, list[Record]] = {}
         fresh: dict[tuple[frozenset[str], str], list[Fact]] = {}
         found = list(records(step))
+        self.answers[step.index] = found
         for record in found:
             self._record(record, of_kind, fresh)
         for slot, facts in fresh.items():
@@ -313,6 +319,8 @@ class _Reader:
                 # the list does not vouch for it
                 if self.said.agrees(fact) or any(_holds(r, fact) for r in by_title):
                     continue
+                if self._answered_since(about, fact):
+                    continue
             elif len(single) == 1:
                 # the only record holding a value of this kind, in an answer the user has not spoken after: an
                 # earlier answer (a list of offers before the booking) does not vouch for it
@@ -329,6 +337,17 @@ class _Reader:
             if not about or any(derived(fact, r, fact.group, self.added) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
+
+    def _answered_since(self, about: list[Record], fact: Fact) -> bool:
+        """Whether a single record (no item of a list) of the answer just before the reply, a later answer than the
+        records the sentence names, holds the fact (the cart's total after the menu's item): the reply reports it.
+        Another item of the named record's own list does not vouch for it."""
+        if self.spoke_since or not self.latest_records:
+            return False
+        latest = self.latest_records[0].step.index
+        return all(r.step.index != latest for r in about) and any(
+            not r.listed and _holds(r, fact) for r in self.latest_records
+        )
 
     def _other_quantity(self, fact: Fact, record: Record) -> bool:
         """Whether the reply states every value of the fact's kind the record holds (``AA 211 is $189 ... insurance
@@ -369,7 +388,7 @@ class _Reader:
     def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
         if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
             return
-        if approximates(sentence, fact, record):
+        if approximates(sentence, fact, record) or list_total(sentence, fact, self.answers.get(record.step.index, ())):
             return
         self.reported.add((step.index if step else None, fact))
         held = record.fields[fact.group]
