@@ -99,3 +99,14 @@ def test_the_latest_status_of_the_record_stands() -> None:
     assert ok.passed is True
     wrong = judged(asked, settled, pending, say("Transfer T1 has been completed."))
     assert [(f.step_id, f.rule) for f in wrong.findings] == [("s4", UNSUPPORTED)]
+
+
+def test_the_latest_status_naming_the_action_stands_over_an_earlier_stage() -> None:
+    asked = user("Cancel ORDER_500, please.")
+    requested = call("cancel_order", {"order_id": "ORDER_500", "status": "cancel_requested"}, order_id="ORDER_500")
+    cancelled = call("get_order", {"order_id": "ORDER_500", "status": "cancelled"}, order_id="ORDER_500")
+    ok = judged(asked, requested, cancelled, say("ORDER_500 is cancelled."))
+    assert ok.passed is True
+    wrong = judged(asked, cancelled, requested, say("ORDER_500 is cancelled."))
+    assert [(f.step_id, f.rule) for f in wrong.findings] == [("s4", UNSUPPORTED)]
+    assert "cancel_requested" in wrong.findings[0].message

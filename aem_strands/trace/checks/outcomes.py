@@ -168,6 +168,17 @@ def _whole_process(claim: Claim, about: Sequence[Record]) -> Outcome | None:
     return None
 
 
+def _superseded(claim: Claim, record: Record, about: Sequence[Record]) -> bool:
+    """Whether a later answer about the same object (an identifier in common) has a status naming the claim's action:
+    the latest status stands (``cancel_requested``, then ``cancelled``: the claim ``is cancelled`` holds)."""
+    return bool(record.identity) and any(
+        other.step.index > record.step.index
+        and bool(other.identity & record.identity)
+        and next(_statuses(claim, other), None) is not None
+        for other in about
+    )
+
+
 def _unset_flag(claim: Claim, record: Record) -> Outcome | None:
     """A flag of the record, false, that says the claim's action was not done (``scheduled: false``,
     ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``): another stage. A false flag that a
@@ -276,7 +287,8 @@ def unsupported(
         # ``status: cancel_requested`` for the reservation the reply names by its code)
         about = list(named(claim.sentence))
         about += [r for r in (last_write if len(last_write) == 1 else ()) if all(r is not a for a in about)]
-        reading = next((o for o in (_status_reading(claim, r) for r in about) if o is not None), None)
+        current = [r for r in about if not _superseded(claim, r, about)]
+        reading = next((o for o in (_status_reading(claim, r) for r in current) if o is not None), None)
         reading = reading or _whole_process(claim, about)
         if reading is not None:
             found.append(reading)
