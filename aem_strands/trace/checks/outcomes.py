@@ -10,7 +10,9 @@ not a word list). A claim is unsupported when:
   ``ORDER_500 is cancelled``. A status naming the action done (``cancelled``, ``cancelled_by_user``) supports it.
   A status naming the action in a form the rule cannot place (``cancel``), or naming the claim's object at a
   stage short of done (``The refund has been issued`` against ``refund_pending``: the same process or another
-  step of it), is a question for the judge; without one it is recorded as undecided;
+  step of it), is a question for the judge; without one it is recorded as undecided. The latest status naming the
+  action stands: an earlier answer about the same object (an identifier in common) is not read (``cancel_requested``,
+  then ``cancelled``);
 - **a process gone through**: a claim that a process went through without naming its action (``The transfer T1
   has been completed``, ``Your payment went through``) against the latest record it is about that has a status,
   when the claim's other words name the record's object (its tool's action words, an identifier key) and the status
