@@ -110,3 +110,11 @@ def test_the_latest_status_naming_the_action_stands_over_an_earlier_stage() -> N
     wrong = judged(asked, cancelled, requested, say("ORDER_500 is cancelled."))
     assert [(f.step_id, f.rule) for f in wrong.findings] == [("s4", UNSUPPORTED)]
     assert "cancel_requested" in wrong.findings[0].message
+
+
+def test_a_false_flag_about_another_thing_than_the_claim_is_not_read() -> None:
+    upload = call("upload_documents", {"claim_id": "C-1", "documents_uploaded": True, "notification_sent": False})
+    ok = judged(ASKED, upload, say("I've sent your documents for claim C-1."))
+    assert ok.passed is True
+    wrong = judged(ASKED, upload, say("I've sent the notification for claim C-1."))
+    assert [(f.step_id, f.rule) for f in wrong.findings] == [("s3", UNSUPPORTED)]

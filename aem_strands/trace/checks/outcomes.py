@@ -18,7 +18,8 @@ not a word list). A claim is unsupported when:
   when the claim's other words name the record's object (its tool's action words, an identifier key) and the status
   names a stage short of done and nothing done (``pending_approval``, ``queued``): another stage;
 - **a false flag**: the record holds a flag, false, whose key names the claimed action (``scheduled: false``,
-  ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``): another stage. A flag that a process is
+  ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``; its other words the claim's too:
+  ``notification_sent`` is not about ``I've sent your documents``): another stage. A flag that a process is
   settled (``confirmed``, ``completed``, ``processed``) against a claim of another action (``Your inspection is
   booked`` after ``confirmed: false``) is a question (the booking may stand unconfirmed). A flag of what may or
   must be done (``cancellable``, ``refund_allowed``, ``needs_confirmation``) says nothing of what was done;
@@ -131,6 +132,8 @@ def _status_reading(claim: Claim, record: Record) -> Outcome | None:
 _CAPABILITY = re.compile(r"abl|ibl|allow|can|may|need|requir|eligib")
 """Parts of a flag's key that make it say what may or must be done (``cancellable``, ``refund_allowed``,
 ``needs_confirmation``), not what was done: the polarity rule's and planning's to read."""
+_AUXILIARY = frozenset(["is", "was", "has", "been", "be", "successfully"])
+"""Words of a flag's key that say nothing of what it is about (``is_confirmed``, ``has_been_sent``)."""
 _SETTLED = ("confirmed", "completed", "complete", "done", "finali", "processed")
 """Beginnings of a flag's key that say a process is settled, whatever its action (``confirmed: false``): a claim of
 another action done against one (``Your inspection is booked``) is a question, not a finding."""
@@ -183,15 +186,20 @@ def _superseded(claim: Claim, record: Record, about: Sequence[Record]) -> bool:
 
 def _unset_flag(claim: Claim, record: Record) -> Outcome | None:
     """A flag of the record, false, that says the claim's action was not done (``scheduled: false``,
-    ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``): another stage. A false flag that a
+    ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``; its other words the claim's too:
+    ``notification_sent`` is not about ``I've sent your documents``): another stage. A false flag that a
     process is settled (``confirmed: false``) against a claim done of another action (``I've booked it``) is a
     question: the booking may stand unconfirmed."""
     stems = [s for s in (_stem(v) for v in claim.verbs) if len(s) >= 4]
+    said = set(name_words(claim.sentence))
     for key, (path, value) in record.values.items():
         if value is not False or _CAPABILITY.search(key):
             continue
         words = _TOKENS.findall(key)
-        if any(stem in key for stem in stems):
+        named = [w for w in words if any(stem in w for stem in stems)]
+        # the key's other words must be the claim's too (``email_sent`` for ``I've sent the email``; not
+        # ``notification_sent`` for ``I've sent your documents``)
+        if named and all(w in named or w in _AUXILIARY or w in said for w in words):
             return Outcome(claim, "another stage", record, (path, value))
         if claim.verbs and any(w.startswith(_SETTLED) for w in words):
             return Outcome(claim, "a flag the rule cannot place", record, (path, value), question=True)
