@@ -85,8 +85,21 @@ _LOOK_BACK = 60
 """Characters before a phrase read for a negation governing it (three words fit in them)."""
 
 
+_WORDS_OF_ANY = frozenset(w for c in POLARITY for w in (*c.yes_status, *c.no_status))
+_KEYS_OF_ANY = frozenset(k for c in POLARITY for k in c.keys)
+
+
 def concept_polarity(path: str, value: JsonValue) -> tuple[Concept, bool] | None:
+    """The concept an observed value says yes or no about, and the side; ``None`` for any other value (most of them:
+    told apart before the key is read)."""
+    if isinstance(value, str):
+        if value.strip().casefold() not in _WORDS_OF_ANY:
+            return None
+    elif not isinstance(value, bool):
+        return None
     key = key_name(path)
+    if isinstance(value, bool) and key not in _KEYS_OF_ANY:
+        return None
     for concept in POLARITY:
         if isinstance(value, bool) and key in concept.keys:
             return concept, value
