@@ -273,3 +273,81 @@ def test_a_street_address_with_no_street_type_is_read_by_the_key_that_holds_it()
     ok = trace(user("Book Sichuan Home"), call("ReserveRestaurant", restaurant),
                say("Booked. The location is 1433 Taraval Street."))  # fmt: skip
     assert judged(ok) == []
+
+
+def test_an_offer_after_a_failure_is_read_against_the_tools_counter_offer_only() -> None:
+    # the tool answered 11:30 for the 11:00 asked: its counter-offer; offering another time contradicts it
+    asked = user("A table for 3 at La Briciola at 11 am, please.")
+    offered = call("ReserveRestaurant", [{"restaurant_name": "La Briciola", "time": "11:30"}],
+                   restaurant_name="La Briciola", time="11:00")  # fmt: skip
+    failed = "Sorry, I was unable to reserve the time you selected."
+    wrong = trace(asked, offered, say(f"{failed} Would you like a table for 3 at La Briciola at 4:30 pm?"))
+    assert judged(wrong) == [("s3", CONTRADICTS)]
+    ok = trace(asked, offered, say(f"{failed} Would you like a table for 3 at La Briciola at 11:30 am?"))
+    assert judged(ok) == []
+    # the tool answered the time asked for (the slot that is taken): the agent may propose any other
+    taken = call("ReserveRestaurant", [{"restaurant_name": "La Briciola", "time": "11:00"}],
+                 restaurant_name="La Briciola", time="11:00")  # fmt: skip
+    free = trace(asked, taken, say(f"{failed} Would you like a table for 3 at La Briciola at 4:30 pm?"))
+    assert judged(free) == []
+
+
+def test_a_total_of_the_records_amount_and_an_amount_the_user_or_a_call_gave_is_computed() -> None:
+    placed = {"order_id": "F-8", "subtotal": 22.25, "status": "placed"}
+    for asked, arguments in (
+        (user("The usual to my office, tip 2 dollars."), {}),  # the user's amount
+        (user("The usual to my office."), {"tip": 2}),  # a call's argument
+    ):
+        order = call("place_order", placed, address_id="AD-2", **arguments)
+        # $24.25 = $22.25 + $2
+        assert judged(trace(asked, order, say("Your order F-8 is placed; the total is $24.25."))) == []
+        # $25.25 is no sum of them: still a contradiction
+        wrong = trace(asked, order, say("Your order F-8 is placed; the total is $25.25."))
+        assert judged(wrong) == [("s3", CONTRADICTS)]
+
+
+def test_a_value_of_the_answer_just_before_vouches_for_itself_though_the_sentence_names_an_earlier_item() -> None:
+    menu = call("get_menu", {"restaurant_id": "RS-311", "items": [{"item_id": "TB-21", "name": "Green Curry",
+                "price": 15.5}]}, restaurant_id="RS-311")  # fmt: skip
+    cart = call("add_to_cart", {"cart_id": "CT-5640", "subtotal": 15.5, "delivery_fee": 2.99, "tax": 1.43,
+                "total_before_tip": 22.25}, item_id="TB-21", quantity=1)  # fmt: skip
+    steps = (user("The green curry from Thai Basil."), menu, say("Which protein for the Green Curry?"), user("chicken"))
+    # the cart (the answer just before) holds $22.25; the sentence names the menu's item
+    ok = trace(*steps, cart, say("Chicken Green Curry to your office: $22.25 before tip. Should I place it?"))
+    assert judged(ok) == []
+    wrong = trace(*steps, cart, say("Chicken Green Curry to your office: $23.25 before tip. Should I place it?"))
+    assert judged(wrong) == [("s6", CONTRADICTS)]
+
+
+def test_the_total_of_a_lists_items_is_computed_and_rounds_when_hedged() -> None:
+    fees = [{"name": "airport concession", "amount": 23.43}, {"name": "licence fee", "amount": 6.9},
+            {"name": "sales tax", "amount": 20.77}]  # fmt: skip
+    quote = call("get_quote", {"quote_id": "QT-55", "base": 213.0, "taxes_fees": fees, "total": 264.1},
+                 vehicle_id="VH-88120")  # fmt: skip
+    asked = user("The RAV4 is fine.")
+
+    def reply(amount: str) -> str:
+        return f"The RAV4 comes to $264.10 ($213 base plus {amount} in airport fees and tax). Want me to book it?"
+
+    # 23.43 + 6.90 + 20.77 = 51.10: said exactly, or "about $51" (within $0.50 of it)
+    assert judged(trace(asked, quote, say(reply("$51.10")))) == []
+    assert judged(trace(asked, quote, say(reply("about $51")))) == []
+    # unhedged, $51 is no rounding; and about $58 is no total of them
+    assert judged(trace(asked, quote, say(reply("$51")))) == [("s3", CONTRADICTS)]
+    assert judged(trace(asked, quote, say(reply("about $58")))) == [("s3", CONTRADICTS)]
+
+
+def test_cancellable_false_against_a_reply_that_it_can_be_cancelled() -> None:
+    def status(cancellable: bool) -> dict[str, Any]:
+        return call("get_order_status", {"order_id": "FD-9", "status": "picked_up", "cancellable": cancellable},
+                    order_id="FD-9")  # fmt: skip
+
+    asked = user("Is it too late to cancel FD-9?")
+    free = say("Good timing! The restaurant hasn't started on it, so you can still cancel for free.")
+    late = say("Sorry, it was picked up at 19:10, so it can't be cancelled any more.")
+    assert judged(trace(asked, status(False), free)) == [("s3", CONTRADICTS)]
+    assert judged(trace(asked, status(False), late)) == []
+    assert judged(trace(asked, status(True), free)) == []
+    assert judged(trace(asked, status(True), late)) == [("s3", CONTRADICTS)]
+    # the agent's own inability is no statement about the order
+    assert judged(trace(asked, status(True), say("I can't cancel it without your go-ahead."))) == []

@@ -2,7 +2,10 @@
 the record holds no such value.
 
 - **computed**: a product of one of the record's amounts by a count up to ``MAX_FACTOR`` (``3 nights at $150``:
-  $450), or a sum or a difference of two of them (a total; ``£43.85 more`` than last month): ``derived``.
+  $450), or a sum or a difference of two of them (a total; ``£43.85 more`` than last month), or one of them (or a
+  sum of two) with an amount the user or a call gave added or taken off (a $2 tip on a $22.25 subtotal: $24.25):
+  ``derived``; or the total of one key over the items of a list of the observation (``about $51`` in fees:
+  23.43 + 6.90 + 20.77): ``list_total``.
 - **rounded**: an amount stated with a hedge (``about £44``, ``roughly 3 hours``) agrees with a record's amount,
   or a sum or difference of two, within half of the last digit it is written to (``about £44``: £0.50; ``about
   $1,200``: $50): ``approximates``.
@@ -13,7 +16,7 @@ the record holds no such value.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from decimal import Decimal
 
 from aem_strands.compare.fact_match import amount
@@ -26,15 +29,22 @@ MAX_FACTOR = 31
 _NUMERIC_LENGTH = 12
 
 
-def derived(fact: Fact, record: Record, kind: str) -> bool:
+def derived(fact: Fact, record: Record, kind: str, added: Collection[Decimal] = ()) -> bool:
     """Whether a money or duration fact is a product, a sum or a difference of the record's amounts of its kind
-    (``3 nights at $150`` is $450): a computed amount, no contradiction."""
+    (``3 nights at $150`` is $450), or one of them, or a sum of two, with an amount of ``added`` (what the user or a
+    call gave: a $2 tip on a $22.25 subtotal is $24.25) added or taken off: a computed amount, no contradiction."""
     stated = amount(fact)
     if stated is None:
         return False
     amounts = [a for _, _, f in record.fields.get(kind, []) if (a := amount(f)) is not None and a != 0]
     products = any(stated % a == 0 and 1 < stated / a <= MAX_FACTOR for a in amounts)
-    return products or stated in _combined(amounts)
+    combined = _combined(amounts)
+    if products or stated in combined:
+        return True
+    if not added or not amounts:
+        return False
+    bases = {*amounts, *(a + b for i, a in enumerate(amounts) for b in amounts[i + 1 :])}
+    return any(stated - extra in bases or stated + extra in bases for extra in added if extra != 0)
 
 
 def _combined(amounts: list[Decimal]) -> set[Decimal]:
@@ -55,24 +65,47 @@ def approximates(sentence: str, fact: Fact, record: Record) -> bool:
     """Whether ``fact`` is hedged (``about £44``) and one of the record's amounts of its kind, or a sum or a
     difference of two (``about £44 more``: £211.87 - £168.02), rounds to it at the precision it is written in
     (``£43.85``: within half of the last digit written, £0.50; ``about $1,200``: $50)."""
-    at = sentence.find(fact.text)
-    written = _WRITTEN.search(fact.text)
     stated = _quantity(fact)
-    if at < 0 or not _HEDGE.search(sentence[:at]) or written is None or stated is None:
+    if stated is None:
         return False
-    number = Decimal(written.group().replace(",", ""))
-    if number == 0:
-        return False
-    exponent = number.normalize().as_tuple().exponent
-    if not isinstance(exponent, int):
-        return False
-    unit = Decimal(1).scaleb(exponent) * stated / number
     held = [
         q
         for _, _, known in record.fields.get(fact.group, [])
         if _same_currency(known, fact) and (q := _quantity(known)) is not None
     ]
-    return any(abs(value - stated) <= unit / 2 for value in {*held, *_combined(held)})
+    return any(_rounds_to(sentence, fact, stated, value) for value in {*held, *_combined(held)})
+
+
+def list_total(sentence: str, fact: Fact, records: Sequence[Record]) -> bool:
+    """Whether ``fact`` is the total of one key over the items of a list of one observation's ``records`` (``about
+    $51 in fees and tax``: 23.43 + 6.90 + 20.77 under ``taxes_fees[*].amount``), exactly or, hedged, rounded to the
+    precision it is written in (as ``approximates``)."""
+    stated = _quantity(fact)
+    if stated is None:
+        return False
+    totals: dict[tuple[str, str], list[Decimal]] = {}
+    for record in records:
+        parent, bracket, _ = record.path.rpartition("[")
+        if not (record.listed and bracket):
+            continue
+        for key, _, known in record.fields.get(fact.group, []):
+            if _same_currency(known, fact) and (q := _quantity(known)) is not None:
+                totals.setdefault((parent, key), []).append(q)
+    sums = {sum(items, Decimal(0)) for items in totals.values() if len(items) > 1}
+    return stated in sums or any(_rounds_to(sentence, fact, stated, value) for value in sums)
+
+
+def _rounds_to(sentence: str, fact: Fact, stated: Decimal, value: Decimal) -> bool:
+    """Whether ``fact`` is hedged (``about $51``) and ``value`` rounds to it at the precision it is written in."""
+    at = sentence.find(fact.text)
+    written = _WRITTEN.search(fact.text)
+    if at < 0 or not _HEDGE.search(sentence[:at]) or written is None:
+        return False
+    number = Decimal(written.group().replace(",", ""))
+    exponent = number.normalize().as_tuple().exponent
+    if number == 0 or not isinstance(exponent, int):
+        return False
+    return abs(value - stated) <= Decimal(1).scaleb(exponent) * stated / number / 2
 
 
 def _same_currency(one: Fact, other: Fact) -> bool:
@@ -109,4 +142,4 @@ def lengths(observation: JsonValue) -> Iterator[str]:
             stack.extend(node.values())
 
 
-__all__ = ["MAX_FACTOR", "approximates", "derived", "lengths", "number"]
+__all__ = ["MAX_FACTOR", "approximates", "derived", "lengths", "list_total", "number"]

@@ -10,7 +10,19 @@ not a word list). A claim is unsupported when:
   ``ORDER_500 is cancelled``. A status naming the action done (``cancelled``, ``cancelled_by_user``) supports it.
   A status naming the action in a form the rule cannot place (``cancel``), or naming the claim's object at a
   stage short of done (``The refund has been issued`` against ``refund_pending``: the same process or another
-  step of it), is a question for the judge; without one it is recorded as undecided;
+  step of it), is a question for the judge; without one it is recorded as undecided. The latest status naming the
+  action stands: an earlier answer about the same object (an identifier in common) is not read (``cancel_requested``,
+  then ``cancelled``);
+- **a process gone through**: a claim that a process went through without naming its action (``The transfer T1
+  has been completed``, ``Your payment went through``) against the latest record it is about that has a status,
+  when the claim's other words name the record's object (its tool's action words, an identifier key) and the status
+  names a stage short of done and nothing done (``pending_approval``, ``queued``): another stage;
+- **a false flag**: the record holds a flag, false, whose key names the claimed action (``scheduled: false``,
+  ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``; its other words the claim's too:
+  ``notification_sent`` is not about ``I've sent your documents``): another stage. A flag that a process is
+  settled (``confirmed``, ``completed``, ``processed``) against a claim of another action (``Your inspection is
+  booked`` after ``confirmed: false``) is a question (the booking may stand unconfirmed). A flag of what may or
+  must be done (``cancellable``, ``refund_allowed``, ``needs_confirmation``) says nothing of what was done;
 - **no call**: no call that could have done it was made before the reply: no write call at all (a tool the
   catalog does not mark read-only, or, outside the catalog, one whose name does not start with a read verb:
   ``READ_VERBS``), and no call whose action the claim's verb names (``verify_identity`` for ``I've verified you``;
@@ -109,8 +121,88 @@ def _status_reading(claim: Claim, record: Record) -> Outcome | None:
         short = any(t.startswith(STAGES) for t in tokens)
         reason = "another stage" if short else "a status the rule cannot place"
         return Outcome(claim, reason, record, (path, value), question=not short)
+    unset = _unset_flag(claim, record)
+    if unset is not None:
+        return unset
     if claim.done:
         return _staged_object(claim, record)
+    return None
+
+
+_CAPABILITY = re.compile(r"abl|ibl|allow|can|may|need|requir|eligib")
+"""Parts of a flag's key that make it say what may or must be done (``cancellable``, ``refund_allowed``,
+``needs_confirmation``), not what was done: the polarity rule's and planning's to read."""
+_AUXILIARY = frozenset(["is", "was", "has", "been", "be", "successfully"])
+"""Words of a flag's key that say nothing of what it is about (``is_confirmed``, ``has_been_sent``)."""
+_SETTLED = ("confirmed", "completed", "complete", "done", "finali", "processed")
+"""Beginnings of a flag's key that say a process is settled, whatever its action (``confirmed: false``): a claim of
+another action done against one (``Your inspection is booked``) is a question, not a finding."""
+
+
+_WHOLE = re.compile(r"(?:through|complete|completed|finished|finali[sz]ed|processed|done|succeeded|successful)$")
+"""A claim's words that say a process went through without naming its action (``went through``, ``is complete``,
+``has been processed``)."""
+
+
+def _whole_process(claim: Claim, about: Sequence[Record]) -> Outcome | None:
+    """A claim that a process went through (``The transfer T1 has been completed``, ``Your payment went through``)
+    against the latest record it is about that has a status, when the claim's other words name that record's object
+    (its tool's action words, ``transfer``, ``payment``; or an identifier key's, ``transfer_id``) and the status
+    names a stage short of done and nothing done (``pending_approval``, ``queued``): another stage. A claim about
+    another object (``the payment went through`` after ``place_order`` answered ``status: processing``) is not
+    read."""
+    if not any(_WHOLE.search(v) for v in claim.verbs):
+        return None
+    record = next((r for r in about if any(_STATUS_KEY.search(k) for k in r.values)), None)
+    if record is None:
+        return None
+    folded = claim.sentence.casefold()
+    for verb in claim.verbs:
+        folded = folded.replace(verb, " ")
+    said = set(_TOKENS.findall(folded))
+    objects = {k.removesuffix("_id") for k in record.values if k.endswith("_id")}
+    if not (said & objects or names_action(folded, record.step.tool_name or "")):
+        return None
+    for key, (path, value) in record.values.items():
+        if not _STATUS_KEY.search(key) or not isinstance(value, str):
+            continue
+        tokens = _TOKENS.findall(value.casefold())
+        short = [t for t in tokens if t.startswith(STAGES)]
+        if short and not any(t.endswith(("ed", "en")) and t not in short for t in tokens):
+            return Outcome(claim, "another stage", record, (path, value))
+    return None
+
+
+def _superseded(claim: Claim, record: Record, about: Sequence[Record]) -> bool:
+    """Whether a later answer about the same object (an identifier in common) has a status naming the claim's action:
+    the latest status stands (``cancel_requested``, then ``cancelled``: the claim ``is cancelled`` holds)."""
+    return bool(record.identity) and any(
+        other.step.index > record.step.index
+        and bool(other.identity & record.identity)
+        and next(_statuses(claim, other), None) is not None
+        for other in about
+    )
+
+
+def _unset_flag(claim: Claim, record: Record) -> Outcome | None:
+    """A flag of the record, false, that says the claim's action was not done (``scheduled: false``,
+    ``is_confirmed: false`` against ``I've scheduled it``, ``It is confirmed``; its other words the claim's too:
+    ``notification_sent`` is not about ``I've sent your documents``): another stage. A false flag that a
+    process is settled (``confirmed: false``) against a claim done of another action (``I've booked it``) is a
+    question: the booking may stand unconfirmed."""
+    stems = [s for s in (_stem(v) for v in claim.verbs) if len(s) >= 4]
+    said = set(name_words(claim.sentence))
+    for key, (path, value) in record.values.items():
+        if value is not False or _CAPABILITY.search(key):
+            continue
+        words = _TOKENS.findall(key)
+        named = [w for w in words if any(stem in w for stem in stems)]
+        # the key's other words must be the claim's too (``email_sent`` for ``I've sent the email``; not
+        # ``notification_sent`` for ``I've sent your documents``)
+        if named and all(w in named or w in _AUXILIARY or w in said for w in words):
+            return Outcome(claim, "another stage", record, (path, value))
+        if claim.verbs and any(w.startswith(_SETTLED) for w in words):
+            return Outcome(claim, "a flag the rule cannot place", record, (path, value), question=True)
     return None
 
 
@@ -193,7 +285,9 @@ def unsupported(
     ``named`` gives the records a sentence names, ``last_write`` the records of the latest successful write
     call's answer."""
     found: list[Outcome] = []
-    writes = [c for c in calls if is_write(c, env)]
+    wrote: list[bool] = []
+    """Whether a write call was made, read once when a claim first needs it (most replies claim nothing: a scan of
+    every call per reply made a long trace's cost quadratic)."""
     # a reply asking to confirm details states them as they will be ("Please check and confirm the following
     # details. Visit has been scheduled to ..."): a proposal, not an outcome; a report frame's complement ("I can
     # confirm that it has been booked") is stated, though the frame reads as ``confirm``
@@ -203,13 +297,17 @@ def unsupported(
         # ``status: cancel_requested`` for the reservation the reply names by its code)
         about = list(named(claim.sentence))
         about += [r for r in (last_write if len(last_write) == 1 else ()) if all(r is not a for a in about)]
-        reading = next((o for o in (_status_reading(claim, r) for r in about) if o is not None), None)
+        current = [r for r in about if not _superseded(claim, r, about)]
+        reading = next((o for o in (_status_reading(claim, r) for r in current) if o is not None), None)
+        reading = reading or _whole_process(claim, about)
         if reading is not None:
             found.append(reading)
             continue
         verbs = " ".join(claim.verbs)
+        if not wrote:
+            wrote.append(any(is_write(c, env) for c in calls))
         if (
-            writes
+            wrote[0]
             or (proposing and not claim.reported)
             or _observed_done(claim, about)
             or any(names_action(verbs, c.tool_name or "") for c in calls)

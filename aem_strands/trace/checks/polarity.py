@@ -1,5 +1,6 @@
-"""The polarity rule of result use: yes/no concepts a tool reports (``eligible: false``, ``status: "denied"``) and
-the side a reply states for them (``it is refundable``, ``not eligible``).
+"""The polarity rule of result use: yes/no concepts a tool reports (``eligible: false``, ``status: "denied"``,
+``cancellable: false``) and the side a reply states for them (``it is refundable``, ``not eligible``, ``you can
+still cancel``).
 
 The concepts and their words are the small table ``POLARITY``; a negation governing a phrase (one of three words
 before it, the product's negation cues) flips it. ``concept_polarity`` reads an observed value, ``phrase_polarity``
@@ -63,6 +64,17 @@ POLARITY: tuple[Concept, ...] = (
         (r"unavailable", r"out of stock", r"sold out"),
         ("availab", "stock"),
     ),
+    Concept(
+        "cancellability",
+        frozenset({"cancellable", "cancelable", "is_cancellable", "is_cancelable", "can_cancel", "cancel_allowed",
+                   "cancellation_allowed"}),
+        frozenset({"cancellable", "cancelable"}),
+        frozenset({"non_cancellable", "not_cancellable", "non-cancellable", "noncancellable"}),
+        (r"cancell?able", r"(?:can|could) (?:still )?be cancell?ed", r"you (?:can|could) (?:still )?cancel"),
+        (r"non-?cancell?able", r"(?:cannot|can't|can not) (?:still )?be cancell?ed",
+         r"you (?:cannot|can't|can not) (?:still )?cancel", r"too late to cancel"),
+        ("cancel",),
+    ),
 )  # fmt: skip
 """The concepts the polarity rule knows (see the module docstring)."""
 
@@ -73,8 +85,21 @@ _LOOK_BACK = 60
 """Characters before a phrase read for a negation governing it (three words fit in them)."""
 
 
+_WORDS_OF_ANY = frozenset(w for c in POLARITY for w in (*c.yes_status, *c.no_status))
+_KEYS_OF_ANY = frozenset(k for c in POLARITY for k in c.keys)
+
+
 def concept_polarity(path: str, value: JsonValue) -> tuple[Concept, bool] | None:
+    """The concept an observed value says yes or no about, and the side; ``None`` for any other value (most of them:
+    told apart before the key is read)."""
+    if isinstance(value, str):
+        if value.strip().casefold() not in _WORDS_OF_ANY:
+            return None
+    elif not isinstance(value, bool):
+        return None
     key = key_name(path)
+    if isinstance(value, bool) and key not in _KEYS_OF_ANY:
+        return None
     for concept in POLARITY:
         if isinstance(value, bool) and key in concept.keys:
             return concept, value

@@ -25,7 +25,10 @@ A contradiction is about the same object: the same record (the object an observa
   ``2 days`` differ; ``$40`` vs ``40`` and ``3 march`` vs ``2019-03-03`` agree) with nothing the trace stated
   before: no observation (an item further down a list, an earlier search), no user message, no call argument, no
   earlier reply, and no product, sum or difference of the record's amounts (``3 nights at $150``: ``$450``; ``£43.85
-  more``), nor, said with a hedge, a rounding of one (``about £44``: ``amounts``). A fact about no known record, or
+  more``), nor one of them with an amount the user or a call gave added (a $2 tip), nor the total of a list's items
+  (``about $51`` in fees), nor, said with a hedge, a rounding of one (``about £44``: ``amounts``). A single record
+  of the answer just before the reply, later than the record the sentence names, vouches for its own values (the
+  cart's total after the menu's item). A fact about no known record, or
   of a kind the record does not hold, is another quantity: no finding; a bare whole-hour number beside it counts as
   stating a time (``from 12 to 1 pm``). A record whose interval runs backwards on one date (``12:00`` to ``01:00``)
   writes its clock on 12 hours: its times are read without am/pm. Of the records a fact is compared with, it is
@@ -43,7 +46,8 @@ A contradiction is about the same object: the same record (the object an observa
   question (``How about Hyatt At Olive 8?`` after a search with no such hotel).
 - **outcomes** (``result_use.unsupported_outcome``, ``outcomes``): a reply claiming an action went through that
   no observation supports: the record's status says another stage (``ORDER_500 is cancelled`` after ``status:
-  cancel_requested``), or no call that could have done it was made (``I've booked it`` after searches only).
+  cancel_requested``), or a false flag names the action (``I've scheduled it`` after ``scheduled: false``), or no
+  call that could have done it was made (``I've booked it`` after searches only).
 
 Findings are ``result_use.contradicts_observation``, ``result_use.unsupported_value`` and
 ``result_use.unsupported_outcome``; a judge's answer only
@@ -58,13 +62,14 @@ from __future__ import annotations
 
 import functools
 import re
+from decimal import Decimal
 
 from aem_strands.compare.acts import ActKind, dialog_act
-from aem_strands.compare.fact_match import agree
+from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
-from aem_strands.trace.checks.amounts import approximates, derived, lengths, number
+from aem_strands.trace.checks.amounts import approximates, derived, lengths, list_total, number
 from aem_strands.trace.checks.codes import StatedCodes
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
@@ -125,6 +130,19 @@ def _read_word_keys(text: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[\w@.#-]+")
+_NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
+"""A call's argument read as an amount it gives (``tip: 2``): an ordinary number, not a code of many digits."""
+
+
+_LARGEST = 10**12
+
+
+def _given(value: str | int | float) -> Decimal | None:
+    """The amount a call's argument gives (see ``_NUMBER``), ``None`` for other values."""
+    if isinstance(value, int) and not -_LARGEST < value < _LARGEST:
+        return None  # no amount; and a huge int is costly (or refused) to write out
+    text = value if isinstance(value, str) else repr(value) if isinstance(value, float) else str(value)
+    return Decimal(text) if len(text) <= 20 and _NUMBER.fullmatch(text) else None
 
 
 class _Reader:
@@ -159,6 +177,10 @@ class _Reader:
         """Observations whose lists' lengths are not yet in ``counts`` (read when a reply may count with one)."""
         """Numbers the user, a call or a reply stated, and the lengths of the lists tools answered: what a reply
         counts with (``3 Psychologist offices``, ``1 Economy class ticket``)."""
+        self.answers: dict[int, list[Record]] = {}
+        """The records of each observation, by its step's index."""
+        self.added: set[Decimal] = set()
+        """Amounts the user, a call's arguments or a reply gave (a tip): what a reply may add to a record's amount."""
         self.observed = False
         if trace.goal:
             self.user(trace.goal)
@@ -171,6 +193,8 @@ class _Reader:
                 self.said.add(fact)
             if fact.group == "number":
                 self.counts.add(fact.key)
+            elif fact.group == "money" and (given := amount(fact)) is not None:
+                self.added.add(given)
         self.grounded.update(_word_keys(text))
         self.codes.state(text)
 
@@ -185,6 +209,9 @@ class _Reader:
                 self._state(value)
             if isinstance(value, (str, int, float)) and not isinstance(value, bool):
                 self.grounded.add(identifier_key(str(value)))
+                given = _given(value)
+                if given is not None:
+                    self.added.add(given)
         if step.observation is None or step.error is not None:
             return
         self.observed = True
@@ -197,6 +224,7 @@ class _Reader:
         of_kind: dict[str, list[Record]] = {}
         fresh: dict[tuple[frozenset[str], str], list[Fact]] = {}
         found = list(records(step))
+        self.answers[step.index] = found
         for record in found:
             self._record(record, of_kind, fresh)
         for slot, facts in fresh.items():
@@ -253,8 +281,7 @@ class _Reader:
         # ("Please confirm 1 ticket for March 1st" after "later today"), not a report of the answer before.
         proposing = self.spoke_since and (act.confirms or act.asks)
         for sentence in sentences(text) if not proposing else ():
-            if not (failing and "?" in sentence):
-                self._values(step, where, sentence)
+            self._values(step, where, sentence, offer=failing and "?" in sentence)
         if not proposing:
             self._described(step, where, text, failing)
         if self.observed:
@@ -271,7 +298,9 @@ class _Reader:
         self.findings.extend(ruling.findings)
         self.undecided.extend(ruling.undecided)
 
-    def _values(self, step: Step | None, where: str, sentence: str) -> None:
+    def _values(self, step: Step | None, where: str, sentence: str, offer: bool = False) -> None:
+        """The sentence's values against the records they are about; in an ``offer`` (a question of a reply that
+        reports a failure) only against a tool's counter-offer (``_countered``)."""
         facts = [f for f in facts_in(sentence) if f.group in COMPARED_GROUPS]
         if not facts:
             return
@@ -290,6 +319,8 @@ class _Reader:
                 # the list does not vouch for it
                 if self.said.agrees(fact) or any(_holds(r, fact) for r in by_title):
                     continue
+                if self._answered_since(about, fact):
+                    continue
             elif len(single) == 1:
                 # the only record holding a value of this kind, in an answer the user has not spoken after: an
                 # earlier answer (a list of offers before the booking) does not vouch for it
@@ -301,9 +332,22 @@ class _Reader:
             else:
                 # named by an identifier or a title, not by a name every record of a city shares
                 about = [r for r in by_title if fact.group in r.fields]
-            if not about or any(derived(fact, r, fact.group) for r in about):
+            if offer:
+                about = [r for r in about if _countered(r, fact.group)]
+            if not about or any(derived(fact, r, fact.group, self.added) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
+
+    def _answered_since(self, about: list[Record], fact: Fact) -> bool:
+        """Whether a single record (no item of a list) of the answer just before the reply, a later answer than the
+        records the sentence names, holds the fact (the cart's total after the menu's item): the reply reports it.
+        Another item of the named record's own list does not vouch for it."""
+        if self.spoke_since or not self.latest_records:
+            return False
+        latest = self.latest_records[0].step.index
+        return all(r.step.index != latest for r in about) and any(
+            not r.listed and _holds(r, fact) for r in self.latest_records
+        )
 
     def _other_quantity(self, fact: Fact, record: Record) -> bool:
         """Whether the reply states every value of the fact's kind the record holds (``AA 211 is $189 ... insurance
@@ -344,7 +388,7 @@ class _Reader:
     def _report(self, step: Step | None, where: str, sentence: str, fact: Fact, record: Record) -> None:
         if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
             return
-        if approximates(sentence, fact, record):
+        if approximates(sentence, fact, record) or list_total(sentence, fact, self.answers.get(record.step.index, ())):
             return
         self.reported.add((step.index if step else None, fact))
         held = record.fields[fact.group]
@@ -404,7 +448,7 @@ class _Reader:
                     continue
                 if all(fact.group in r.fields for r in others):
                     described = [(r, 0) for r in others]
-            about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group)]
+            about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group, self.added)]
             if about:
                 nearest = _nearest([r for r in candidates if fact.group in r.fields], sentence, fact)
                 if nearest is not None and _holds(nearest, fact):
@@ -431,6 +475,21 @@ def _nearest(records: list[Record], sentence: str, fact: Fact) -> Record | None:
     shared = set.intersection(*titles) if len(titles) > 1 else set()
     found = [r for r, t in zip(records, titles, strict=True) if (t - shared) & words]
     return found[0] if len(found) == 1 else None
+
+
+def _countered(record: Record, kind: str) -> bool:
+    """Whether the record answers a value of ``kind`` other than the one its call asked for under the same key
+    (``time: 11:30`` for a call with ``time: 11:00``): the tool's counter-offer, which a reply offering another
+    value in its place contradicts. A value the call asked for (the slot that is taken) leaves the agent free to
+    propose any other."""
+    asked = record.step.arguments
+    for key, _, fact in record.fields.get(kind, []):
+        wanted = asked.get(key)
+        if isinstance(wanted, (str, int, float)) and not isinstance(wanted, bool):
+            said = [f for f in facts_in(str(wanted)) if f.group == kind]
+            if said and not any(agree(f, fact) or agree(fact, f) for f in said):
+                return True
+    return False
 
 
 def _failed(step: Step) -> bool:
