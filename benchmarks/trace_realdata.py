@@ -277,8 +277,14 @@ def _labelled(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def labelled_set(
-    name: str, traces: Iterable[dict[str, Any]], policy_of: Callable[[str], Environment | None], shown: int = 40
+    name: str,
+    traces: Iterable[dict[str, Any]],
+    policy_of: Callable[[str], Environment | None],
+    shown: int = 40,
+    messages: bool = False,
 ) -> None:
+    """Verdicts on a labelled set; the first ``shown`` wrong ones listed (with each finding's message and each
+    undecided question under them when ``messages``)."""
     right = 0
     total = 0
     right_step = 0
@@ -318,6 +324,11 @@ def labelled_set(
             wrong.append(
                 f"    {raw['trace_id']} expected {expected}, got {got} {rules[:3]} ({label.get('why', '')[:90]})"
             )
+            if messages:
+                wrong.extend(f"      {f.rule}@{f.step_id}: {f.message[:240]}" for f in _findings(result))
+                wrong.extend(
+                    f"      undecided: {q[:240]}" for verdict in result.dimensions.values() for q in verdict.undecided
+                )
         if expected == "fail":
             failing += 1
             right_step += result.diagnosis.first_critical_failure_step is not None and str(
@@ -336,11 +347,14 @@ def labelled_set(
     if missed:
         print("    traces labelled fail not failed, by labelled dimension->verdict: " + ", ".join(
             f"{k} {n}" for k, n in missed.most_common()))  # fmt: skip
-    for line in wrong[:shown]:
+    shown_lines = [i for i, line in enumerate(wrong) if not line.startswith("      ")]
+    for line in wrong[: shown_lines[shown] if shown < len(shown_lines) else len(wrong)]:
         print(line)
 
 
-def halved_set(name: str, folder: Path, file: str, halves: tuple[str, ...], heldout_samples: int) -> None:
+def halved_set(
+    name: str, folder: Path, file: str, halves: tuple[str, ...], heldout_samples: int, messages: bool = False
+) -> None:
     """A labelled set in one file, halved by SHA-1 of the trace id: each half apart, cases shown for the tuning
     half only (``heldout_samples`` for the other)."""
     path = folder / file
@@ -353,6 +367,7 @@ def halved_set(name: str, folder: Path, file: str, halves: tuple[str, ...], held
             (raw for raw in _labelled(path) if split_of(str(raw["trace_id"])) == split),
             lambda policy: load_policy(folder / policy),
             40 if split == "tuning" else heldout_samples,
+            messages,
         )
 
 
@@ -371,6 +386,11 @@ def main(argv: list[str] | None = None) -> int:
         "reader tuning rules does not see what they miss there)",
     )
     parser.add_argument("--halves", default="tuning,heldout", help="which halves to judge (tuning, heldout)")
+    parser.add_argument(
+        "--messages",
+        action="store_true",
+        help="under each wrong verdict of a labelled set shown, its findings' messages and undecided questions",
+    )
     args = parser.parse_args(argv)
     halves = tuple(h.strip() for h in args.halves.split(",") if h.strip())
     if not halves or set(halves) - {"tuning", "heldout"}:
@@ -432,10 +452,11 @@ def main(argv: list[str] | None = None) -> int:
                 _labelled(path),
                 lambda name: load_policy(FRESH / name),
                 40 if split == "tuning" else args.heldout_samples,
+                args.messages,
             )
     if "fresh2" in sections:
         print("Fresh hard traces, second set (another blind helper, other domains; halves by SHA-1 of the id):")
-        halved_set("fresh v2", FRESH2, "heldout.jsonl", halves, args.heldout_samples)
+        halved_set("fresh v2", FRESH2, "heldout.jsonl", halves, args.heldout_samples, args.messages)
     if "fresh3" in sections:
         print("Fresh hard traces, third set (a third blind helper, other domains; all held out, never tuned on):")
         path = FRESH3 / "heldout.jsonl"
@@ -447,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  fresh v3: {path.relative_to(REPO)} is missing; skipped")
     if "fresh4" in sections:
         print("Fresh hard traces, fourth set (a fourth blind helper, other domains; halves by SHA-1 of the id):")
-        halved_set("fresh v4", FRESH4, "traces.jsonl", halves, args.heldout_samples)
+        halved_set("fresh v4", FRESH4, "traces.jsonl", halves, args.heldout_samples, args.messages)
     return 0
 
 
