@@ -51,6 +51,8 @@ from aem_strands.types import JsonValue
 
 _RANGE = re.compile(r"(?<=\d)\s*[-\u2013]\s*(?=\d{1,2}[/:]\d)")
 """The dash of a range of dates or times (``9/15-9/21``, ``10:00-11:30``): its ends are read apart."""
+_INDEX = re.compile(r"\[\d+\]")
+"""A list index in a leaf's path (``events[0]``)."""
 _APART = "|"
 """What stands for a word with a digit when numbers in words are read: no number word joins across it."""
 LONG_PHRASE = 6
@@ -266,7 +268,7 @@ def _spelled(token: Token) -> str:
 
 def _last_key(path: str) -> str:
     """The last object key of a leaf's path (``events[0].start_time`` → ``start_time``)."""
-    return re.sub(r"\[\d+\]", "", path).rsplit(".", 1)[-1]
+    return (_INDEX.sub("", path) if "[" in path else path).rsplit(".", 1)[-1]
 
 
 def _worded(value: JsonValue) -> bool:
