@@ -1,0 +1,132 @@
+"""The fourth speed pass: the short cuts it takes give what the long way gave (no verdict moves)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from aem_strands.errors import InputError
+from aem_strands.trace.grounding_index import _last_key
+from aem_strands.trace.load import parse_trace
+from aem_strands.trace.pii import Redactor, sensitive_findings
+from aem_strands.trace.types import ActionType, Environment, SensitiveDataRule, Step, Trace
+
+CARD = "4111 1111 1111 1111"
+EMAIL = "jane.doe@example.com"
+
+
+def _trace(*steps: tuple[ActionType, str], goal: str | None = None) -> Trace:
+    built = tuple(
+        Step(step_id=f"s{i}", index=i, action_type=kind, content=text) for i, (kind, text) in enumerate(steps)
+    )
+    return Trace("t", built, goal=goal)
+
+
+# --- pii: the user's values are read only for a reply that shows a forbidden kind ----------------------------------
+
+
+def test_a_reply_with_an_allowed_kind_before_a_forbidden_one_still_checks_the_echo() -> None:
+    # The reply's first value (an e-mail) is of no forbidden kind and is skipped; the user's values are read at the
+    # second (the e-mail, now forbidden): the one the user gave may be echoed, another may not.
+    env = Environment(sensitive=SensitiveDataRule(forbid_in_reply=("email",)))
+    given = (ActionType.USER, f"Write to {EMAIL} please")
+    echoed = _trace(given, (ActionType.RESPONSE, f"Done, {EMAIL} will hear from us."))
+    leaked = _trace(given, (ActionType.RESPONSE, f"Done, {EMAIL} and boss@example.org will hear from us."))
+    assert sensitive_findings(echoed, env) == []
+    (finding,) = sensitive_findings(leaked, env)
+    assert finding.rule == "safety.sensitive_in_reply"
+    assert finding.evidence["sensitive"]["start"] == len("Done, ") + len(EMAIL) + len(" and ")  # type: ignore[index]
+
+
+def test_a_value_the_goal_gave_counts_as_given_when_read_late() -> None:
+    env = Environment(sensitive=SensitiveDataRule(forbid_in_reply=("email",)))
+    reply = (ActionType.RESPONSE, f"We wrote to {EMAIL}.")
+    assert sensitive_findings(_trace(reply, goal=f"Email {EMAIL} the invoice"), env) == []
+    assert [f.rule for f in sensitive_findings(_trace(reply, goal="Email the invoice"), env)] == [
+        "safety.sensitive_in_reply"
+    ]
+
+
+# --- redaction: card numbers by their key, only from twelve digits --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "card"),
+    [
+        ("4929118055230147", True),  # fails the checksum: a card by its key alone
+        ("492911805523", True),  # twelve digits: the fewest a card has
+        (492911805523, True),  # the same as a JSON integer
+        ("49291180552", False),  # eleven: no card, whatever the key
+        (49291180552, False),
+        ("  4929118055230147  ", True),  # spaces around: still card-shaped
+    ],
+)
+def test_a_card_shaped_value_under_a_card_key_is_a_card_from_twelve_digits(value: Any, card: bool) -> None:
+    redacted = Redactor().redact_json({"payment_card": {"number": value}})
+    assert isinstance(redacted, dict)
+    number = redacted["payment_card"]["number"]  # type: ignore[index,call-overload]
+    assert (number == "<CARD_1>") is card
+
+
+def test_a_card_shaped_value_under_another_key_is_left_to_the_recognizers() -> None:
+    redacted = Redactor().redact_json({"library_card": "4929118055230147", "card": CARD, "count": 3, "ok": True})
+    # a failed checksum under a key that names no payment card stays; a valid card is found in any text
+    assert redacted == {"library_card": "4929118055230147", "card": "<CARD_1>", "count": 3, "ok": True}
+
+
+# --- loading: a step's error still names the step and the field -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("step", "field"),
+    [
+        ({"step_id": "c7", "action_type": "tool_call"}, "steps[0].tool_name"),
+        ({"step_id": "c7", "action_type": "response"}, "steps[0].content"),
+        ({"step_id": "c7", "action_type": "user", "content": "hi", "latency_ms": "slow"}, "steps[0].latency_ms"),
+    ],
+)
+def test_a_step_error_names_its_step_and_field(step: dict[str, Any], field: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_trace({"trace_id": "t", "steps": [step]}, strict=True)
+    assert (caught.value.location.trace_id, caught.value.location.step_id) == ("t", "c7")
+    assert caught.value.location.field == field
+
+
+def test_a_well_formed_step_loads() -> None:
+    trace = parse_trace({"trace_id": "t", "steps": [{"step_id": "c7", "action_type": "user", "content": "hi"}]})
+    assert [(s.step_id, s.content) for s in trace.steps] == [("c7", "hi")]
+
+
+# --- grounding index: the last key of a leaf's path ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("events[0].start_time", "start_time"),
+        ("start_time", "start_time"),
+        ("a.b.c", "c"),
+        ("items[12]", "items"),
+        ("[3]", ""),
+        ("", ""),
+    ],
+)
+def test_the_last_key_of_a_path(path: str, key: str) -> None:
+    assert _last_key(path) == key
+
+
+# --- the benchmark's profile ---------------------------------------------------------------------------------------
+
+
+def test_the_trace_benchmark_prints_its_profile_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    import trace_benchmark
+
+    assert trace_benchmark.main(["--traces", "10", "--profile", "5"]) == 0
+    out = capsys.readouterr().out
+    for order in ("own time", "time with callees"):
+        assert re.search(rf"^profile of a whole pass over 10 other traces \(seed \+ 2\), by {order}:$", out, re.M)
+    assert "ncalls  tottime" in out
+    with pytest.raises(SystemExit):
+        trace_benchmark.main(["--traces", "10", "--profile", "-1"])
