@@ -6,11 +6,14 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aem_strands.errors import InputError
 from aem_strands.trace.grounding_index import _last_key
 from aem_strands.trace.load import parse_trace
 from aem_strands.trace.pii import Redactor, sensitive_findings
+from aem_strands.trace.redaction.secrets import may_hold_format
 from aem_strands.trace.types import ActionType, Environment, SensitiveDataRule, Step, Trace
 
 CARD = "4111 1111 1111 1111"
@@ -130,3 +133,39 @@ def test_the_trace_benchmark_prints_its_profile_when_asked(capsys: pytest.Captur
     assert "ncalls  tottime" in out
     with pytest.raises(SystemExit):
         trace_benchmark.main(["--traces", "10", "--profile", "-1"])
+
+
+# --- secrets: the gate of the key formats, read without lookaheads -------------------------------------------------
+
+_OLD_FORMAT_GATE = re.compile(
+    r"://|key|pw|pass|token|secret|xox|(?=[A-Za-z_\-+/=.]*\d)(?=[0-9_\-+/=.]*[A-Za-z])[A-Za-z0-9_\-+/=.]{16,}",
+    re.IGNORECASE,
+)
+"""The one expression ``may_hold_format`` replaces (as it stood before this pass)."""
+_GATE_PIECES = [*"aZq09_-+/=. :@\n", "\u0663", "\u212a", "\u017f", "\u0131", "\u0130", "\u00e9", "key", "://", "XOX"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_GATE_PIECES), max_size=60).map("".join))
+def test_the_format_gate_lets_through_the_texts_the_expression_did(text: str) -> None:
+    assert may_hold_format(text) is bool(_OLD_FORMAT_GATE.search(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "through"),
+    [
+        ("ghp_abcdefghijklmnop1234", True),  # letters and digits in one run of 16 or more
+        ("refund_without_identity-1", True),
+        ("refund_without_identity", False),  # no digit
+        ("1234567890123456/7890", False),  # no letter
+        ("abcdefghijklmnop\u0663", True),  # letters only, then a decimal digit right after the run
+        ("abcdefghijklmno1", True),
+        ("abcdefghijklmn1", False),  # 15 characters
+        ("Your API KEY was rotated", True),  # a keyword
+        ("see https://example.com", True),
+        ("ORDER_609532 was shipped", False),
+    ],
+)
+def test_the_format_gate_on_examples(text: str, through: bool) -> None:
+    assert may_hold_format(text) is through
+    assert bool(_OLD_FORMAT_GATE.search(text)) is through

@@ -125,6 +125,8 @@ class ValueIndex(TypedIndex):
             for word in acronyms:
                 self._acronyms.setdefault(word.casefold(), (source, word))
             for raw in text.split():
+                if raw.isalnum():
+                    continue  # letters and digits only: nothing to squeeze (``EDGE`` holds neither)
                 word = raw.strip(EDGE)
                 if len(word) > 2 and not word.isalnum() and not any(ch.isdigit() for ch in word):
                     self._squeezed.setdefault(compact(word), (source, word))  # "McDonald's", "P.F."
