@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aem_strands.errors import InputError
-from aem_strands.trace.grounding_index import _last_key
+from aem_strands.trace.grounding_index import ValueIndex, _last_key
 from aem_strands.trace.load import parse_trace
 from aem_strands.trace.pii import Redactor, sensitive_findings
 from aem_strands.trace.redaction.secrets import may_hold_format
@@ -169,3 +169,34 @@ def test_the_format_gate_lets_through_the_texts_the_expression_did(text: str) ->
 def test_the_format_gate_on_examples(text: str, through: bool) -> None:
     assert may_hold_format(text) is through
     assert bool(_OLD_FORMAT_GATE.search(text)) is through
+
+
+# --- grounding index: a string value added again adds nothing -------------------------------------------------------
+
+
+def _index() -> ValueIndex:
+    return ValueIndex(lambda a, b, name: a == b)
+
+
+def _where(index: ValueIndex, value: str) -> tuple[str, str] | None:
+    found = index.find(value)
+    return None if found is None else (found.source, found.method)
+
+
+def test_a_string_seen_again_keeps_its_first_source() -> None:
+    index = _index()
+    index.add_json([{"city": "San Jose", "rating": "4.5"}], "step s2 (observation)")
+    index.add_json([{"city": "San Jose", "rating": "4.5"}, {"city": "Fresno"}], "step s4 (observation)")
+    assert _where(index, "San Jose") == ("step s2 (observation)", "exact")
+    assert _where(index, "Fresno") == ("step s4 (observation)", "exact")
+    assert _where(index, "city") == ("step s2 (observation)", "exact")  # an object key too
+    assert _where(index, "Oakland") is None
+
+
+def test_a_text_said_before_it_is_a_value_is_still_an_exact_value() -> None:
+    # Said first as free text (its words and phrases), then seen as a structured value: the value is exact from
+    # the second source, not skipped as a string seen before.
+    index = _index()
+    index.add_text("Book it at San Jose", "step s0 (user)")
+    index.add_json({"city": "Book it at San Jose"}, "step s2 (observation)")
+    assert _where(index, "Book it at San Jose") == ("step s2 (observation)", "exact")

@@ -91,6 +91,7 @@ class ValueIndex(TypedIndex):
         self._by_key: dict[str, list[JsonValue]] = {}
         self._seen: set[str] = set()
         self._seen_phrases: set[tuple[str, int]] = set()
+        self._scalars: set[str] = set()
 
     def add_text(self, text: str, source: str, phrase_words: int = LONG_PHRASE) -> None:
         """Index a text: its tokens for containment and identifiers; its phrases of up to ``phrase_words`` words
@@ -147,6 +148,12 @@ class ValueIndex(TypedIndex):
     def _add_scalar(self, value: JsonValue, source: str) -> None:
         if value is None or isinstance(value, bool):
             return
+        if isinstance(value, str):
+            # Adding a string again adds nothing (every reading keeps its first source): the keys and values that
+            # repeat in every result of a list are read once.
+            if value in self._scalars:
+                return
+            self._scalars.add(value)
         self._exact.setdefault(json_key(value), (source, value))
         if isinstance(value, str):
             self.add_text(value, source, _SHORT_PHRASE)
