@@ -40,7 +40,7 @@ def test_a_reply_with_an_allowed_kind_before_a_forbidden_one_still_checks_the_ec
     assert sensitive_findings(echoed, env) == []
     (finding,) = sensitive_findings(leaked, env)
     assert finding.rule == "safety.sensitive_in_reply"
-    assert finding.evidence["sensitive"]["start"] == len("Done, ") + len(EMAIL) + len(" and ")  # type: ignore[index]
+    assert finding.evidence["sensitive"]["start"] == len("Done, ") + len(EMAIL) + len(" and ")
 
 
 def test_a_value_the_goal_gave_counts_as_given_when_read_late() -> None:
@@ -69,7 +69,7 @@ def test_a_value_the_goal_gave_counts_as_given_when_read_late() -> None:
 def test_a_card_shaped_value_under_a_card_key_is_a_card_from_twelve_digits(value: Any, card: bool) -> None:
     redacted = Redactor().redact_json({"payment_card": {"number": value}})
     assert isinstance(redacted, dict)
-    number = redacted["payment_card"]["number"]  # type: ignore[index,call-overload]
+    number = redacted["payment_card"]["number"]
     assert (number == "<CARD_1>") is card
 
 
