@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/trace_benchmark.py [--traces 3000] [--seed 0] [--policy FILE]
+    .venv/bin/python benchmarks/trace_benchmark.py [--traces 3000] [--seed 0] [--policy FILE] [--sgd N] [--profile N]
 
 ``--traces N`` traces (default 3000) are generated deterministically from ``--seed``: a mix of stories
 (``STORIES``: a clean refund-status run, a refund without the identity check, a cancel nobody agreed to, a looped
@@ -26,6 +26,10 @@ process, and the model consent reads a request with, loaded on its first need, a
   effective environment), the diagnosis, building the records, and redacting them; with its share of the sum.
   Their texts were read by the first pass, so these are the rules' own times with the readings remembered
   (Presidio's scans aside, emptied before each stage); the first reading of a text is in the whole passes.
+
+With ``--profile N``, a last whole pass (records redacted) over other traces again (seed + 2) runs under
+``cProfile`` and its N costliest functions are printed, by time spent in each itself and by time with their callees
+(the profiler's own cost inflates pure-Python code, so read the shares, not the milliseconds).
 
 Presidio's scans are remembered per text and per run of digits (``aem_strands.trace.pii``); ``pii.clear_caches()``
 empties them before every timed pass, so each pass pays for its own scans, as one run of the CLI does. Figures
@@ -271,9 +275,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the generator (default 0)")
     parser.add_argument("--policy", type=Path, default=POLICY, help="policy file (default: the example policy)")
     parser.add_argument("--sgd", type=int, default=0, help="also judge the first N SGD tuning traces (default 0)")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="also profile a whole pass: its N costliest functions"
+    )
     args = parser.parse_args(argv)
     if args.traces < 1:
         parser.error(f"--traces must be at least 1, got {args.traces}")
+    if args.profile < 0:
+        parser.error(f"--profile must be 0 or more, got {args.profile}")
     policy = load_policy(args.policy)
     generated = generate_traces(args.traces, args.seed)
     traces = [t for _, t in generated]
@@ -323,7 +332,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         kind = "dimension" if name in {d.value for d in Dimension} else "stage"
         print(f"  {kind:<9} {name:<15} {seconds:7.3f} s  {1000 * seconds / n:7.3f} ms/trace  "
               f"{100 * seconds / total:5.1f}%")  # fmt: skip
+    if args.profile > 0:
+        _profile([t for _, t in generate_traces(args.traces, args.seed + 2)], policy, args.profile)
     return 0
+
+
+def _profile(traces: Sequence[Trace], policy: Environment, top: int) -> None:
+    """The whole evaluation of ``traces`` (records redacted) under ``cProfile``: its ``top`` costliest functions by
+    their own time and with their callees."""
+    import cProfile
+    import io
+    import pstats
+
+    profiler = cProfile.Profile()
+    pii.clear_caches()
+    profiler.runcall(_whole, traces, policy, True)
+    for order, title in (("tottime", "own time"), ("cumulative", "time with callees")):
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(top)
+        body = out.getvalue()
+        print(f"profile of a whole pass over {len(traces)} other traces (seed + 2), by {title}:")
+        print(body[body.index("   ncalls") :].rstrip() if "   ncalls" in body else body.rstrip())
 
 
 if __name__ == "__main__":

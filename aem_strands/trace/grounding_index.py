@@ -51,6 +51,8 @@ from aem_strands.types import JsonValue
 
 _RANGE = re.compile(r"(?<=\d)\s*[-\u2013]\s*(?=\d{1,2}[/:]\d)")
 """The dash of a range of dates or times (``9/15-9/21``, ``10:00-11:30``): its ends are read apart."""
+_INDEX = re.compile(r"\[\d+\]")
+"""A list index in a leaf's path (``events[0]``)."""
 _APART = "|"
 """What stands for a word with a digit when numbers in words are read: no number word joins across it."""
 LONG_PHRASE = 6
@@ -89,6 +91,7 @@ class ValueIndex(TypedIndex):
         self._by_key: dict[str, list[JsonValue]] = {}
         self._seen: set[str] = set()
         self._seen_phrases: set[tuple[str, int]] = set()
+        self._scalars: set[str] = set()
 
     def add_text(self, text: str, source: str, phrase_words: int = LONG_PHRASE) -> None:
         """Index a text: its tokens for containment and identifiers; its phrases of up to ``phrase_words`` words
@@ -123,6 +126,8 @@ class ValueIndex(TypedIndex):
             for word in acronyms:
                 self._acronyms.setdefault(word.casefold(), (source, word))
             for raw in text.split():
+                if raw.isalnum():
+                    continue  # letters and digits only: nothing to squeeze (``EDGE`` holds neither)
                 word = raw.strip(EDGE)
                 if len(word) > 2 and not word.isalnum() and not any(ch.isdigit() for ch in word):
                     self._squeezed.setdefault(compact(word), (source, word))  # "McDonald's", "P.F."
@@ -143,6 +148,12 @@ class ValueIndex(TypedIndex):
     def _add_scalar(self, value: JsonValue, source: str) -> None:
         if value is None or isinstance(value, bool):
             return
+        if isinstance(value, str):
+            # Adding a string again adds nothing (every reading keeps its first source): the keys and values that
+            # repeat in every result of a list are read once.
+            if value in self._scalars:
+                return
+            self._scalars.add(value)
         self._exact.setdefault(json_key(value), (source, value))
         if isinstance(value, str):
             self.add_text(value, source, _SHORT_PHRASE)
@@ -266,7 +277,7 @@ def _spelled(token: Token) -> str:
 
 def _last_key(path: str) -> str:
     """The last object key of a leaf's path (``events[0].start_time`` → ``start_time``)."""
-    return re.sub(r"\[\d+\]", "", path).rsplit(".", 1)[-1]
+    return (_INDEX.sub("", path) if "[" in path else path).rsplit(".", 1)[-1]
 
 
 def _worded(value: JsonValue) -> bool:

@@ -193,20 +193,21 @@ def _step(raw: object, index: int, where: Location, strict: bool, final_response
     if not isinstance(raw, dict):
         raise InputError(f"a step must be an object, got {type(raw).__name__}", replace(where, field=field_name))
     step_id = raw.get("step_id")
-    here = replace(where, step_id=str(step_id) if isinstance(step_id, (str, int)) else None)
+
+    def here(field: str | None = None) -> Location:  # built only for an error: ``replace`` costs more than a check
+        return replace(where, step_id=str(step_id) if isinstance(step_id, (str, int)) else None, field=field)
+
     try:
         model = (_StrictStepModel if strict else _StepModel).model_validate(raw)
     except ValidationError as error:
-        raise first_error(error, field_name, here) from None
+        raise first_error(error, field_name, here(where.field)) from None
     final = model.action_type == "final_response"
     kind = ActionType.RESPONSE if final else ActionType(model.action_type)
     content = model.content if model.content is not None or not final else final_response
     if kind is ActionType.TOOL_CALL and model.tool_name is None:
-        raise InputError("a tool_call step needs a tool_name", replace(here, field=f"{field_name}.tool_name"))
+        raise InputError("a tool_call step needs a tool_name", here(f"{field_name}.tool_name"))
     if kind in (ActionType.RESPONSE, ActionType.USER) and content is None:
-        raise InputError(
-            f"a {model.action_type} step needs its text in content", replace(here, field=f"{field_name}.content")
-        )
+        raise InputError(f"a {model.action_type} step needs its text in content", here(f"{field_name}.content"))
     cost = model.cost
     extra = _extra(model)
     if isinstance(cost, _CostModel):

@@ -78,7 +78,7 @@ def _user_given(trace: Trace) -> set[tuple[SensitiveKind, str]]:
 
 
 def _reply_findings(trace: Trace, forbidden: frozenset[SensitiveKind]) -> list[Finding]:
-    given = _user_given(trace)
+    given: set[tuple[SensitiveKind, str]] | None = None  # read only for a reply that shows a forbidden kind
     replies: list[tuple[Step | None, str]] = [
         (s, s.content) for s in trace.steps if s.action_type is ActionType.RESPONSE and s.content
     ]
@@ -88,8 +88,12 @@ def _reply_findings(trace: Trace, forbidden: frozenset[SensitiveKind]) -> list[F
     for step, text in replies:
         shown: dict[tuple[SensitiveKind, bool], list[SensitiveSpan]] = {}
         for span in find_sensitive(text):
+            if span.kind not in forbidden:
+                continue
+            if given is None:
+                given = _user_given(trace)
             echoed = (span.kind, normalised_value(span.kind, span.value)) in given
-            if span.kind in forbidden and (not echoed or span.kind in NEVER_ECHO):
+            if not echoed or span.kind in NEVER_ECHO:
                 shown.setdefault((span.kind, echoed), []).append(span)
         for (kind, echoed), spans in shown.items():
             where = f"step {step.step_id} (response)" if step else "the final response"

@@ -154,7 +154,7 @@ def _named_cards(recognizer: Any, probe: Any, text: str, read: str) -> Iterator[
     still a card number to the reader). "card 4111 1111 1111 1112" alone is not: any card has a number."""
     for match in probe.finditer(read):
         start, end = match.span()
-        if sum(ch.isdigit() for ch in match.group()) < _CARD_DIGITS:
+        if sum(ch.isdigit() for ch in match.group()) < CARD_DIGITS:
             continue
         if context_score(0.0, text, start, _payment_words(recognizer.context)) >= MIN_SCORE_WITH_CONTEXT:
             yield start, end
@@ -166,7 +166,8 @@ def _payment_words(context: list[str]) -> list[str]:
     return [c.strip() for c in context if c.strip().lower() != "card"] + ["debit", "payment"]
 
 
-_CARD_DIGITS = 12
+CARD_DIGITS = 12
+"""The fewest digits of a card number (``_CARD_SHAPED``: 12 to 19)."""
 _CARD_SHAPED = re.compile(r"\d(?:[ -]?\d){11,18}")
 _KEY_WORD = re.compile(r"[a-z]+")
 

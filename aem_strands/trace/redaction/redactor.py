@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from aem_strands.trace.redaction.detect import find_sensitive, may_hold_sensitive
 from aem_strands.trace.redaction.kinds import SensitiveKind, SensitiveSpan, normalised_value
-from aem_strands.trace.redaction.recognizers import card_named_by_key
+from aem_strands.trace.redaction.recognizers import CARD_DIGITS, card_named_by_key
 from aem_strands.types import JsonValue
 
 _MAX_PASSES = 4
@@ -24,6 +24,8 @@ _OPEN, _CLOSE = "\u2039", "\u203a"
 _TOKEN_OR_LITERAL = re.compile(f"[<{_OPEN}](?:" + "|".join(kind.name for kind in SensitiveKind) + rf")_\d+[>{_CLOSE}]")
 _LONG_NUMBER = 10**6
 """Numbers from here up are read as text (a card, an id or a phone number stored as a JSON number)."""
+_CARD_FROM = 10 ** (CARD_DIGITS - 1)
+"""The least integer with a card's fewest digits (``recognizers.card_named_by_key``): a smaller one is no card."""
 _MEMO_CHARS = 1 << 24
 """Characters of redacted texts a redactor remembers (then it starts afresh): records repeat their keys, ids and
 replies."""
@@ -115,12 +117,20 @@ class Redactor:
         return self._redact_json(value, "")
 
     def _redact_json(self, value: JsonValue, key: str) -> JsonValue:
+        if isinstance(value, str):
+            # shorter than a card's fewest digits: no card whatever its key (the common case, checked first)
+            if len(value) >= CARD_DIGITS and SensitiveKind.CARD in self.kinds and card_named_by_key(key, value):
+                return self.token(SensitiveKind.CARD, value)
+            return self.redact(value)
         if isinstance(value, bool) or value is None:
             return value
-        if isinstance(value, (str, int)) and SensitiveKind.CARD in self.kinds and card_named_by_key(key, str(value)):
+        if (
+            isinstance(value, int)
+            and value >= _CARD_FROM
+            and SensitiveKind.CARD in self.kinds
+            and card_named_by_key(key, str(value))
+        ):
             return self.token(SensitiveKind.CARD, str(value))
-        if isinstance(value, str):
-            return self.redact(value)
         if isinstance(value, (int, float)):
             if abs(value) < _LONG_NUMBER or (isinstance(value, float) and not value.is_integer()):
                 return value
