@@ -9,15 +9,16 @@ action, which details: ``aem_strands.trace.checks.details``). The modules, in pi
   (``confirm``, ``offer`` or ``offer_intent`` at least ``PROPOSAL``), a question about it that names its action
   word or states a value ("A private transfer from your debit card. Is it correct?"), or, when a verb names the
   action or it states two of the call's values or more (a summary: "Confirming a transfer of $50 to Mary"), a
-  statement of it before any call of the tool ("I will cancel ORDER_1."; not "ORDER_789 is pending.", nor "The
-  next reminder is to call grandma."). Only the sentences that may propose are read for this: not a report of a
-  done action ("Got it, I've updated your password. Anything else?") nor a question for a value ("What would you
-  like your new password to be?"), ``requests.reports`` / ``requests.asks_value``. But the
-  last reply before the user's last step is the proposal when it is a confirmation request and no call was made
-  since (a confirmation of changed details, "Please confirm: the pickup date is March 1st", after an answer that
-  corrected the first one), and, failing any, too. After an answer that refuses or declines the proposal, the next
-  reply about the call restates it: that reply is the proposal ("No, one more time. One person." / "I have March
-  8th 1 person.").
+  statement of it before any call of the tool that succeeded with the details it states ("I will cancel
+  ORDER_1."; after a call with other details, a new one: "Sure I'm creating it now for 4:30 pm with the name Phone
+  home."; not "ORDER_789 is pending.", nor "The next reminder is to call grandma."). Only the sentences that may
+  propose are read for this: not a report of a done action ("Got it, I've updated your password. Anything else?")
+  nor a question for a value ("What would you like your new password to be?"), ``requests.reports`` /
+  ``requests.asks_value``. But the last reply before the user's last step is the proposal when it is a
+  confirmation request and no call was made since (a confirmation of changed details, "Please confirm: the pickup
+  date is March 1st", after an answer that corrected the first one), and, failing any, too. After an answer that
+  refuses or declines the proposal, the next reply about the call restates it: that reply is the proposal ("No,
+  one more time. One person." / "I have March 8th 1 person.").
 - Its **answers** are the user steps after it before the call, except those after a later reply that asks something
   else (a "No" to "Do you want travel insurance?" is no answer to the booking). Each answer is read given the act
   of the reply before it (an answer to the proposal, given the proposal's most probable kind). The last answer that

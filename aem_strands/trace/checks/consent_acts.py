@@ -138,11 +138,16 @@ def _refuses_somewhere(text: str, contexts: tuple[str, ...]) -> bool:
 
 
 def _part(text: str, contexts: tuple[str, ...]) -> str:
-    """The reading of one part of an answer (``_sure``), a question in every context (``ask`` at least
-    ``CONFIDENT``, ``refuse`` at most ``UNLIKELY``) read as ``other``: it neither agrees nor refuses ("Do they have
-    vegetarian options?" after a yes)."""
+    """The reading of one part of an answer (``_sure``), a question in every context read as ``other``: it neither
+    agrees nor refuses ("Do they have vegetarian options?" after a yes). A part is a question when every context
+    reads it so (``ask`` at least ``CONFIDENT``, ``refuse`` at most ``UNLIKELY``), or when it ends with a question
+    mark and ``ask`` is its most probable label in every context, ``refuse`` at most ``UNLIKELY`` (the model is
+    less sure of a question after a proposal it cannot name the kind of)."""
     acts = [act_probabilities(text, Speaker.USER, c) for c in contexts]
     if all(a["ask"] >= CONFIDENT and a["refuse"] <= UNLIKELY for a in acts):
+        return "other"
+    asked = text.rstrip().endswith("?")
+    if asked and all(a["ask"] >= max(a.values()) and a["refuse"] <= UNLIKELY for a in acts):
         return "other"
     return _sure(text, contexts)
 

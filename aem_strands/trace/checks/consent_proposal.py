@@ -21,7 +21,7 @@ from aem_strands.trace.checks.consent_acts import (
 from aem_strands.trace.checks.consent_decision import CONFIDENT, PROPOSAL, UNLIKELY, Consent, ConsentLedger, Decision
 from aem_strands.trace.checks.details import call_details, other_details, stated
 from aem_strands.trace.checks.requests import asks_value, names_by_verb, names_verb, reports
-from aem_strands.trace.checks.steps import names_action, sentences
+from aem_strands.trace.checks.steps import call_failed, names_action, sentences
 from aem_strands.trace.types import ActionType, Step
 
 
@@ -45,7 +45,11 @@ def values_stated(step: Step, call: Step) -> int:
 
 
 def _proposal(before: list[Step], call: Step) -> Step | None:
-    calls = [s.index for s in before if s.action_type is ActionType.TOOL_CALL and s.tool_name == call.tool_name]
+    calls = [
+        s
+        for s in before
+        if s.action_type is ActionType.TOOL_CALL and s.tool_name == call.tool_name and not call_failed(s)
+    ]
     users = user_turns(before)
     last = reply_before(before, users[-1]) if users else None
     confirming = last is not None and agent_acts(turn_text(last))["confirm"] >= PROPOSAL
@@ -59,9 +63,19 @@ def _proposal(before: list[Step], call: Step) -> Step | None:
         asks, values = "?" in turn_text(live), values_stated(live, call)
         if proposal_act(reply) or (asks and (values > 0 or names_verb(turn_text(live), tool))):
             return reply
-        if (names_by_verb(turn_text(live), tool) or values > 1) and not any(i < reply.index for i in calls):
+        if (names_by_verb(turn_text(live), tool) or values > 1) and not any(
+            _reported(live, earlier, values) for earlier in calls if earlier.index < reply.index
+        ):
             return reply
     return last if confirming else None
+
+
+def _reported(reply: Step, earlier: Step, values: int) -> bool:
+    """Whether a statement may report an earlier call of the tool that succeeded, not propose this call: it states
+    as many of that call's values as of this one's (``values``). After a failed call, or one with other details
+    than those it states ("Sure I'm creating it now for 4:30 pm with the name Phone home." after an alarm named
+    Leave for home), it proposes the new call."""
+    return values_stated(reply, earlier) >= values
 
 
 def _live(text: str) -> str:
