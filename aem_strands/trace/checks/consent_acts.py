@@ -101,7 +101,8 @@ def answer_reading(before: list[Step], step: Step, proposal: Step, tool: str) ->
 
 def _agreement(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     """``answer_reading`` past its refusals, before its conditions: an agreement under a condition ("Yes if the fee is
-    under $20.", ``requests.conditional``) is ``unsure``, since whether the condition held is the judge's."""
+    under $20.", ``requests.conditional``) is ``unsure``, since whether the condition held is the judge's, and so is
+    one a later sentence may take back (``_taken_back``)."""
     contexts = answer_contexts(before, step, proposal)
     own = sentences(turn_text(step))
     asking = [p for p in own if asks_for(p, tool)]
@@ -109,12 +110,28 @@ def _agreement(before: list[Step], step: Step, proposal: Step, tool: str) -> str
     if asking and not refusing:
         return "agree"
     whole = _sure(turn_text(step), contexts)
+    if whole == "agree" and _taken_back(own, contexts):
+        return "unsure"
     if whole in ("other", "unsure"):
         for parts in _parts(turn_text(step)):
             said = {r for r in (_part(p, contexts) for p in parts) if r != "other"}
             if len(parts) > 1 and said == {"agree"}:
                 return "agree"
     return whole
+
+
+def _taken_back(own: tuple[str, ...], contexts: tuple[str, ...]) -> bool:
+    """Whether a sentence after the first of an answer the model reads as agreeing as a whole may take the yes back:
+    a context reads it as refusing above ``UNLIKELY`` and another (or the same) as agreeing below ``CONFIDENT`` ("Yes
+    please. Wait, hold off."; not "Yes. Thank you.", nor "Yes. That is all." after a confirmation, nor a question:
+    a question mark and ``ask`` the most probable label in each context). Whether it does is the judge's."""
+    for later in own[1:]:
+        acts = [act_probabilities(later, Speaker.USER, c) for c in contexts]
+        if later.rstrip().endswith("?") and all(a["ask"] >= max(a.values()) for a in acts):
+            continue  # a question ("How long do I have to wait for my ride?") neither agrees nor refuses
+        if max(a["refuse"] for a in acts) > UNLIKELY and min(a["agree"] for a in acts) < CONFIDENT:
+            return True
+    return False
 
 
 def _parts(text: str) -> tuple[list[str], list[str]]:
