@@ -5,7 +5,15 @@ fourth bullet)."""
 from __future__ import annotations
 
 from aem_strands.compare.dialog_acts import Speaker, act_probabilities
-from aem_strands.trace.checks.consent_acts import answer_contexts, asks, reply_before, turn_text, user_acts, user_turns
+from aem_strands.trace.checks.consent_acts import (
+    answer_contexts,
+    asks,
+    replies,
+    reply_before,
+    turn_text,
+    user_acts,
+    user_turns,
+)
 from aem_strands.trace.checks.consent_decision import CONFIDENT, UNLIKELY, Consent, ConsentLedger, Decision
 from aem_strands.trace.checks.details import Detail, call_details, other_details, stated, value_detail
 from aem_strands.trace.checks.requests import (
@@ -86,7 +94,9 @@ def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
     """The call's arguments whose values with a digit the request does not cover: stated in no user step (the user's own
     words), nor in the reply the request answers when that reply asks nothing ("Your next slot is at 4:40 pm." /
     "Move my meeting to then."),
-    nor in what a tool answered after it (the lookups it led to), nor the object the request or that reply refers to
+    nor in what a tool answered after it (the lookups it led to), nor the object the request or that reply refers to,
+    or, when neither refers to one, the object the agent's latest reply before the request that names one presents
+    ("You have a reminder to buy Brody a birthday present." ... "Mark the original reminder as complete.")
     (``_referred``). A value only the agent said elsewhere, or one read before the request and not referred to, is
     no detail of this request: the agent proposes it back."""
     answered = reply_before(before, request)
@@ -95,6 +105,7 @@ def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
     said = [turn_text(u) for u in user_turns(before)] + ([turn_text(answered)] if answered is not None else [])
     seen = said + [str(s.observation) for s in before if s.observation is not None and s.index > request.index]
     referring = [turn_text(request)] + ([turn_text(answered)] if answered is not None else [])
+    referring += [turn_text(r) for r in reversed(replies(before)) if r.index < request.index and r is not answered]
     return [
         name
         for name, detail in call_details(call.arguments).items()
