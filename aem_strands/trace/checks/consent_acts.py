@@ -10,6 +10,7 @@ from aem_strands.trace.checks.requests import (
     asks_for,
     clauses,
     conditional,
+    past_negated_noun,
     refuses_action,
     refuses_by_ellipsis,
 )
@@ -102,7 +103,9 @@ def answer_reading(before: list[Step], step: Step, proposal: Step, tool: str) ->
 def _agreement(before: list[Step], step: Step, proposal: Step, tool: str) -> str:
     """``answer_reading`` past its refusals, before its conditions: an agreement under a condition ("Yes if the fee is
     under $20.", ``requests.conditional``) is ``unsure``, since whether the condition held is the judge's, and so is
-    one a later sentence may take back (``_taken_back``)."""
+    one a later sentence may take back (``_taken_back``). An answer whose only negation is the determiner of a noun
+    phrase hanging from its imperative ("No problem, go ahead.", ``requests.past_negated_noun``) is read by that
+    imperative: the model reads the "no" as a refusal, the parse as no answer particle."""
     contexts = answer_contexts(before, step, proposal)
     own = sentences(turn_text(step))
     asking = [p for p in own if asks_for(p, tool)]
@@ -112,6 +115,9 @@ def _agreement(before: list[Step], step: Step, proposal: Step, tool: str) -> str
     whole = _sure(turn_text(step), contexts)
     if whole == "agree" and _taken_back(own, contexts):
         return "unsure"
+    rest = past_negated_noun(turn_text(step)) if whole in ("refuse", "decline", "unsure") else None
+    if rest is not None and _sure(rest, contexts) == "agree":
+        return "agree"  # "No problem, go ahead.": the "no" negates a noun; the imperative agrees
     if whole in ("other", "unsure"):
         for parts in _parts(turn_text(step)):
             said = {r for r in (_part(p, contexts) for p in parts) if r != "other"}

@@ -137,14 +137,17 @@ def _unproposed(before: list[Step], proposal: Step, call: Step) -> list[str]:
     return out
 
 
-def _informed_after(before: list[Step], proposal: Step, call: Step) -> tuple[Step, bool] | None:
+def _informed_after(before: list[Step], proposal: Step, call: Step, agreed: Step | None) -> tuple[Step, bool] | None:
     """The last user step after the proposal that gives information (``inform`` above ``UNLIKELY``; ``True`` when
     at least ``CONFIDENT``), when the call has values the proposal and the talk before it never stated; else
-    ``None``."""
+    ``None``. The answer the model read as a sure agreement (``agreed``) gives information only when the model is
+    sure it does (at least ``CONFIDENT``): "No problem, go ahead." agrees, whatever its ``inform`` of 0.43."""
     if not _unproposed(before, proposal, call):
         return None
     for user in reversed([u for u in user_turns(before) if u.index > proposal.index]):
         inform = min(acts["inform"] for acts in user_acts(before, user, proposal))
+        if user is agreed and inform < CONFIDENT:
+            continue
         if inform > UNLIKELY:
             return user, inform >= CONFIDENT
     return None
@@ -187,7 +190,7 @@ def by_proposal(before: list[Step], call: Step, ledger: ConsentLedger, original:
             "(and may refuse it)"
         )
         return Consent(Decision.WITHHELD, how, shown, answered=True)
-    informed = _informed_after(before, proposal, call)
+    informed = _informed_after(before, proposal, call, answer if reading == "agree" else None)
     if informed is not None:
         user, sure = informed
         if not sure:

@@ -367,3 +367,26 @@ def refuses_by_ellipsis(text: str) -> bool:
         if not any(c.dep_ in _OWN for c in token.children):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=1024)
+def past_negated_noun(text: str) -> str | None:
+    """The imperative a one-sentence answer gives past a noun phrase negated by the determiner "no" that hangs from
+    it ("go ahead." of "No problem, go ahead."; "No worries, go ahead."), when that determiner is the text's only
+    negation and its root is an open base-form verb; else ``None``. "No, go ahead." (an interjection), "No thanks."
+    and "No need, thanks." (no verb) give ``None``: there the "no" answers the question."""
+    doc = _request_parse(text)
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1 or roots[0].tag_ != "VB" or not _open(roots[0]):
+        return None
+    root = roots[0]
+    if any(t.dep_ == "neg" for t in doc):
+        return None
+    negating = [t for t in doc if t.lower_ == "no"]
+    if not negating or any(t.dep_ != "det" or t.head.head.i != root.i or t.head.i == root.i for t in negating):
+        return None
+    dropped = {w.i for t in negating for w in t.head.subtree}
+    kept = [t for t in doc if t.i not in dropped]
+    while kept and kept[0].is_punct:
+        kept.pop(0)
+    return "".join(t.text_with_ws for t in kept).strip() or None
