@@ -26,7 +26,9 @@ action, which details: ``aem_strands.trace.checks.details``). The modules, in pi
   (``agree`` at least ``CONFIDENT``, ``refuse`` at most ``UNLIKELY``) gives it. Between the bands the model is
   unsure: the judge is asked, or the question stays undecided. Answers that are all ``other`` ("What is the total
   price?") give no consent. Before the model, an answer that refuses by ellipsis ("I'd rather you didn't", "Please
-  don't": ``requests.refuses_by_ellipsis``) refuses.
+  don't": ``requests.refuses_by_ellipsis``) refuses. An agreement a later sentence may take back ("Yes please.
+  Wait, hold off.") is unsure; one whose only "no" is a noun's determiner ("No problem, go ahead.") is read by its
+  imperative (``consent_acts``).
 - An agreement is to the details the proposal and the talk before it stated: the proposal or the answer stating
   other details than the call's (``details.other_details``), a call value first said after the proposal ("Yes, make
   it 3 rooms" to "Would you like to reserve?"), or a user step after the proposal that gives information
