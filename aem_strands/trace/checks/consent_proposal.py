@@ -4,8 +4,10 @@ as the agent last restated it), the user's answers to it, and whether an agreeme
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
+from aem_strands.compare.parse_numbers import currency_code
 from aem_strands.trace.checks.consent_acts import (
     agent_acts,
     answer_reading,
@@ -122,7 +124,8 @@ def _said_after(before: list[Step], proposal: Step, call: Step) -> list[str]:
 
 def _unproposed(before: list[Step], proposal: Step, call: Step) -> list[str]:
     """The call's argument values that neither the proposal nor anything before it states (a value with a digit as
-    ``details.stated`` reads it, another string as a case-insensitive part of a text)."""
+    ``details.stated`` reads it, a currency code by its symbol or name, another string as a case-insensitive part of
+    a text)."""
     earlier = [turn_text(proposal), *(turn_text(s) for s in before if s.index < proposal.index and s.content)]
     earlier += [str(s.observation) for s in before if s.index < proposal.index and s.observation is not None]
     folded = [t.casefold() for t in earlier]
@@ -133,21 +136,32 @@ def _unproposed(before: list[Step], proposal: Step, call: Step) -> list[str]:
             if not any(stated(details[name], t) for t in earlier):
                 out.append(details[name].value)
         elif isinstance(value, str) and value.strip() and not any(value.casefold() in t for t in folded):
-            out.append(value)
+            out.extend([] if any(_names_currency(value, t) for t in earlier) else [value])
     return out
 
 
-def _informed_after(before: list[Step], proposal: Step, call: Step, agreed: Step | None) -> tuple[Step, bool] | None:
+_CURRENCY_TOKEN = re.compile(r"us\$|[$€£¥₹₩]|[A-Za-z]+")
+
+
+def _names_currency(value: str, text: str) -> bool:
+    """Whether ``value`` is a currency's ISO code that ``text`` names by a symbol or a name (``USD`` by "$300.00" or
+    "dollars": ``compare.parse_numbers.currency_code``)."""
+    code = currency_code(value)
+    return (
+        code is not None
+        and code == value.upper()
+        and any(currency_code(t) == code for t in _CURRENCY_TOKEN.findall(text))
+    )
+
+
+def _informed_after(before: list[Step], proposal: Step, call: Step) -> tuple[Step, bool] | None:
     """The last user step after the proposal that gives information (``inform`` above ``UNLIKELY``; ``True`` when
     at least ``CONFIDENT``), when the call has values the proposal and the talk before it never stated; else
-    ``None``. The answer the model read as a sure agreement (``agreed``) gives information only when the model is
-    sure it does (at least ``CONFIDENT``): "No problem, go ahead." agrees, whatever its ``inform`` of 0.43."""
+    ``None``."""
     if not _unproposed(before, proposal, call):
         return None
     for user in reversed([u for u in user_turns(before) if u.index > proposal.index]):
         inform = min(acts["inform"] for acts in user_acts(before, user, proposal))
-        if user is agreed and inform < CONFIDENT:
-            continue
         if inform > UNLIKELY:
             return user, inform >= CONFIDENT
     return None
@@ -190,7 +204,7 @@ def by_proposal(before: list[Step], call: Step, ledger: ConsentLedger, original:
             "(and may refuse it)"
         )
         return Consent(Decision.WITHHELD, how, shown, answered=True)
-    informed = _informed_after(before, proposal, call, answer if reading == "agree" else None)
+    informed = _informed_after(before, proposal, call)
     if informed is not None:
         user, sure = informed
         if not sure:
