@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from aem_strands.compare.dialog_acts import WEIGHTS, Speaker, act_probabilities
-from aem_strands.trace.checks import consent
+from aem_strands.trace.checks import consent, consent_acts, consent_request
 from aem_strands.trace.checks.context import ExactValues, TraceContext
 from aem_strands.trace.evaluate import evaluate_trace
 from aem_strands.trace.types import Dimension, FindingMethod, TraceStatus
@@ -48,7 +48,7 @@ def test_the_heads_read_agreement_refusal_and_proposals() -> None:
 
 
 def _unsure(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = consent.act_probabilities
+    real = consent_acts.act_probabilities
 
     def fake(text: str, speaker: Speaker, context: str | None = None) -> dict[str, float]:
         if speaker is Speaker.USER and text.startswith("Hmm"):
@@ -56,7 +56,9 @@ def _unsure(monkeypatch: pytest.MonkeyPatch) -> None:
             return {"agree": 0.6, "refuse": 0.1, "request": 0.0, "ask": 0.0, "inform": 0.0}
         return real(text, speaker, context)
 
-    monkeypatch.setattr(consent, "act_probabilities", fake)
+    # the answer reading and the request path each read the heads
+    monkeypatch.setattr(consent_acts, "act_probabilities", fake)
+    monkeypatch.setattr(consent_request, "act_probabilities", fake)
 
 
 class Judge:

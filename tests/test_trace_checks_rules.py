@@ -494,12 +494,13 @@ def test_an_answer_that_refuses_or_does_not_agree_is_no_consent(answer: str) -> 
 
 
 def test_no_problem_go_ahead_is_no_refusal() -> None:
-    # The act model reads "No problem, go ahead" as a refusal after a confirmation request and as no refusal after an
-    # offer; the proposal's kind is unnamed, so it is unsure: a question for the judge, never a refusal finding.
+    # The act model reads "No problem, go ahead" as a refusal after a confirmation request; the parse reads its "no"
+    # as the determiner of a noun hanging from "go ahead", which the model reads as a sure agreement: consent
+    # (consent_acts._agreement; both outcomes in tests/test_consent_answers.py).
     t = trace(say("Shall I cancel order 123?"), user("No problem, go ahead"), call("cancel_order", order_id="123"))
     verdict = check_safety(t, CANCEL_ENV, CTX)
     assert verdict.findings == ()
-    assert "whether the answer at step 's2' agrees" in verdict.undecided[0]
+    assert verdict.undecided == ()
 
 
 def test_a_proposal_nobody_answered_is_no_consent() -> None:

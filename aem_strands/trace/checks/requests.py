@@ -3,7 +3,8 @@ the dependency parse (the spaCy pipeline ``aem_strands.compare.roles`` loads, on
 in other words than the tool's name, the bundled MiniLM embeddings (``aem_strands.compare.scorers``).
 
 A text asks for the action when a verb in its base form (``VB``: an imperative, or after a modal or ``to``: "please
-cancel order 123", "Can you transfer 250 EUR?", "I need you to cancel it") is *open*:
+cancel order 123", "Can you transfer 250 EUR?", "I need you to cancel it"; a text the parse finds no verb in is read
+again as a request, ``_request_parse``: "Please close savings account 7720.", "Mark as complete.") is *open*:
 
 - not negated: neither it nor a verb it hangs from has a ``neg`` dependent ("I need you to not cancel it",
   "I don't want to cancel"), up to a clause set beside a verb (a conjunct or a parataxis of it: "I don't want
@@ -104,12 +105,34 @@ def _parse(text: str) -> Doc:
     return _nlp()(text)
 
 
+_FRAME = "Can you "
+"""The frame a verbless request is read in again: a modal question, whose first word after it can only be a verb."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _request_parse(text: str) -> Doc:
+    """The parse of a user's request. The small pipeline tags a sentence-initial imperative it cannot tell from a
+    noun or an adjective as one ("Please close savings account 7720.": ``close`` an adjective; "Mark as complete.":
+    ``Mark`` a proper noun), so a text with no verb at all is parsed again after ``_FRAME``, its first word
+    lower-cased; that reading is kept when it makes the first word a base-form verb ("Savings account 7720." stays a
+    noun phrase unless the frame reads ``savings`` as a verb)."""
+    doc = _parse(text)
+    if any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in doc):
+        return doc
+    first = next((t for t in doc if t.dep_ != "intj" and not t.is_punct and t.tag_ != "UH"), None)
+    if first is None or not first.is_alpha:
+        return doc
+    framed = _parse(_FRAME + first.lower_ + text[first.idx + len(first.text) :])
+    own = len(_FRAME.split())
+    return framed if len(framed) > own and framed[own].tag_ == "VB" else doc
+
+
 @functools.lru_cache(maxsize=1024)
 def asks_for(text: str, tool_name: str) -> bool:
     """Whether ``text`` asks for ``tool_name``'s action by a word naming it (see the module docstring)."""
     if not names_action(text, tool_name):
         return False
-    return any(t.tag_ == "VB" and names_action(t.text, tool_name) and _open(t) for t in _parse(text))
+    return any(t.tag_ == "VB" and names_action(t.text, tool_name) and _open(t) for t in _request_parse(text))
 
 
 def _phrase(verb: Token, kept: frozenset[str] | None = None) -> str:
@@ -134,7 +157,7 @@ def open_phrases(text: str) -> tuple[str, ...]:
     core (the verb with its objects and particles, without prepositional phrases: "move my meeting" of "move my
     meeting to then")."""
     found: list[str] = []
-    for verb in (t for t in _parse(text) if t.tag_ == "VB" and _open(t)):
+    for verb in (t for t in _request_parse(text) if t.tag_ == "VB" and _open(t)):
         for phrase in (_phrase(verb), _phrase(verb, _CORE)):
             if phrase not in found:
                 found.append(phrase)
@@ -344,3 +367,26 @@ def refuses_by_ellipsis(text: str) -> bool:
         if not any(c.dep_ in _OWN for c in token.children):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=1024)
+def past_negated_noun(text: str) -> str | None:
+    """The imperative a one-sentence answer gives past a noun phrase negated by the determiner "no" that hangs from
+    it ("go ahead." of "No problem, go ahead."; "No worries, go ahead."), when that determiner is the text's only
+    negation and its root is an open base-form verb; else ``None``. "No, go ahead." (an interjection), "No thanks."
+    and "No need, thanks." (no verb) give ``None``: there the "no" answers the question."""
+    doc = _request_parse(text)
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1 or roots[0].tag_ != "VB" or not _open(roots[0]):
+        return None
+    root = roots[0]
+    if any(t.dep_ == "neg" for t in doc):
+        return None
+    negating = [t for t in doc if t.lower_ == "no"]
+    if not negating or any(t.dep_ != "det" or t.head.head.i != root.i or t.head.i == root.i for t in negating):
+        return None
+    dropped = {w.i for t in negating for w in t.head.subtree}
+    kept = [t for t in doc if t.i not in dropped]
+    while kept and kept[0].is_punct:
+        kept.pop(0)
+    return "".join(t.text_with_ws for t in kept).strip() or None
