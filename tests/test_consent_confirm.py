@@ -40,7 +40,8 @@ def test_a_request_alone_is_no_confirmation() -> None:
     verdict = safety(asked, CONFIRM)
     assert outcome(verdict) == "finding"
     message = next(f.message for f in verdict.findings if f.rule == RULE)
-    assert "explicit confirmation of its details" in message and "a request is no confirmation" in message
+    assert "explicit confirmation of its details" in message
+    assert "a request is no confirmation" in message
 
 
 def test_a_yes_to_a_proposal_without_the_details_fails() -> None:
@@ -95,7 +96,8 @@ def test_a_trace_never_lowers_the_run_policys_consent() -> None:
     policy = environment_from_json({"rules": {"consent": {"reserve_table": "confirm", "cancel_order": "required"}}})
     merged = merge_environment(policy, own)
     assert merged.consent == {"reserve_table": "confirm", "cancel_order": "confirm"}  # each raised, none lowered
-    lowered = merge_environment(policy, environment_from_json({"rules": {"consent": {"reserve_table": "not_required"}}}))
+    exempt = environment_from_json({"rules": {"consent": {"reserve_table": "not_required"}}})
+    lowered = merge_environment(policy, exempt)
     assert lowered.consent["reserve_table"] == "confirm"
     asked = _with_today([ASK])
     judged = merge_environment(Environment(tools=TOOLS, consent={"reserve_table": "confirm"}), own)
