@@ -13,10 +13,10 @@ database, the agent lists the details and obtains explicit user confirmation).
   13th`` for ``2019-03-13``) in the *listing*: the proposal, and the earlier confirmation requests about the call
   it restates after a correction ("Please confirm: 4 people from Sacramento ..." / "No, only 3 people." / "Please
   confirm: 3 seat reservations."), while no user step after one states another value of a type of the call's. A
-  yes/no argument (``add_insurance: "False"``) is stated by the side the newest mention of its words says ("with
-  extra luggage"; "You won't be needing the insurance option"); a false one nobody mentions is the default, no
-  detail to list. The listing must state the action too (it names the action's word, or the model reads it as a
-  ``confirm`` or ``offer_intent`` act).
+  yes/no argument (``add_insurance: "False"``) is stated by the side the newest mention of its words says (read
+  from its parse: "with extra luggage" yes; "Insurance is not included", "No extra luggage" no); a false one nobody
+  mentions is the default, no detail to list. The listing must state the action too (it names the action's word,
+  or the model reads it as a ``confirm`` or ``offer_intent`` act).
 - A finding (the listing does not state the call's details): a number, clock time or date (a date only against
   a known today) the index does not find in the listing, or no value of the call found at all ("Shall I book
   it?" / "Yes"). ``undecided`` (never a pass, never a finding): a name or identifier the index does not find (it
@@ -28,8 +28,8 @@ database, the agent lists the details and obtains explicit user confirmation).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from aem_strands.compare.reply_words import NEGATION_CUES, NEGATIVE_WORDS
 from aem_strands.compare.values import ParseContext
 from aem_strands.tools import ToolCatalog
 from aem_strands.trace.checks.consent import own_details
@@ -37,20 +37,21 @@ from aem_strands.trace.checks.consent_acts import agent_acts, replies, turn_text
 from aem_strands.trace.checks.consent_decision import PROPOSAL, Consent, ConsentLedger, Decision
 from aem_strands.trace.checks.consent_proposal import by_proposal, values_stated
 from aem_strands.trace.checks.details import other_details, value_detail
-from aem_strands.trace.checks.steps import names_action, sentences, words
+from aem_strands.trace.checks.steps import names_action, sentences
 from aem_strands.trace.grounding import GroundingIndex
 from aem_strands.trace.grounding_dates import reference_date
 from aem_strands.trace.grounding_keys import SameFn
 from aem_strands.trace.types import ActionType, Step, Trace
 from aem_strands.types import JsonValue
 
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
 NEEDS = "an explicit confirmation of its details (policy rules.consent: confirm)"
 """What a ``confirm`` tool needs, as the finding states it."""
 _SETTLED = ("number", "clock", "date", "datetime")
 """The kinds of value (``details.value_detail``) the grounding index reads in any wording it knows: one it does not
 find in the listing was not stated."""
-_NEGATIONS = NEGATION_CUES | NEGATIVE_WORDS
-_NEGATION_WINDOW = 6
 _SQUEEZED = re.compile(r"([.!?,])(?=[A-Za-z])")
 """Sentence punctuation with no space after it ("on March 10th.Is that okay?"), spaced before the index reads."""
 
@@ -90,17 +91,34 @@ def _flag(value: JsonValue) -> bool | None:
     return None
 
 
+def _negated(token: Token) -> bool:
+    """Whether the parse negates a mention of a flag: its phrase (the mention, or the noun it modifies: "the
+    insurance option") has a negation or a determiner "no" ("No extra luggage"), is governed by "without", or is the
+    subject or object of a negated verb, or of a preposition attached to one ("Insurance is not included", "You
+    won't be needing the insurance option", "a Hatchback not coming with insurance")."""
+    phrase = token.head if token.dep_ in ("compound", "amod") else token
+    if any(c.dep_ == "neg" or (c.dep_ == "det" and c.lower_ == "no") for c in phrase.children):
+        return True
+    verb = phrase.head
+    if phrase.dep_ == "pobj":
+        if verb.lower_ == "without":
+            return True
+        verb = verb.head  # what the preposition attaches to: "not coming with insurance"
+    return phrase.dep_ != "ROOT" and verb.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in verb.children)
+
+
 def _flag_side(texts: list[str], name: str) -> bool | None:
-    """The side the newest text that mentions a flag argument's words states for it ("with extra luggage", "You
-    won't be needing the insurance option": a negation among the six words before the mention says no), ``None``
-    where none mentions it."""
+    """The side the newest text that mentions a flag argument's words states for it (no when the parse negates the
+    mention, ``_negated``), ``None`` where none mentions it."""
+    from aem_strands.compare.roles import _nlp  # the parser is loaded only when a flag needs reading
+
     for text in texts:
         for sentence in sentences(text):
-            said = words(sentence)
-            at = next((i for i, w in enumerate(said) if names_action(w, name)), None)
-            if at is not None:
-                cues = said[max(0, at - _NEGATION_WINDOW) : at]
-                return not any(w in _NEGATIONS or w.endswith("n't") for w in cues)
+            if not names_action(sentence, name):
+                continue
+            mention = next((t for t in _nlp()(sentence) if names_action(t.text, name)), None)
+            if mention is not None:
+                return not _negated(mention)
     return None
 
 
