@@ -102,14 +102,14 @@ def test_each_plant_fails_the_trace_at_its_step(kind: str) -> None:
     assert unplanted.status.value == "pass", _found(unplanted)
 
 
-def test_drop_confirmation_removes_the_proposal_and_the_yes_under_a_consent_policy() -> None:
+def test_drop_confirmation_removes_the_proposal_and_the_yes_under_a_confirm_policy() -> None:
     planted = drop_confirmation(_trace())
     assert planted is not None
     assert asked_by_labels(planted.trace, "s7") is None  # no user step here carries SGD's intent labels
     ids = [s["step_id"] for s in planted.trace["steps"]]
     assert ids == ["s1", "s2", "s3", "s4", "s7", "s8"]  # s5 (CONFIRM) and s6 ("Yes please.") gone
     assert planted.steps == ("s7",)
-    assert planted.policy == {"rules": {"consent": {"ReserveRestaurant": "required"}}}
+    assert planted.policy == {"rules": {"consent": {"ReserveRestaurant": "confirm"}}}
 
 
 def test_drop_confirmation_needs_a_proposal_the_data_labels() -> None:

@@ -11,7 +11,7 @@ registry recorded in it lifts one of the policy's). The format is that of ``docs
             handoff: [{after, observed | failed, times, to}],
             tool_selection: [{goal_pattern, allowed, forbidden}],
             sensitive_data: {forbid_in_reply: [...], forbid_to_tools: {kind: [tools]}},
-            consent: {tool: required | not_required}}
+            consent: {tool: required | not_required | confirm}}
     budgets: {max_steps, max_tool_calls, max_identical_calls, max_retries, max_latency_ms, max_tokens, max_cost_usd}
     expected_final_state: {...}
 """
@@ -104,7 +104,7 @@ class _RulesModel(BaseModel):
     handoff: list[_HandoffModel] = Field(default_factory=list)
     tool_selection: list[_SelectionModel] = Field(default_factory=list)
     sensitive_data: _SensitiveModel | None = None
-    consent: dict[Name, Literal["required", "not_required"]] = Field(default_factory=dict)
+    consent: dict[Name, Literal["required", "not_required", "confirm"]] = Field(default_factory=dict)
 
 
 class _PermissionsModel(BaseModel):
@@ -325,6 +325,21 @@ def _tools(policy: ToolCatalog, own: ToolCatalog) -> ToolCatalog:
     return ToolCatalog(tuple(out.values()))
 
 
+_CONSENT_RANK = {"not_required": 0, "required": 1, "confirm": 2}
+"""The consent values by how much they restrict: ``confirm`` (a yes to the listed details) asks more than
+``required`` (consent as a destructive tool needs), which asks more than ``not_required``."""
+
+
+def _consent(policy: Mapping[str, str], own: Mapping[str, str]) -> dict[str, str]:
+    """A run policy's ``rules.consent`` with a trace's own: a trace only raises a tool's value (``required`` or
+    ``confirm``), never lowers one (a trace's ``required`` leaves a policy's ``confirm``)."""
+    merged = dict(policy)
+    for tool, need in own.items():
+        if need != "not_required" and _CONSENT_RANK.get(need, 0) > _CONSENT_RANK.get(merged.get(tool, ""), -1):
+            merged[tool] = need
+    return merged
+
+
 def merge_environment(policy: Environment | None, own: Environment | None) -> Environment:
     """The environment a trace is judged against: the run's policy and the trace's own environment (a file's
     ``environment``, or the Strands registry ``session_to_trace`` records).
@@ -334,7 +349,8 @@ def merge_environment(policy: Environment | None, own: Environment | None) -> En
     both define keeps the policy's hints and argument schemas, with a ``destructiveHint`` true from either side
     (``_definition``); tool names compare as the policy engine sees them (``aem_strands.trace.names``). Budgets
     (each one the trace sets to other than the default) and the expected final state: the trace's own wins.
-    ``consent: required`` adds up too; a trace's own ``not_required`` is dropped when a run's policy is given.
+    ``consent`` adds up too (``_consent``): a trace's own ``required`` or ``confirm`` raises the policy's value for
+    the tool, its ``not_required`` is dropped when a run's policy is given.
     """
     if policy is None or own is None:
         return own or policy or Environment()
@@ -362,7 +378,7 @@ def merge_environment(policy: Environment | None, own: Environment | None) -> En
         else policy.expected_final_state,
         untrusted_tools=_names(policy.untrusted_tools, own.untrusted_tools),
         handoff=tuple(dict.fromkeys([*policy.handoff, *own.handoff])),
-        consent={**policy.consent, **{t: n for t, n in own.consent.items() if n == "required"}},
+        consent=_consent(policy.consent, own.consent),
     )
 
 

@@ -90,6 +90,7 @@ __all__ = [
     "Decision",
     "answer_reading",
     "consent_to",
+    "own_details",
 ]
 
 
@@ -112,6 +113,13 @@ def _context_arguments(catalog: ToolCatalog, call: Step, before: list[Step]) -> 
     )
 
 
+def own_details(catalog: ToolCatalog, call: Step, before: list[Step]) -> Step:
+    """``call`` with only the arguments that are details of its action: less a session's context
+    (``_context_arguments``)."""
+    shared = _context_arguments(catalog, call, before)
+    return replace(call, arguments={k: v for k, v in call.arguments.items() if k not in shared})
+
+
 def consent_to(trace: Trace, call: Step, ledger: ConsentLedger, catalog: ToolCatalog | None = None) -> Consent:
     """The user's consent to ``call`` (see the module docstring); ``ledger`` holds what earlier calls used (the
     caller records this call's with ``ledger.use``). ``catalog``: the tools the request path reads by meaning (by
@@ -119,8 +127,7 @@ def consent_to(trace: Trace, call: Step, ledger: ConsentLedger, catalog: ToolCat
     (``_context_arguments``)."""
     tools = catalog if catalog is not None else (trace.environment.tools if trace.environment else ToolCatalog())
     before = list(trace.steps[: call.index])
-    shared = _context_arguments(tools, call, before)
-    own = replace(call, arguments={k: v for k, v in call.arguments.items() if k not in shared})
+    own = own_details(tools, call, before)
     proposed = by_proposal(before, own, ledger, call)
     if proposed is not None and (proposed.decision is Decision.GIVEN or proposed.refused):
         return proposed
