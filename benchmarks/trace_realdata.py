@@ -176,7 +176,9 @@ def _new_rules(clean: TraceResult, planted: TraceResult, faulty: Planted) -> set
 
 def _consent_how(raw: dict[str, Any], step_id: str) -> str:
     """How the consent check reads the user's consent to the call ``step_id`` of ``raw`` (its loop over the calls
-    that need consent, as ``checks.safety`` runs it, so that earlier calls use up the consents they used)."""
+    that need consent, as ``checks.safety`` runs it, so that earlier calls use up the consents they used). It is the
+    reading of a yes or a request; a policy's ``consent: confirm`` then checks the listed details
+    (``checks.consent_confirm``), which this line does not show."""
     trace = parse_trace(raw)
     catalog = trace.environment.tools if trace.environment else None
     destructive = {d.name for d in catalog.definitions if d.destructive} if catalog else set()
