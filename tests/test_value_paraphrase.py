@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aem_strands.compare.value_paraphrase import CONFIDENT, grounding_phrase, pair_features, phrases, probabilities
+from aem_strands.compare.value_paraphrase import (
+    CONFIDENT,
+    grounding_phrase,
+    pair_features,
+    phrases,
+    probabilities,
+    shares_word,
+)
 from aem_strands.trace.checks.arguments import check_arguments
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
@@ -20,8 +27,8 @@ CTX = TraceContext(ComparatorValues())
 
 def test_phrases_are_short_runs_that_neither_start_nor_end_with_a_stop_word() -> None:
     found = phrases("I want some Diner style food in Fremont.")
-    assert "Diner" in found and "Diner style food" in found and "Fremont" in found
-    assert "I want" not in found and "food in" not in found and "in Fremont" not in found
+    assert {"Diner", "Diner style food", "Fremont"} <= set(found)
+    assert not {"I want", "food in", "in Fremont"} & set(found)
     assert all(1 <= len(p.split()) <= 3 for p in found)
 
 
@@ -40,25 +47,37 @@ def test_no_phrase_no_probability() -> None:
 @pytest.mark.parametrize(
     ("said", "value", "phrase"),
     [
-        ("I'm looking for some burgers in Fremont.", "American", "burgers"),
-        ("Find me a place that serves pizza and pasta.", "Italian", "pizza"),
+        ("I'd like some Ramen in Fremont.", "Japanese", "Ramen"),
+        ("Find me a place that serves pasta.", "Italian", "pasta"),
+        ("I am craving Cantonese food tonight", "Chinese", "Cantonese"),
+        ("find me a Punjabi place", "Indian", "Punjabi"),
     ],
 )
 def test_a_value_said_in_other_words_is_read_confidently(said: str, value: str, phrase: str) -> None:
     found = grounding_phrase(value, [said])
-    assert found is not None and phrase in found.phrase and found.probability >= CONFIDENT
+    assert found is not None
+    assert (found.phrase, found.probability >= CONFIDENT) == (phrase, True)
 
 
 @pytest.mark.parametrize(
     ("said", "value"),
     [
-        ("I'm looking for some burgers in Fremont.", "Italian"),
-        ("Find me a place that serves pizza and pasta.", "Mexican"),
-        ("I'm looking for some burgers in Fremont.", "Vegetarian"),
+        ("I'd like some Ramen in Fremont.", "Italian"),  # another cuisine: the changed value of a planted fault
+        ("I'd like some Ramen in Fremont.", "Chinese"),
+        ("Find me a place that serves pasta.", "Mexican"),
+        ("I am craving Cantonese food tonight", "Japanese"),
+        ("find me a Punjabi place", "Pakistani"),
+        ("Find me a movie in the Play genre", "Drama"),  # not confident: left to the judge
     ],
 )
 def test_another_value_of_the_slot_is_not(said: str, value: str) -> None:
     assert grounding_phrase(value, [said]) is None
+
+
+def test_a_phrase_that_shares_a_word_with_the_value_names_it_in_part_and_is_not_read() -> None:
+    assert shares_word("Airport", "Orly International Airport")
+    assert not shares_word("Ramen", "Japanese")
+    assert grounding_phrase("Orly International Airport", ["Take me to the Airport."]) is None
 
 
 def _trace(said: str, **arguments: Any) -> Trace:
@@ -73,11 +92,12 @@ def _outcome(verdict: DimensionVerdict) -> str:
     return "finding" if verdict.findings else "undecided" if verdict.undecided else "grounded"
 
 
-@pytest.mark.parametrize(("value", "expected"), [("American", "grounded"), ("Italian", "undecided")])
+@pytest.mark.parametrize(("value", "expected"), [("Japanese", "grounded"), ("Italian", "undecided")])
 def test_the_arguments_check_grounds_a_value_said_in_other_words_only(value: str, expected: str) -> None:
     verdict = check_arguments(
-        _trace("I'm looking for some burgers in Fremont.", city="Fremont", cuisine=value), Environment(), CTX
+        _trace("I'd like some Ramen in Fremont.", city="Fremont", cuisine=value), Environment(), CTX
     )
     assert _outcome(verdict) == expected
-    if expected == "grounded":  # the evidence names the user's words and the probability
-        assert "grounded by meaning" in verdict.checked and "'burgers'" in verdict.checked
+    # the evidence names the user's words and the model's probability; an open value is no finding
+    assert ("by the user's 'Ramen' (probability 0." in verdict.checked) is (expected == "grounded")
+    assert verdict.findings == ()

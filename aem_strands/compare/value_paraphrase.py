@@ -9,7 +9,8 @@ a value ``v`` with MiniLM sentence vectors ``e(p)`` and ``e(v)`` (unit length, `
 the cosine ``e(p)·e(v)``, the elementwise product ``e(p)*e(v)`` and the absolute difference ``|e(p)-e(v)|``.
 
 ``grounding_phrase(value, texts)`` is the most likely of the short phrases of ``texts`` (``phrases``: word runs
-of one to three words that do not start or end with a stop word) and its probability, when that probability
+of one to three words that do not start or end with a stop word; none that shares a word with the value, which
+would name it in part: ``shares_word``) and its probability, when that probability
 reaches ``CONFIDENT`` (the operating point chosen on SGD test for precision: the training script prints it);
 else ``None``. Weights (``data/value_paraphrase.npz``, float16) and the sentence model load on first use only.
 The weights derive from the Schema-Guided Dialogue dataset (Rastogi et al., 2020), CC BY-SA 4.0; see
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 WEIGHTS = Path(__file__).with_name("data") / "value_paraphrase.npz"
-CONFIDENT = 0.97
+CONFIDENT = 0.85
 """The probability from which a phrase grounds a value (the SGD test precision at it: the module docstring)."""
 LONGEST = 3
 """The most words a candidate phrase has."""
@@ -61,6 +62,13 @@ def phrases(text: str) -> list[str]:
                 continue
             out.setdefault(" ".join(run))
     return list(out)
+
+
+def shares_word(phrase: str, value: str) -> bool:
+    """Whether a phrase and a value have a word in common (case aside): then the phrase may name the value in part
+    ("Airport" for ``Orly International Airport``), which is no reading in other words and not this model's to
+    settle."""
+    return bool({w.casefold() for w in _WORD.findall(phrase)} & {w.casefold() for w in _WORD.findall(value)})
 
 
 def pair_features(phrases_: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -128,7 +136,7 @@ class Paraphrase:
 def grounding_phrase(value: str, texts: Sequence[str], encode: Encode | None = None) -> Paraphrase | None:
     """The phrase of ``texts`` most likely to name ``value`` in other words, when the model is confident of it
     (``CONFIDENT``); else ``None``."""
-    candidates = list(dict.fromkeys(p for text in texts for p in phrases(text)))
+    candidates = list(dict.fromkeys(p for text in texts for p in phrases(text) if not shares_word(p, value)))
     scored = probabilities(value, candidates, encode)
     if not scored:
         return None
@@ -136,4 +144,13 @@ def grounding_phrase(value: str, texts: Sequence[str], encode: Encode | None = N
     return Paraphrase(candidates[best], scored[best]) if scored[best] >= CONFIDENT else None
 
 
-__all__ = ["CONFIDENT", "WEIGHTS", "Paraphrase", "grounding_phrase", "pair_features", "phrases", "probabilities"]
+__all__ = [
+    "CONFIDENT",
+    "WEIGHTS",
+    "Paraphrase",
+    "grounding_phrase",
+    "pair_features",
+    "phrases",
+    "probabilities",
+    "shares_word",
+]
