@@ -2,26 +2,31 @@
 
 Pairs come from the SGD dialogs (train: the snapshot ``fetch`` brings, ``--sgd-git``, read as
 ``benchmarks/pair_model_data.py`` reads it; test: the project's copy, ``--sgd-test``, never trained on). For each
-service call, each parameter whose value is words (no digit, at most three words, no typed reading) and each value
-the user's state held for that slot at the turn before the call (``frames[].state.slot_values``) that differs from
-it (case aside):
+service call, each parameter whose value is words (``value_paraphrase.reads``: no digit, at most three words, no
+typed reading) and each value the user's state held for that slot at the turn before the call
+(``frames[].state.slot_values``) that shares no word with it (``value_paraphrase.shares_word``: a value named in
+part is not the model's to read):
 
-- positive: (the user's value, the call's value): ``('Diner', 'American')``, ``('SF', 'San Francisco')``;
+- positive: (the user's value, the call's value): ``('Barbecue', 'American')``, ``('SF', 'San Francisco')``,
+  weighing as often as SGD gives it, up to ``--repeat`` times;
 - negatives: the same user value against ``--other`` other values the slot takes in calls (never one SGD pairs
   with that user value anywhere), against one value of another slot, and ``--phrases`` candidate phrases of the
-  dialog's user turns so far (``value_paraphrase.phrases``; none that overlaps a state value) against the call's
-  value.
+  dialog's user turns so far (``value_paraphrase.phrases``; none that overlaps a state value or shares a word with
+  the call's value) against the call's value.
 
-One logistic regression (scikit-learn, ``C`` below) over ``value_paraphrase.pair_features`` of the bundled MiniLM
-vectors. On SGD test the script prints precision and recall on the pairs, then on whole values as the arguments
-check meets them: a call's value not written in the user's turns is grounded when some candidate phrase of those
-turns reaches the threshold (recall); the same call with the value replaced by another value of the slot, not
-written there and never paired with the user's words, must not be (a wrong grounding: the precision counts them).
-The operating point printed is the lowest threshold whose precision on whole values is at least ``--precision``;
-``value_paraphrase.CONFIDENT`` is set from it by hand. ``--write`` stores the weights (float16) in
-``aem_strands/compare/data/value_paraphrase.npz``, atomically.
+One hidden layer of ``--hidden`` ReLU units (scikit-learn's ``MLPClassifier``; ``--hidden 0``: a logistic
+regression) over ``value_paraphrase.pair_features`` of the bundled MiniLM vectors. On SGD test the script prints
+precision and recall on the pairs, then on whole values as the arguments check meets them: a call's value not
+written in the user's turns, where those turns hold the user's own words for it, is grounded when some candidate
+phrase of those turns reaches the threshold (recall); the same call with the value replaced by another value of the
+slot, not written there and never paired with the user's words, must not be (a wrong grounding: the precision
+counts them, and the script names those at the operating point). The operating point printed is the lowest
+threshold whose precision on whole values is at least ``--precision``; ``value_paraphrase.CONFIDENT`` is set from
+it by hand. ``--write`` stores the weights (float16) in ``aem_strands/compare/data/value_paraphrase.npz``,
+atomically. ``--cache DIR`` keeps the sentence vectors between runs (``aem_strands.cache.ModelCache``). The shipped
+weights:
 
-    PYTHONPATH=$PWD python benchmarks/train_value_paraphrase.py --write
+    PYTHONPATH=$PWD python benchmarks/train_value_paraphrase.py --hidden 64 --phrases 12 --write
 
 SGD is CC BY-SA 4.0 (Rastogi et al., 2020); the shipped weights say so beside them (``value_paraphrase.README.md``).
 """
@@ -53,9 +58,7 @@ from train_dialog_acts import SGD_TEST, test_dialogs, train_dialogs  # noqa: E40
 
 from aem_strands.cache import ModelCache  # noqa: E402
 from aem_strands.compare.scorers import EmbeddingScorer  # noqa: E402
-from aem_strands.compare.settle import typed_value  # noqa: E402
-from aem_strands.compare.value_paraphrase import WEIGHTS, pair_features, phrases, shares_word  # noqa: E402
-from aem_strands.compare.values import Text  # noqa: E402
+from aem_strands.compare.value_paraphrase import WEIGHTS, pair_features, phrases, reads, shares_word  # noqa: E402
 
 C = 1.0
 """Inverse regularisation of the regression (a first choice, not tuned on test)."""
@@ -70,15 +73,6 @@ class Call:
     value: str
     said: tuple[str, ...]
     user_turns: tuple[str, ...]
-
-
-def _words(value: str) -> bool:
-    return (
-        bool(value.strip())
-        and not any(ch.isdigit() for ch in value)
-        and len(value.split()) <= 3
-        and isinstance(typed_value(value), Text)
-    )
 
 
 def calls(dialogs: Iterable[dict[str, Any]]) -> Iterator[Call]:
@@ -98,7 +92,7 @@ def calls(dialogs: Iterable[dict[str, Any]]) -> Iterator[Call]:
                     continue
                 slots = state.get(frame["service"], {})
                 for slot, value in call["parameters"].items():
-                    if _words(value):
+                    if reads(value):
                         said = tuple(v for v in slots.get(slot, []) if v.strip())
                         yield Call((frame["service"], slot), value, said, tuple(user_turns))
 
