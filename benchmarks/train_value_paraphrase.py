@@ -12,7 +12,8 @@ part is not the model's to read):
 - negatives: the same user value against ``--other`` other values the slot takes in calls (never one SGD pairs
   with that user value anywhere), against one value of another slot, and ``--phrases`` candidate phrases of the
   dialog's user turns so far (``value_paraphrase.phrases``; none that overlaps a state value or shares a word with
-  the call's value) against the call's value.
+  the call's value) against the call's value, and (train only) the ``--common`` phrases the users of a service say
+  most ("restaurant", "movie", "book"), none ever a user's value for the slot, against five values of each slot.
 
 One hidden layer of ``--hidden`` ReLU units (scikit-learn's ``MLPClassifier``; ``--hidden 0``: a logistic
 regression) over ``value_paraphrase.pair_features`` of the bundled MiniLM vectors. On SGD test the script prints
@@ -21,12 +22,13 @@ written in the user's turns, where those turns hold the user's own words for it,
 phrase of those turns reaches the threshold (recall); the same call with the value replaced by another value of the
 slot, not written there and never paired with the user's words, must not be (a wrong grounding: the precision
 counts them, and the script names those at the operating point). The operating point printed is the lowest
-threshold whose precision on whole values is at least ``--precision``; ``value_paraphrase.CONFIDENT`` is set from
+threshold whose precision on SGD dev whole values (the snapshot's ``dev``, also never trained on) is at least
+``--precision``: chosen there, then reported on test; ``value_paraphrase.CONFIDENT`` is set from
 it by hand. ``--write`` stores the weights (float16) in ``aem_strands/compare/data/value_paraphrase.npz``,
 atomically. ``--cache DIR`` keeps the sentence vectors between runs (``aem_strands.cache.ModelCache``). The shipped
 weights:
 
-    PYTHONPATH=$PWD python benchmarks/train_value_paraphrase.py --hidden 64 --phrases 12 --write
+    PYTHONPATH=$PWD python benchmarks/train_value_paraphrase.py --hidden 64 --phrases 12 --common 60 --write
 
 SGD is CC BY-SA 4.0 (Rastogi et al., 2020); the shipped weights say so beside them (``value_paraphrase.README.md``).
 """
@@ -34,6 +36,7 @@ SGD is CC BY-SA 4.0 (Rastogi et al., 2020); the shipped weights say so beside th
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -53,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from pair_model_data import SGD_GIT, head_commit  # noqa: E402
+from pair_model_data import SGD_GIT, git_show, head_commit, listed  # noqa: E402
 from train_dialog_acts import SGD_TEST, test_dialogs, train_dialogs  # noqa: E402
 
 from aem_strands.cache import ModelCache  # noqa: E402
@@ -114,7 +117,9 @@ def _overlaps(phrase: str, said: Iterable[str]) -> bool:
     return any(p in s.casefold() or s.casefold() in p for s in said)
 
 
-def pairs(all_calls: list[Call], others: int, phrase_count: int, rng: random.Random) -> dict[Pair, int]:
+def pairs(
+    all_calls: list[Call], others: int, phrase_count: int, rng: random.Random, common: int = 0
+) -> dict[Pair, int]:
     """Each pair (see the module docstring) and how often SGD gives it."""
     vocabulary: dict[tuple[str, str], list[str]] = defaultdict(list)
     for c in all_calls:
@@ -139,7 +144,39 @@ def pairs(all_calls: list[Call], others: int, phrase_count: int, rng: random.Ran
             p for t in c.user_turns for p in phrases(t) if not _overlaps(p, c.said) and not shares_word(p, c.value)
         ]
         out.update((p, c.value, 0) for p in rng.sample(candidates, min(phrase_count, len(candidates))))
+    out.update(_common_phrase_pairs(all_calls, vocabulary, common, rng))
     return dict(sorted(out.items()))
+
+
+def _common_phrase_pairs(
+    all_calls: list[Call], vocabulary: dict[tuple[str, str], list[str]], common: int, rng: random.Random
+) -> Iterator[Pair]:
+    """Hard negatives: the ``common`` phrases the users of a service say most ("restaurant", "movie", "book")
+    against values of its slots, each phrase never a user's value for that slot anywhere."""
+    said_by_slot: dict[tuple[str, str], set[str]] = defaultdict(set)
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    for c in all_calls:
+        said_by_slot[c.slot].update(s.casefold() for s in c.said)
+        if (c.slot[0], c.user_turns) not in seen:
+            seen.add((c.slot[0], c.user_turns))
+            counts[c.slot[0]].update({p.casefold() for t in c.user_turns for p in phrases(t)})
+    for slot, values in vocabulary.items():
+        said = said_by_slot[slot]
+        ranked = sorted(counts[slot[0]].items(), key=lambda item: (-item[1], item[0]))[:common]  # ties by name
+        frequent = [p for p, _ in ranked if not _overlaps(p, said)]
+        for phrase in frequent:
+            for value in rng.sample(values, min(5, len(values))):
+                if not shares_word(phrase, value):
+                    yield (phrase, value, 0)
+
+
+def dev_dialogs(git_dir: Path) -> Iterator[dict[str, Any]]:
+    """The SGD dev dialogs of the snapshot (the operating point is chosen there, never on test)."""
+    for path in listed(git_dir, "dev"):
+        text = git_show(git_dir, path)
+        if text is not None:
+            yield from json.loads(text)
 
 
 class Vectors:
@@ -243,6 +280,8 @@ def main() -> None:
     parser.add_argument("--balanced", action="store_true", help="weigh the classes alike (logistic regression)")
     parser.add_argument("--repeat", type=int, default=10, help="the most a positive pair's count weighs")
     parser.add_argument("--positive", type=float, default=1.0, help="the weight of a positive pair seen once")
+    parser.add_argument("--common", type=int, default=0, help="a service's most said phrases, as hard negatives")
+    parser.add_argument("--show", type=float, help="name the changed values grounded at this threshold")
     parser.add_argument("--cache", type=Path, help="a folder to keep the sentence vectors in between runs")
     parser.add_argument("--write", action="store_true", help="store the weights in the package")
     args = parser.parse_args()
@@ -251,7 +290,8 @@ def main() -> None:
     missing: list[str] = []
     train_calls = list(calls(train_dialogs(args.sgd_git, missing)))
     test_calls = list(calls(test_dialogs(args.sgd_test)))
-    train = pairs(train_calls, args.other, args.phrases, rng)
+    dev_calls = list(calls(dev_dialogs(args.sgd_git)))
+    train = pairs(train_calls, args.other, args.phrases, rng, args.common)
     test = pairs(test_calls, args.other, args.phrases, rng)
     print(f"SGD train {head_commit(args.sgd_git)[:12]} ({len(missing)} train files absent from the snapshot, skipped)")
     print(f"SGD test {args.sgd_test}")
@@ -270,17 +310,25 @@ def main() -> None:
     print("SGD test pairs:")
     _report("pairs", y_test, model.predict_proba(x_test)[:, 1])
     readings: list[str] = []
-    labels, best = whole_values(model, vectors, test_calls, args.values, rng, readings)
-    print(f"SGD test whole values ({int(labels.sum())} said in other words, {int((labels == 0).sum())} changed):")
+    dev_readings: list[str] = []
+    labels, best = whole_values(model, vectors, dev_calls, args.values, rng, dev_readings)
+    print(f"SGD dev whole values ({int(labels.sum())} said in other words, {int((labels == 0).sum())} changed):")
     _report("values", labels, best)
     chosen = next(
         (t for t in THRESHOLDS if ((best >= t) & (labels == 1)).sum() >= args.precision * max(1, (best >= t).sum())),
         None,
     )
-    print(f"operating point: {chosen} (lowest threshold with precision >= {args.precision} on whole values)")
-    if chosen is not None:
-        wrong = [r for r, label, p in zip(readings, labels, best, strict=True) if label == 0 and p >= chosen]
-        print(f"changed values grounded there ({len(wrong)}): {'; '.join(wrong)}")
+    print(f"operating point: {chosen} (lowest threshold with precision >= {args.precision} on SGD dev whole values)")
+    if args.show is not None:
+        wrong = [r for r, label, p in zip(dev_readings, labels, best, strict=True) if label == 0 and p >= args.show]
+        print(f"SGD dev changed values grounded at {args.show} ({len(wrong)}): {'; '.join(wrong)}")
+    labels, best = whole_values(model, vectors, test_calls, args.values, rng, readings)
+    print(f"SGD test whole values ({int(labels.sum())} said in other words, {int((labels == 0).sum())} changed):")
+    _report("values", labels, best)
+    shown = args.show if args.show is not None else chosen
+    if shown is not None:
+        wrong = [r for r, label, p in zip(readings, labels, best, strict=True) if label == 0 and p >= shown]
+        print(f"SGD test changed values grounded at {shown} ({len(wrong)}): {'; '.join(wrong)}")
     print(f"trained and scored in {time.time() - started:.0f} s")
     if args.write:
         handle, temporary = tempfile.mkstemp(dir=WEIGHTS.parent, suffix=".npz")

@@ -15,6 +15,7 @@ from aem_strands.compare.value_paraphrase import (
     pair_features,
     phrases,
     probabilities,
+    reads,
     shares_word,
 )
 from aem_strands.trace.checks.arguments import check_arguments
@@ -47,10 +48,10 @@ def test_no_phrase_no_probability() -> None:
 @pytest.mark.parametrize(
     ("said", "value", "phrase"),
     [
-        ("I'd like some Ramen in Fremont.", "Japanese", "Ramen"),
-        ("Find me a place that serves pasta.", "Italian", "pasta"),
-        ("I am craving Cantonese food tonight", "Chinese", "Cantonese"),
-        ("find me a Punjabi place", "Indian", "Punjabi"),
+        ("I want sushi in Fremont.", "Japanese", "sushi"),
+        ("Find me some tacos.", "Mexican", "tacos"),
+        ("I want to see a scary movie", "Horror", "scary"),
+        ("Something to do in SF", "San Francisco", "SF"),
     ],
 )
 def test_a_value_said_in_other_words_is_read_confidently(said: str, value: str, phrase: str) -> None:
@@ -62,16 +63,23 @@ def test_a_value_said_in_other_words_is_read_confidently(said: str, value: str, 
 @pytest.mark.parametrize(
     ("said", "value"),
     [
-        ("I'd like some Ramen in Fremont.", "Italian"),  # another cuisine: the changed value of a planted fault
-        ("I'd like some Ramen in Fremont.", "Chinese"),
-        ("Find me a place that serves pasta.", "Mexican"),
-        ("I am craving Cantonese food tonight", "Japanese"),
-        ("find me a Punjabi place", "Pakistani"),
+        ("I want sushi in Fremont.", "Chinese"),  # another cuisine: the changed value of a planted fault
+        ("Find me some tacos.", "Italian"),
+        ("I want to see a scary movie", "Comedy"),
+        ("I'd like some Ramen in Fremont.", "Italian"),
         ("Find me a movie in the Play genre", "Drama"),  # not confident: left to the judge
     ],
 )
 def test_another_value_of_the_slot_is_not(said: str, value: str) -> None:
     assert grounding_phrase(value, [said]) is None
+
+
+def test_only_word_values_are_read() -> None:
+    assert reads("Japanese")
+    assert not reads("2019-03-13")  # typed values are the typed equivalence's
+    assert not reads("Room 12")
+    assert not reads("a value of four words")
+    assert grounding_phrase("2019-03-13", ["the thirteenth of March"]) is None
 
 
 def test_a_phrase_that_shares_a_word_with_the_value_names_it_in_part_and_is_not_read() -> None:
@@ -92,12 +100,10 @@ def _outcome(verdict: DimensionVerdict) -> str:
     return "finding" if verdict.findings else "undecided" if verdict.undecided else "grounded"
 
 
-@pytest.mark.parametrize(("value", "expected"), [("Japanese", "grounded"), ("Italian", "undecided")])
+@pytest.mark.parametrize(("value", "expected"), [("Japanese", "grounded"), ("Chinese", "undecided")])
 def test_the_arguments_check_grounds_a_value_said_in_other_words_only(value: str, expected: str) -> None:
-    verdict = check_arguments(
-        _trace("I'd like some Ramen in Fremont.", city="Fremont", cuisine=value), Environment(), CTX
-    )
+    verdict = check_arguments(_trace("I want sushi in Fremont.", city="Fremont", cuisine=value), Environment(), CTX)
     assert _outcome(verdict) == expected
     # the evidence names the user's words and the model's probability; an open value is no finding
-    assert ("by the user's 'Ramen' (probability 0." in verdict.checked) is (expected == "grounded")
+    assert ("by the user's 'sushi' (probability 0." in verdict.checked) is (expected == "grounded")
     assert verdict.findings == ()
