@@ -1,10 +1,9 @@
-"""Values said in other words, grounded by the paraphrase model trained on SGD (``compare.value_paraphrase``):
-the phrases it reads, its confident readings, and the arguments check on traces of both outcomes (a value the user
-named in other words is grounded; another value of the same slot stays open, never a finding)."""
+"""Values said in other words, read by the paraphrase model trained on SGD (``compare.value_paraphrase``): the
+phrases it reads, its confident readings (a value the user named in other words), and what it does not read (another
+value of the same slot, typed values, a phrase naming the value in part). The arguments check does not use it yet:
+see the module docstring."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 import pytest
@@ -18,12 +17,6 @@ from aem_strands.compare.value_paraphrase import (
     reads,
     shares_word,
 )
-from aem_strands.trace.checks.arguments import check_arguments
-from aem_strands.trace.checks.context import TraceContext
-from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
-from aem_strands.trace.values import ComparatorValues
-
-CTX = TraceContext(ComparatorValues())
 
 
 def test_phrases_are_short_runs_that_neither_start_nor_end_with_a_stop_word() -> None:
@@ -86,24 +79,3 @@ def test_a_phrase_that_shares_a_word_with_the_value_names_it_in_part_and_is_not_
     assert shares_word("Airport", "Orly International Airport")
     assert not shares_word("Ramen", "Japanese")
     assert grounding_phrase("Orly International Airport", ["Take me to the Airport."]) is None
-
-
-def _trace(said: str, **arguments: Any) -> Trace:
-    steps = (
-        Step("u", 0, ActionType.USER, content=said),
-        Step("c", 1, ActionType.TOOL_CALL, "FindRestaurants", arguments, []),
-    )
-    return Trace("t", steps)
-
-
-def _outcome(verdict: DimensionVerdict) -> str:
-    return "finding" if verdict.findings else "undecided" if verdict.undecided else "grounded"
-
-
-@pytest.mark.parametrize(("value", "expected"), [("Japanese", "grounded"), ("Chinese", "undecided")])
-def test_the_arguments_check_grounds_a_value_said_in_other_words_only(value: str, expected: str) -> None:
-    verdict = check_arguments(_trace("I want sushi in Fremont.", city="Fremont", cuisine=value), Environment(), CTX)
-    assert _outcome(verdict) == expected
-    # the evidence names the user's words and the model's probability; an open value is no finding
-    assert ("by the user's 'sushi' (probability 0." in verdict.checked) is (expected == "grounded")
-    assert verdict.findings == ()

@@ -15,9 +15,13 @@ would name it in part: ``shares_word``) and its probability, when that probabili
 ``None``. Only values of the kind it was trained on are read (``reads``: words, no typed reading). ``CONFIDENT``
 (0.97) is the lowest threshold at which, on SGD dev values said in other words against the same calls with another
 value of the slot, precision is at least 98% (98.2%, recall 27.7%, 195 of each); on SGD test there precision is
-100% and recall 24.7% (215 of each; the training script prints both curves). Weights
-(``data/value_paraphrase.npz``, float16) and the sentence model load on first use only. The weights derive from the
-Schema-Guided Dialogue dataset (Rastogi et al., 2020), CC BY-SA 4.0; see ``data/value_paraphrase.README.md``.
+100% and recall 24.7% (215 of each; the training script prints both curves).
+
+Not wired into the arguments check: wired there (grounding by meaning what the rules leave undecided), it grounded,
+on a held-out fresh trace labelled failing, a value the rules had left undecided (a wrong pass, which the precision
+contract forbids), so whether and where to use it is left open. Weights (``data/value_paraphrase.npz``, float16)
+and the sentence model load on first use only. The weights derive from the Schema-Guided Dialogue dataset (Rastogi
+et al., 2020), CC BY-SA 4.0; see ``data/value_paraphrase.README.md``.
 """
 
 from __future__ import annotations

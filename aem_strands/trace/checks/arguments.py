@@ -40,12 +40,8 @@ schema's format or type, a format its description gives, the typed values earlie
 the user said another of them (``profit`` of "revenue, profit or units" after "EU revenue"); any value of a trace
 in which the user said nothing (no words, so no other words). The judge is asked the open ones when one is given
 (a no is the finding, method ``judge``); without one the question is ``undecided`` (the trace inconclusive, never a
-pass). Before that, an open one is grounded by meaning where a small model trained on SGD's own mappings of users'
-words to back-end values (``compare.value_paraphrase``) is confident that a short phrase of the user's messages names
-it ("Diner" for the cuisine ``American``); ``checked`` names the phrase and the model's probability. The model only
-grounds: where it is not confident the question stays open, never a finding. After the user handed the choice
-among an earlier tool's options to the agent (``grounding_delegation``: "Want me to pick one?" answered "Aisle
-please"), a value found nowhere of an argument those options hold is
+pass). After the user handed the choice among an earlier tool's options to the agent (``grounding_delegation``:
+"Want me to pick one?" answered "Aisle please"), a value found nowhere of an argument those options hold is
 undecided too (a judge may accept the choice), never a rule's finding. A value outside its schema's ``enum`` /
 ``const``, or a missing ``required`` argument, gives ``arguments.schema`` (``argument_schema``). Not applicable
 when no tool call has an argument.
@@ -61,7 +57,6 @@ from aem_strands.compare.gazetteer import places
 from aem_strands.compare.identifiers import is_identifier
 from aem_strands.compare.reply_words import negation_pattern
 from aem_strands.compare.settle import typed_value
-from aem_strands.compare.value_paraphrase import Paraphrase, grounding_phrase
 from aem_strands.compare.values import ParseContext, Text
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
 from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
@@ -334,14 +329,6 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
             yield inside[0]
 
 
-def _by_meaning(value: JsonValue, heard: list[str]) -> Paraphrase | None:
-    """The user's phrase that names ``value`` in other words by the paraphrase model's confident reading
-    (``compare.value_paraphrase``), else ``None``; the model loads only when a value first reaches it."""
-    if not isinstance(value, str) or not heard:
-        return None
-    return grounding_phrase(value, heard)
-
-
 def _judge_says_no(
     ctx: TraceContext, step: Step, question: str, said: list[str], value: JsonValue, undecided: list[str]
 ) -> bool:
@@ -369,8 +356,6 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
     checked = 0
     proposal: Step | None = None
     said: list[str] = []
-    heard: list[str] = []  # the user's messages, values corrected in them aside
-    by_meaning: list[str] = []  # values the paraphrase model grounded, with the words and the probability
     undecided: list[str] = []
     offered: dict[str, frozenset[str]] = {}  # the options earlier tools returned, by key
     replies: list[str] = []  # the agent's replies since the last options came
@@ -378,7 +363,6 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
     for step in trace.steps:
         if step.action_type is ActionType.USER and step.content:
             said.append(step.content)
-            heard.append(without_corrected(step.content))
             if proposal is not None and hands_choice(replies, step.content, offered, ctx.values.same):
                 delegated = step.step_id
         if step.action_type is ActionType.USER and proposal is not None and _accepts(proposal, step):
@@ -412,13 +396,6 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                     if unsaid is None and part is None:
                         unsaid = _typed_argument(index, path, value, _schema_of(definition, path))
                     if chosen is None and words_given and unsaid is None and (paraphrasable(value) or part is not None):
-                        meaning = _by_meaning(value, heard)
-                        if meaning is not None:
-                            by_meaning.append(
-                                f"step {step.step_id}: {path!r} {value!r} by the user's {meaning.phrase!r} "
-                                f"(probability {meaning.probability:.3f})"
-                            )
-                            continue
                         named = f" ({part.source} named it in part: {part.matched!r})" if part is not None else ""
                         question = (
                             f"Did the user (or an earlier tool result) give the value {value!r} of argument {path!r} "
@@ -438,8 +415,6 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                 replies.clear()
     today = f"; today {context.reference_date.isoformat()}" if context.reference_date else ""
     checked_text = f"{checked} argument value(s) of {len(calls)} tool call(s) looked up in what came before them{today}"
-    if by_meaning:
-        checked_text += "; grounded by meaning (value_paraphrase): " + "; ".join(by_meaning)
     return DimensionVerdict(Dimension.ARGUMENTS, not findings, tuple(findings), checked_text, "", tuple(undecided))
 
 
