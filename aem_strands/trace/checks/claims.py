@@ -53,7 +53,8 @@ _CONDITION = re.compile(
 
 _PARTICIPLE = r"(?:[a-z]+ed|made|sent|done|paid|set|put|given|taken|withdrawn|written|sold|bought|shipped|through)"
 _PERFECT = re.compile(
-    r"\b(?:(?:i|we)(?:'ve| have)|(?:it|that|this|everything) has|(?:has|have) been|'s been)"
+    r"\b(?:(?:i|we)(?:'ve| have)|(?:it|that|this|everything) has"
+    r"|(?:has|have) (?:(?:just|now|already|also|successfully) )?been|'s been)"
     r" (?:just |now |already |also |successfully |been )?"
     r"(?!(?:found|checked|looked|searched|tried|noticed|asked|needed|wanted|received|located|identified|listed"
     r"|pulled|compiled|heard|seen|been|had|got|reviewed|considered|used|discovered|selected|narrowed|scanned"

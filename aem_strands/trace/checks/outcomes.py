@@ -30,8 +30,13 @@ not a word list). A claim is unsupported when:
   action done by their grammar count (``claims.Claim.done``: ``I've booked it``, ``It has been sent``, ``the money
   went through``): a dialog act of success or a passive (``is scheduled to leave``, ``is located``) also describes
   things; with a catalog, the claim's verb must name the action of one of its write tools (``has been booked`` and
-  ``BookAppointment``; ``it has been rated 4.4`` names none). A failed call that could have done it is recovery's to
-  judge (``recovery.reported_success_after_error``), not this rule's.
+  ``BookAppointment``; ``it has been rated 4.4`` names none), or, for a verb that names no action, the sentence the
+  action word a write tool's name opens with (``Your reservation has been made`` and ``ReserveRestaurant``; not
+  ``ride`` of ``GetRide``, its object). With no write call at all, a report of success the rules cannot tie to a
+  write tool (an action done in other words than the tools': ``Your room has been booked`` with ``ReserveHotel``; a
+  state passive whose verb names one: ``Your table is reserved``) is a question for the judge, undecided without
+  one: never a pass. A failed call that could have done it is recovery's to judge
+  (``recovery.reported_success_after_error``), not this rule's.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from aem_strands.compare.acts import dialog_act
 from aem_strands.trace.checks.claims import Claim, success_claims
 from aem_strands.trace.checks.context import TraceJudge
 from aem_strands.trace.checks.observed import Record, name_words
+from aem_strands.trace.checks.requests import action_verb, names_verb
 from aem_strands.trace.checks.rulings import Ruling, ask, cite, clip, result_finding
 from aem_strands.trace.checks.steps import names_action
 from aem_strands.trace.types import Environment, Step
@@ -251,7 +257,22 @@ def _names_a_write(claim: Claim, env: Environment) -> bool:
     if not writes:
         return True
     said = " ".join(claim.verbs) or claim.sentence
-    return any(names_action(said, name) for name in writes)
+    # the verb (``has been booked``), or, for a verb that names no action (``has been made``), the sentence's word
+    # of a write tool's action itself (``Your reservation has been made``: ``ReserveRestaurant``), not its object
+    return any(names_action(said, name) or _names_its_verb(claim.sentence, name) for name in writes)
+
+
+def _has_writes(env: Environment) -> bool:
+    """Whether the catalog or the policy names a tool that may change something."""
+    return bool(env.destructive_tools) or any(d.destructive is True or not d.read_only for d in env.tools.definitions)
+
+
+def _names_its_verb(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` names the tool's action word when that word is the verb its name opens with
+    (``reservation`` for ``ReserveRestaurant``; not ``ride`` for ``GetRide``, whose opening verb says nothing)."""
+    verb = action_verb(name)
+    first = _FIRST_WORD.match(name.rsplit(".", 1)[-1].rsplit("__", 1)[-1])
+    return first is not None and first.group().casefold() == verb and names_verb(sentence, name)
 
 
 def _bare(claim: Claim) -> bool:
@@ -315,6 +336,11 @@ def unsupported(
             continue
         if (claim.done and _names_a_write(claim, env)) or (_bare(claim) and _names_a_catalog_write(claim, env)):
             found.append(Outcome(claim, "no call"))
+        elif claim.strong and claim.verbs and _has_writes(env) and (claim.done or _names_a_write(claim, env)):
+            # no write call at all, and a report of success the rules cannot tie to a write tool: an action done
+            # in other words than the tools' (``Your room has been booked`` with ``ReserveHotel``), or a state
+            # passive whose verb names one (``Your table is reserved``: maybe a state nobody here brought about)
+            found.append(Outcome(claim, "no call", question=True))
     return found
 
 
@@ -337,7 +363,8 @@ def outcome_ruling(
         )
     if not outcome.question:
         return Ruling((result_finding(step, rule, f"{where} says {claim!r}, but {said}", evidence),))
-    question = f"The reply says {claim!r}; {said}. Does the reply report an outcome the tool did not report?"
+    at = f"step {str(step.step_id)!r}: " if step is not None else ""
+    question = f"{at}the reply says {claim!r}; {said}. Does the reply report an outcome the tool did not report?"
     return ask(judge, question, evidence, step, rule, f"{where} says {claim!r}, but {said}, as the judge reads it")
 
 

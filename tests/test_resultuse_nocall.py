@@ -1,0 +1,88 @@
+"""Result use: a reply reporting a write done when no write call was made (issue 28: "I've booked it" with no
+booking call), by the words of the write tool's action or, in other words, as a question for the judge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aem_strands.tools import ToolCatalog, ToolDefinition
+from aem_strands.trace.checks.claims import success_claims
+from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.result_use import check_result_use
+from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
+from aem_strands.trace.values import ComparatorValues
+
+CTX = TraceContext(ComparatorValues())
+UNSUPPORTED = "result_use.unsupported_outcome"
+RESTAURANTS = Environment(
+    tools=ToolCatalog((ToolDefinition("FindRestaurants", read_only=True), ToolDefinition("ReserveRestaurant")))
+)
+HOTELS = Environment(tools=ToolCatalog((ToolDefinition("SearchHotel", read_only=True), ToolDefinition("ReserveHotel"))))
+
+
+def call(tool: str, observation: Any, **arguments: Any) -> dict[str, Any]:
+    return {"action_type": ActionType.TOOL_CALL, "tool_name": tool, "arguments": arguments, "observation": observation}
+
+
+def say(text: str) -> dict[str, Any]:
+    return {"action_type": ActionType.RESPONSE, "content": text}
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"action_type": ActionType.USER, "content": text}
+
+
+def judged(env: Environment, *steps: dict[str, Any]) -> DimensionVerdict:
+    trace = Trace(trace_id="t1", steps=tuple(Step(step_id=f"s{i + 1}", index=i, **s) for i, s in enumerate(steps)))
+    return check_result_use(trace, env, CTX)
+
+
+PROPOSED = [
+    user("Book a table at Benissimo for 2 at noon."),
+    say("Please confirm: a table for 2 at Benissimo at 12 pm."),
+    user("Yes."),
+]
+RESERVED = call("ReserveRestaurant", [{"restaurant_name": "Benissimo"}], restaurant_name="Benissimo")
+
+
+def test_a_reservation_said_made_with_no_reservation_call_is_unsupported() -> None:
+    verdict = judged(RESTAURANTS, *PROPOSED, say("Your reservation has been made."))
+    assert [(f.step_id, f.rule) for f in verdict.findings] == [("s4", UNSUPPORTED)]
+    assert judged(RESTAURANTS, *PROPOSED, RESERVED, say("Your reservation has been made.")).passed is True
+
+
+def test_an_adverb_inside_the_perfect_still_reports_the_action_done() -> None:
+    (claim,) = success_claims("The reservation has successfully been made.")
+    assert claim.done
+
+
+def test_the_object_of_a_tool_whose_name_opens_with_no_action_is_not_its_action() -> None:
+    """``GetRide``'s ``ride`` is its object: "Regular ride has been booked" names no action of it, so with no call
+    the claim is the judge's, never a finding by the tool's words."""
+    rides = Environment(tools=ToolCatalog((ToolDefinition("GetRide", read_only=False),)))
+    verdict = judged(rides, user("A regular ride for 3, please."), say("Regular ride has been booked for 3 persons."))
+    assert verdict.findings == ()
+    assert verdict.undecided
+    assert "step 's2'" in verdict.undecided[0]
+
+
+def test_an_action_done_in_other_words_than_the_tools_is_a_question_not_a_pass() -> None:
+    steps = [user("Book me a room at the Clink."), say("Shall I book the Clink for 2 nights?"), user("Yes.")]
+    verdict = judged(HOTELS, *steps, say("Your room has been booked."))
+    assert verdict.findings == ()
+    assert verdict.passed is not False
+    assert verdict.undecided
+    written = call("ReserveHotel", [{"hotel_name": "The Clink"}], hotel_name="The Clink")
+    assert judged(HOTELS, *steps, written, say("Your room has been booked.")).passed is True
+
+
+def test_a_state_passive_naming_the_write_with_no_call_is_a_question() -> None:
+    verdict = judged(RESTAURANTS, *PROPOSED, say("Your table is reserved."))
+    assert verdict.findings == ()
+    assert verdict.undecided
+    assert judged(RESTAURANTS, *PROPOSED, RESERVED, say("Your table is reserved.")).passed is True
+
+
+def test_a_catalog_of_reads_only_asks_nothing() -> None:
+    reads = Environment(tools=ToolCatalog((ToolDefinition("SearchHotel", read_only=True),)))
+    assert judged(reads, user("Any hotels in Paris?"), say("The hotel has been rated 4.5.")).passed is True
