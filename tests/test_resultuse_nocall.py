@@ -17,7 +17,6 @@ UNSUPPORTED = "result_use.unsupported_outcome"
 RESTAURANTS = Environment(
     tools=ToolCatalog((ToolDefinition("FindRestaurants", read_only=True), ToolDefinition("ReserveRestaurant")))
 )
-HOTELS = Environment(tools=ToolCatalog((ToolDefinition("SearchHotel", read_only=True), ToolDefinition("ReserveHotel"))))
 
 
 def call(tool: str, observation: Any, **arguments: Any) -> dict[str, Any]:
@@ -57,23 +56,14 @@ def test_an_adverb_inside_the_perfect_still_reports_the_action_done() -> None:
 
 
 def test_the_object_of_a_tool_whose_name_opens_with_no_action_is_not_its_action() -> None:
-    """``GetRide``'s ``ride`` is its object: "Regular ride has been booked" names no action of it, so with no call
-    the claim is the judge's, never a finding by the tool's words."""
+    """``GetRide``'s ``ride`` is its object: "Regular ride has been booked" names no action of it (SGD writes such
+    sentences in a confirmation request, before the call), so no finding by the tool's words."""
     rides = Environment(tools=ToolCatalog((ToolDefinition("GetRide", read_only=False),)))
     verdict = judged(rides, user("A regular ride for 3, please."), say("Regular ride has been booked for 3 persons."))
     assert verdict.findings == ()
-    assert verdict.undecided
-    assert "step 's2'" in verdict.undecided[0]
-
-
-def test_an_action_done_in_other_words_than_the_tools_is_a_question_not_a_pass() -> None:
-    steps = [user("Book me a room at the Clink."), say("Shall I book the Clink for 2 nights?"), user("Yes.")]
-    verdict = judged(HOTELS, *steps, say("Your room has been booked."))
-    assert verdict.findings == ()
-    assert verdict.passed is not False
-    assert verdict.undecided
-    written = call("ReserveHotel", [{"hotel_name": "The Clink"}], hotel_name="The Clink")
-    assert judged(HOTELS, *steps, written, say("Your room has been booked.")).passed is True
+    named = Environment(tools=ToolCatalog((ToolDefinition("BookRide", read_only=False),)))
+    verdict = judged(named, user("A regular ride for 3, please."), say("Regular ride has been booked for 3 persons."))
+    assert [f.rule for f in verdict.findings] == [UNSUPPORTED]
 
 
 def test_a_state_passive_naming_the_write_with_no_call_is_a_question() -> None:

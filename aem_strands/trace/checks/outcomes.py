@@ -32,11 +32,12 @@ not a word list). A claim is unsupported when:
   things; with a catalog, the claim's verb must name the action of one of its write tools (``has been booked`` and
   ``BookAppointment``; ``it has been rated 4.4`` names none), or, for a verb that names no action, the sentence the
   action word a write tool's name opens with (``Your reservation has been made`` and ``ReserveRestaurant``; not
-  ``ride`` of ``GetRide``, its object). With no write call at all, a report of success the rules cannot tie to a
-  write tool (an action done in other words than the tools': ``Your room has been booked`` with ``ReserveHotel``; a
-  state passive whose verb names one: ``Your table is reserved``) is a question for the judge, undecided without
-  one: never a pass. A failed call that could have done it is recovery's to judge
-  (``recovery.reported_success_after_error``), not this rule's.
+  ``ride`` of ``GetRide``, its object). With no write call at all, a report of success in a state passive whose verb
+  names a write tool's action (``Your table is reserved``) is a question for the judge, undecided without one. An
+  action done in other words than the tools' (``Your room has been booked`` with ``ReserveHotel``) is not read: asked
+  as a question, it turned traces a reviewer passes into inconclusive ones on sets never tuned on (2 of the 60 of
+  fresh v3, 1 of fresh v1's held-out half, 2 of SGD's; by their figures, the cases unread). A failed call that could
+  have done it is recovery's to judge (``recovery.reported_success_after_error``), not this rule's.
 """
 
 from __future__ import annotations
@@ -336,10 +337,9 @@ def unsupported(
             continue
         if (claim.done and _names_a_write(claim, env)) or (_bare(claim) and _names_a_catalog_write(claim, env)):
             found.append(Outcome(claim, "no call"))
-        elif claim.strong and claim.verbs and _has_writes(env) and (claim.done or _names_a_write(claim, env)):
-            # no write call at all, and a report of success the rules cannot tie to a write tool: an action done
-            # in other words than the tools' (``Your room has been booked`` with ``ReserveHotel``), or a state
-            # passive whose verb names one (``Your table is reserved``: maybe a state nobody here brought about)
+        elif claim.strong and claim.verbs and _has_writes(env) and _names_a_write(claim, env):
+            # no write call at all, and a report of success in a state passive whose verb names a write tool's
+            # action (``Your table is reserved``): maybe a state nobody here brought about, so the judge's
             found.append(Outcome(claim, "no call", question=True))
     return found
 
