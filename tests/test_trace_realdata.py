@@ -76,7 +76,7 @@ def test_each_fault_kind_lands_at_its_step() -> None:
     assert [s["action_type"] for s in gone] == ["response", "user"]  # the proposal and the answer to it
     assert "CONFIRM" in gone[0]["metadata"]["sgd_acts"]
     call = next(s for s in dropped.trace["steps"] if s["step_id"] == dropped.steps[0])
-    assert dropped.policy["rules"]["consent"] == {call["tool_name"]: "required"}
+    assert dropped.policy["rules"]["consent"] == {call["tool_name"]: "confirm"}
     claimed = planted["claimed_without_call"]
     reply = next(s for s in claimed.trace["steps"] if s["step_id"] == claimed.steps[0])
     assert "NOTIFY_SUCCESS" in reply["metadata"]["sgd_acts"]
