@@ -9,26 +9,15 @@ from aem_strands.tools import ToolCatalog, ToolDefinition
 from aem_strands.trace.checks.claims import success_claims
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.result_use import check_result_use
-from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
+from aem_strands.trace.types import DimensionVerdict, Environment, Step, Trace
 from aem_strands.trace.values import ComparatorValues
+from tests.test_resultuse_flags import call, say, user
 
 CTX = TraceContext(ComparatorValues())
 UNSUPPORTED = "result_use.unsupported_outcome"
 RESTAURANTS = Environment(
     tools=ToolCatalog((ToolDefinition("FindRestaurants", read_only=True), ToolDefinition("ReserveRestaurant")))
 )
-
-
-def call(tool: str, observation: Any, **arguments: Any) -> dict[str, Any]:
-    return {"action_type": ActionType.TOOL_CALL, "tool_name": tool, "arguments": arguments, "observation": observation}
-
-
-def say(text: str) -> dict[str, Any]:
-    return {"action_type": ActionType.RESPONSE, "content": text}
-
-
-def user(text: str) -> dict[str, Any]:
-    return {"action_type": ActionType.USER, "content": text}
 
 
 def judged(env: Environment, *steps: dict[str, Any]) -> DimensionVerdict:
