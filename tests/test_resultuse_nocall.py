@@ -1,5 +1,5 @@
 """Result use: a reply reporting a write done when no write call was made (issue 28: "I've booked it" with no
-booking call), by the words of the write tool's action or, in other words, as a question for the judge."""
+booking call), by the word of the write tool's action; a state passive naming it is a question for the judge."""
 
 from __future__ import annotations
 
