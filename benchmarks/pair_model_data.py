@@ -34,11 +34,13 @@ import argparse
 import hashlib
 import itertools
 import json
+import os
 import random
 import subprocess
 import sys
+import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,25 @@ def beside_repo(snapshot: str) -> Path:
 
 
 SGD_GIT = beside_repo(SGD_SNAPSHOT)
+
+
+def write_weights(target: Path, arrays: Mapping[str, Any]) -> None:
+    """Store ``arrays`` as float16 in the ``.npz`` ``target``, whole or not at all: written under a temporary name
+    beside it and renamed into place; the temporary file is removed when writing fails (a full disk, Ctrl-C)."""
+    import numpy as np
+
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".npz")
+    os.close(handle)
+    try:
+        stored = {name: np.asarray(array, dtype=np.float16) for name, array in arrays.items()}
+        np.savez_compressed(temporary, **stored)  # type: ignore[arg-type]
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; the package's data is world-readable
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 STSB_GIT = beside_repo(STSB_SNAPSHOT)
 
 

@@ -20,9 +20,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from pair_model_data import SGD_GIT, git_show, head_commit, listed  # noqa: E402
+from pair_model_data import SGD_GIT, git_show, head_commit, listed, write_weights  # noqa: E402
 
 from aem_strands.compare.dialog_acts import BUCKETS, LABELS, WEIGHTS, Speaker, features  # noqa: E402
 
@@ -162,11 +160,7 @@ def main() -> None:
         stored[f"{speaker.value}_bias"] = np.asarray(biases, dtype=np.float16)
     print(f"trained in {time.time() - started:.0f} s")
     if args.write:
-        handle, temporary = tempfile.mkstemp(dir=WEIGHTS.parent, suffix=".npz")
-        os.close(handle)
-        np.savez_compressed(temporary, **stored)  # type: ignore[arg-type]
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; the package's data is world-readable
-        os.replace(temporary, WEIGHTS)
+        write_weights(WEIGHTS, stored)
         print(f"wrote {WEIGHTS} ({WEIGHTS.stat().st_size} bytes)")
 
 

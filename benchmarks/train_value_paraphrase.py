@@ -37,10 +37,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
@@ -56,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from pair_model_data import SGD_GIT, git_show, head_commit, listed  # noqa: E402
+from pair_model_data import SGD_GIT, git_show, head_commit, listed, write_weights  # noqa: E402
 from train_dialog_acts import SGD_TEST, test_dialogs, train_dialogs  # noqa: E402
 
 from aem_strands.cache import ModelCache  # noqa: E402
@@ -331,12 +329,7 @@ def main() -> None:
         print(f"SGD test changed values grounded at {shown} ({len(wrong)}): {'; '.join(wrong)}")
     print(f"trained and scored in {time.time() - started:.0f} s")
     if args.write:
-        handle, temporary = tempfile.mkstemp(dir=WEIGHTS.parent, suffix=".npz")
-        os.close(handle)
-        stored = {name: np.asarray(array, dtype=np.float16) for name, array in model.stored().items()}
-        np.savez_compressed(temporary, **stored)  # type: ignore[arg-type]
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; the package's data is world-readable
-        os.replace(temporary, WEIGHTS)
+        write_weights(WEIGHTS, model.stored())
         print(f"wrote {WEIGHTS} ({WEIGHTS.stat().st_size} bytes)")
 
 
