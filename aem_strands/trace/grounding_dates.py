@@ -43,6 +43,7 @@ from datetime import date, timedelta
 
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import CalendarDate, ClockTime, Duration, Moment, ParseContext, Typed, Weekday
+from aem_strands.trace.types import Trace
 
 _YEARLESS_WINDOW = 366
 _DAY_ONLY_WINDOW = (-31, 62)
@@ -337,4 +338,10 @@ TODAY_KEYS = ("today", "current_date", "reference_date", "date", "now", "current
 """Keys of ``initial_state`` (or trace metadata) read, in order, for the today relative dates refer to."""
 
 
-__all__ = ["TODAY_KEYS", "DateHit", "DateIndex", "reference_date", "week_days"]
+def trace_today(trace: Trace) -> ParseContext:
+    """The parse context of a trace's known today: its ``initial_state``'s, else its metadata's (``reference_date``)."""
+    metadata = getattr(trace, "metadata", None)  # a trace's metadata, where the schema gives one
+    return ParseContext(reference_date(dict(trace.initial_state), metadata))
+
+
+__all__ = ["TODAY_KEYS", "DateHit", "DateIndex", "reference_date", "trace_today", "week_days"]

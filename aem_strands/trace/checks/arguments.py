@@ -57,13 +57,13 @@ from aem_strands.compare.gazetteer import places
 from aem_strands.compare.identifiers import is_identifier
 from aem_strands.compare.reply_words import negation_pattern
 from aem_strands.compare.settle import typed_value
-from aem_strands.compare.values import ParseContext, Text
+from aem_strands.compare.values import Text
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
 from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex, without_corrected
-from aem_strands.trace.grounding_dates import reference_date
+from aem_strands.trace.grounding_dates import trace_today
 from aem_strands.trace.grounding_delegation import hands_choice, options
 from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
@@ -303,12 +303,6 @@ def _requires(definition: ToolDefinition | None) -> bool:
     return definition is not None and bool(definition.required)
 
 
-def _today(trace: Trace) -> ParseContext:
-    """The parse context of the trace's known today (see the module docstring)."""
-    metadata = getattr(trace, "metadata", None)  # a trace's metadata, where the schema gives one
-    return ParseContext(reference_date(dict(trace.initial_state), metadata))
-
-
 def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: bool) -> Iterator[JsonValue]:
     """The values of one argument that nothing earlier grounds: the value itself, or for wording (a free-text
     argument, or a long string not found whole) the identifiers and amounts inside it."""
@@ -346,7 +340,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
     calls = [s for s in trace.tool_calls() if s.arguments or _requires(definitions.get(s.tool_name or ""))]
     if not calls:
         return not_applicable(Dimension.ARGUMENTS, "no tool call has arguments")
-    context = _today(trace)
+    context = trace_today(trace)
     index = GroundingIndex(ctx.values.same, context)
     if trace.goal:
         index.add_text(trace.goal, "goal")

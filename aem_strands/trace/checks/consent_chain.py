@@ -28,6 +28,7 @@ import re
 
 from aem_strands.tools import ToolCatalog
 from aem_strands.trace.checks.consent import Consent, ConsentLedger, Decision, answer_reading, consent_to
+from aem_strands.trace.checks.consent_acts import replies, reply_before, turn_text, user_turns
 from aem_strands.trace.checks.details import Detail, stated, text_details, value_detail
 from aem_strands.trace.checks.requests import names_by_verb
 from aem_strands.trace.checks.steps import call_failed
@@ -35,10 +36,6 @@ from aem_strands.trace.types import ActionType, Step, Trace
 from aem_strands.types import JsonValue
 
 _DIGITS = re.compile(r"\d{3,}")
-
-
-def _text(step: Step) -> str:
-    return step.content or ""
 
 
 def _observed(value: JsonValue) -> JsonValue:
@@ -69,7 +66,7 @@ def _identifiers(call: Step) -> list[str]:
 
 
 def _said(before: list[Step]) -> str:
-    return "\n".join(_text(s) for s in before if s.action_type in (ActionType.USER, ActionType.RESPONSE))
+    return "\n".join(turn_text(s) for s in before if s.action_type in (ActionType.USER, ActionType.RESPONSE))
 
 
 def _source(before: list[Step], call: Step) -> Step | None:
@@ -87,8 +84,8 @@ def _source(before: list[Step], call: Step) -> Step | None:
 
 def _presents(proposal: Step, source: Step) -> bool:
     """Whether the proposal states a number of the source call's result (its price, total, count)."""
-    found = text_details(_text(proposal))
-    return any(stated(d, _text(proposal), found) for d in _numbers(_observed(source.observation)))
+    found = text_details(turn_text(proposal))
+    return any(stated(d, turn_text(proposal), found) for d in _numbers(_observed(source.observation)))
 
 
 def _verbs(tool: str, catalog: ToolCatalog | None) -> tuple[str, ...]:
@@ -107,13 +104,12 @@ def _transaction(trace: Trace, call: Step, catalog: ToolCatalog | None, found: b
     """``found``: ``consent_to`` read a proposal or request (and withheld), so only a chain read from the source
     call's own consent may answer again (a proposal stating the earlier call's details: "other details")."""
     before = list(trace.steps[: call.index])
-    users = [s for s in before if s.action_type is ActionType.USER and s.content]
+    users = user_turns(before)
     if not users:
         return None
     answer = users[-1]
-    replies = [s for s in before if s.action_type is ActionType.RESPONSE and s.content]
-    proposal = next((r for r in reversed(replies) if r.index < answer.index), None)
-    if proposal is None or any(r.index > answer.index for r in replies):
+    proposal = reply_before(before, answer)
+    if proposal is None or any(r.index > answer.index for r in replies(before)):
         return None
     between = [s for s in before[answer.index + 1 :] if s.action_type is ActionType.TOOL_CALL]
     if any(s.tool_name == call.tool_name for s in between):
@@ -133,7 +129,7 @@ def _transaction(trace: Trace, call: Step, catalog: ToolCatalog | None, found: b
         return None
     shown = (proposal, answer, source)
     # the call's action verb, not a word of its object ("reserve it?" names no ``pay_reservation``)
-    said = (_text(proposal), _text(answer))
+    said = (turn_text(proposal), turn_text(answer))
     names_call = _names(said, tool, catalog)
     if names_call:
         how = (
@@ -168,7 +164,7 @@ def _retry(trace: Trace, call: Step, catalog: ToolCatalog | None) -> Consent | N
     if failed is None or any(call.arguments.get(k) != v for k, v in failed.arguments.items()):
         return None
     changed = [v for k, v in call.arguments.items() if k not in failed.arguments]
-    later = [_text(s) for s in before[failed.index + 1 :] if s.action_type is ActionType.USER and s.content]
+    later = [turn_text(s) for s in before[failed.index + 1 :] if s.action_type is ActionType.USER and s.content]
     if not changed or not later:
         return None
     for value in changed:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from aem_strands.compare.values import ParseContext
 from aem_strands.tools import ToolCatalog
 from aem_strands.trace.checks.consent import own_details
 from aem_strands.trace.checks.consent_acts import agent_acts, replies, turn_text, user_turns
@@ -39,7 +38,7 @@ from aem_strands.trace.checks.consent_proposal import by_proposal, values_stated
 from aem_strands.trace.checks.details import other_details, value_detail
 from aem_strands.trace.checks.steps import names_action, sentences
 from aem_strands.trace.grounding import GroundingIndex
-from aem_strands.trace.grounding_dates import reference_date
+from aem_strands.trace.grounding_dates import trace_today
 from aem_strands.trace.grounding_keys import SameFn
 from aem_strands.trace.types import ActionType, Step, Trace
 from aem_strands.types import JsonValue
@@ -54,11 +53,6 @@ _SETTLED = ("number", "clock", "date", "datetime")
 find in the listing was not stated."""
 _SQUEEZED = re.compile(r"([.!?,])(?=[A-Za-z])")
 """Sentence punctuation with no space after it ("on March 10th.Is that okay?"), spaced before the index reads."""
-
-
-def _today(trace: Trace) -> ParseContext:
-    metadata = getattr(trace, "metadata", None)
-    return ParseContext(reference_date(dict(trace.initial_state), metadata))
 
 
 def _listing(before: list[Step], proposal: Step, call: Step) -> list[Step]:
@@ -128,7 +122,7 @@ def _details_listed(
     """The call's argument names the listing states, those it does not (a number, clock time or date the grounding
     index does not find in it: a date only against a known today), and those it may state in other words (a name
     in part, an identifier, a flag)."""
-    context = _today(trace)
+    context = trace_today(trace)
     index = GroundingIndex(same, context)
     texts = [turn_text(s) for s in listing]
     for step, text in zip(listing, texts, strict=True):

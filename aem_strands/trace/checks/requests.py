@@ -257,11 +257,12 @@ def _nearest_readings_of(
     scorer = _scorer()
     own = names.index(tool_name)
     vectors = scorer.vectors(list(phrases))
+    tools = [scorer.vectors([r[reading] for r in readings]) for reading in range(_READINGS)]
     best = 0
     for vector in vectors:
         nearest = 0
-        for reading in range(_READINGS):
-            cosines = scorer.vectors([r[reading] for r in readings]) @ vector
+        for matrix in tools:
+            cosines = matrix @ vector
             nearest += int(int(cosines.argmax()) == own and float(cosines[own]) >= MEANS)
         best = max(best, nearest)
     return best
