@@ -253,8 +253,7 @@ def _names_a_write(claim: Claim, env: Environment) -> bool:
     """Whether a claim is about an action a tool could take: with a catalog, its words name a write tool's action
     (``has been booked`` and ``BookAppointment``; ``has been rated`` names none); without one, any claim of an
     action done."""
-    writes = [d.name for d in env.tools.definitions if d.destructive is True or not d.read_only]
-    writes += sorted(env.destructive_tools)
+    writes = _write_names(env)
     if not writes:
         return True
     said = " ".join(claim.verbs) or claim.sentence
@@ -265,7 +264,13 @@ def _names_a_write(claim: Claim, env: Environment) -> bool:
 
 def _has_writes(env: Environment) -> bool:
     """Whether the catalog or the policy names a tool that may change something."""
-    return bool(env.destructive_tools) or any(d.destructive is True or not d.read_only for d in env.tools.definitions)
+    return bool(_write_names(env))
+
+
+def _write_names(env: Environment) -> list[str]:
+    """The tools that may change something: the catalog's writes, then the policy's destructive tools."""
+    writes = [d.name for d in env.tools.definitions if d.destructive is True or not d.read_only]
+    return writes + sorted(env.destructive_tools)
 
 
 def _names_its_verb(sentence: str, name: str) -> bool:
@@ -292,8 +297,7 @@ def _names_a_catalog_write(claim: Claim, env: Environment) -> bool:
     you're now in seat 14C``) is in a sentence naming the action or the object of a write tool of the catalog
     (``assign_seat``): what it says was done. A claim with a verb of state (``Alarm is set at 7 am``) may describe
     what a read returned."""
-    writes = [d.name for d in env.tools.definitions if d.destructive is True or not d.read_only]
-    return any(names_action(claim.whole or claim.sentence, name) for name in [*writes, *sorted(env.destructive_tools)])
+    return any(names_action(claim.whole or claim.sentence, name) for name in _write_names(env))
 
 
 def unsupported(

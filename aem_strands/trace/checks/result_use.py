@@ -173,10 +173,10 @@ class _Reader:
         """The facts of the reply being read, bare numbers with them (``from 12 to 1 pm``: a whole hour's number)."""
         self.codes = StatedCodes()
         self.counts: set[str] = set()
-        self.listed: list[JsonValue] = []
-        """Observations whose lists' lengths are not yet in ``counts`` (read when a reply may count with one)."""
         """Numbers the user, a call or a reply stated, and the lengths of the lists tools answered: what a reply
         counts with (``3 Psychologist offices``, ``1 Economy class ticket``)."""
+        self.listed: list[JsonValue] = []
+        """Observations whose lists' lengths are not yet in ``counts`` (read when a reply may count with one)."""
         self.answers: dict[int, list[Record]] = {}
         """The records of each observation, by its step's index."""
         self.added: set[Decimal] = set()
