@@ -146,13 +146,14 @@ def _pools(sgd: Path, split: str) -> Pools:
 
 def _at_steps(result: TraceResult, planted: Planted) -> tuple[bool, bool]:
     """Whether ``result`` has a finding of one of the plant's dimensions at one of its steps, and whether it has an
-    undecided question of those dimensions that names one of the steps (``step 's5': ...``)."""
+    undecided question of those dimensions that names one of the steps (``step 's5': ...`` as safety writes it,
+    ``step s5: ...`` as arguments does)."""
     found = any(
         f.step_id is not None and str(f.step_id) in planted.steps and f.dimension.value in planted.dimensions
         for f in _findings(result)
     )
     asked = any(
-        f"'{step}'" in question
+        f"'{step}'" in question or question.startswith(f"step {step}:")
         for dimension, verdict in result.dimensions.items()
         if dimension.value in planted.dimensions
         for question in verdict.undecided

@@ -186,3 +186,32 @@ def test_third_and_fourth_fresh_sets_load_under_their_policies(folder: str, file
         if label["expected"] == "fail":
             assert label["step_id"] in {str(s.step_id) for s in trace.steps}
             assert label["dimension"] in {d.value for d in Dimension}
+
+
+def test_an_undecided_question_at_the_planted_step_counts_in_either_shape() -> None:
+    """Safety writes ``step 's5': ...``, arguments ``step s5: ...``: both name the step; ``s50`` does not."""
+    import trace_realdata
+    from aem_bench.trace_faults import Planted
+
+    from aem_strands.trace.evaluate import evaluate_trace
+
+    raw = {
+        "trace_id": "undecided-shapes",
+        "steps": [
+            {"step_id": "s1", "action_type": "user", "content": "Find me a table for two."},
+            {"step_id": "s5", "action_type": "tool_call", "tool_name": "find", "arguments": {"cuisine": "Thai"}},
+        ],
+    }
+    result = evaluate_trace(parse_trace(raw))
+    arguments = result.dimensions[Dimension.ARGUMENTS]
+    planted = Planted("changed_argument", raw, ("s5",), ("arguments",))
+    for question, asked in (
+        ("step s5: did the user give 'Thai'?", True),
+        ("step s50: did the user give it?", False),
+        ("step 's5': did the user consent?", True),
+    ):
+        shaped = result.dimensions | {
+            Dimension.ARGUMENTS: type(arguments)(**{**arguments.__dict__, "findings": (), "undecided": (question,)})
+        }
+        judged = type(result)(**{**result.__dict__, "dimensions": shaped})
+        assert trace_realdata._at_steps(judged, planted) == (False, asked), question
