@@ -136,10 +136,14 @@ def test_a_word_where_the_key_held_typed_values_is_settled(state: dict[str, str]
     assert outcome(verdict) == expected
 
 
-@pytest.mark.parametrize(("description", "expected"), [("Format: %H:%M:%S", "finding"), ("The alarm", "undecided")])
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [("Format: %H:%M:%S", "finding"), ("The alarm", "undecided")],
+)
 def test_a_word_for_an_argument_whose_description_gives_a_format_is_settled(description: str, expected: str) -> None:
-    env = described("add_alarm", time=description)
-    assert outcome(judged(user("Wake me up early."), call("add_alarm", time="Octavia"), env=env)) == expected
+    # ``slot``: a name that says no kind (``time`` would settle it by the name, tested below)
+    env = described("add_alarm", slot=description)
+    assert outcome(judged(user("Wake me up early."), call("add_alarm", slot="Octavia"), env=env)) == expected
 
 
 @pytest.mark.parametrize(("value", "expected"), [("USD", "grounded"), ("EUR", "undecided")])
@@ -203,3 +207,22 @@ def test_a_word_for_a_name_argument_is_settled(description: str, value: str, exp
     env = described("reserve", restaurant=description)
     verdict = judged(user("A table at Regent Thai for two, please."), call("reserve", restaurant=value), env=env)
     assert outcome(verdict) == expected
+
+
+@pytest.mark.parametrize(
+    ("argument", "value", "expected"),
+    [
+        # a time argument by its name: words with no time reading were no time said otherwise
+        ("new_end_time", "Economy", "finding"),
+        ("start_time", "Music practice", "finding"),
+        ("cabin", "Economy", "undecided"),  # no such name: a word that may have been said otherwise
+        ("start_time", "noon", "grounded"),  # said as it is
+        # a password or an e-mail address is said exactly or not at all
+        ("password", "Chinese", "finding"),
+        ("email", "direct", "finding"),
+        ("nickname", "Chinese", "undecided"),
+    ],
+)
+def test_an_arguments_name_settles_a_value_found_nowhere(argument: str, value: str, expected: str) -> None:
+    said = user("Please set it up for noon.")
+    assert outcome(judged(said, call("update", **{argument: value}))) == expected
