@@ -52,7 +52,8 @@ def described(tool: str, **descriptions: str) -> Environment:
     ],
 )
 def test_a_city_by_its_own_name_is_settled_and_a_word_is_not(value: str, expected: str) -> None:
-    verdict = judged(user("Find me something to do in San Francisco, in the Play genre."), call("find", city=value))
+    # ``where``: a name that says no kind (``city`` settles any word none of which was said, tested below)
+    verdict = judged(user("Find me something to do in San Francisco, in the Play genre."), call("find", where=value))
     assert outcome(verdict) == expected
 
 
@@ -226,3 +227,26 @@ def test_a_word_for_a_name_argument_is_settled(description: str, value: str, exp
 def test_an_arguments_name_settles_a_value_found_nowhere(argument: str, value: str, expected: str) -> None:
     said = user("Please set it up for noon.")
     assert outcome(judged(said, call("update", **{argument: value}))) == expected
+
+
+@pytest.mark.parametrize(
+    ("argument", "value", "expected"),
+    [
+        # a place argument by its name: a place is said by one of its names, and no word of these was
+        ("destination", "Economy", "finding"),
+        ("pickup_location", "Funtcase", "finding"),
+        ("to_city", "cheap", "finding"),
+        ("destination", "Lakeside Apartments", "undecided"),  # "the apartments" named it in part
+        ("venue", "Economy", "undecided"),  # no place by its name: a word that may have been said otherwise
+    ],
+)
+def test_a_place_argument_by_its_name_settles_a_word_none_of_which_was_said(
+    argument: str, value: str, expected: str
+) -> None:
+    said = user("Get me a cab to the apartments, please.")
+    assert outcome(judged(said, call("book_ride", **{argument: value}))) == expected
+
+
+def test_a_code_in_a_place_argument_stays_open() -> None:
+    # "Midway" is no word of ORD, yet a code may name a place said by another of its names: the judge's
+    assert outcome(judged(user("Book a flight to Midway."), call("book_ride", destination="ORD"))) == "undecided"
