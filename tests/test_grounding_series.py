@@ -12,7 +12,7 @@ from aem_strands.tools import tools_from_json
 from aem_strands.trace.checks.arguments import check_arguments
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.grounding_keys import Grounding
-from aem_strands.trace.grounding_series import asks_weekly, read_window, weekly_series
+from aem_strands.trace.grounding_series import asks_weekly, read_window, said_span, weekly_series
 from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
 from aem_strands.trace.values import ComparatorValues
 
@@ -115,3 +115,29 @@ def test_the_pieces_read_as_documented() -> None:
     assert read_window("17:00:00", ["19:00:00"], near)
     assert not read_window("17:00:00", ["17:30:00"], near)
     assert not read_window("17:00:00", ["19:00:00"], None)
+
+
+@pytest.mark.parametrize(
+    ("end", "expected"),
+    [
+        ("2023-09-20 13:00:00", "grounded"),  # the call's start, 03:00, and the said 10 hours
+        ("2023-09-20 14:00:00", "undecided"),  # eleven hours: not settled, a question as before (its date was said)
+    ],
+)
+def test_an_end_a_said_length_after_the_calls_start_is_settled(end: str, expected: str) -> None:
+    said = user("The flight is 10 hours and leaves on 9/20 at 3 am.")
+    assert outcome(said, call("create_event", start_time="2023-09-20 03:00:00", end_time=end)) == expected
+
+
+def test_a_span_needs_a_start_grounded_in_the_same_call() -> None:
+    # the start was said nowhere: a finding, and the end ten hours after it grounds nothing on an invented start
+    steps = (user("The flight is 10 hours."), call("create_event", start_time="2023-09-21 04:00:00",
+                                                   end_time="2023-09-21 14:00:00"))  # fmt: skip
+    trace = Trace(
+        "t", tuple(Step(step_id=f"s{i}", index=i, **step) for i, step in enumerate(steps)), initial_state=TODAY
+    )
+    verdict = check_arguments(trace, ENV, CTX)
+    argued = [f.evidence["argument"] for f in verdict.findings if isinstance(f.evidence, dict)]
+    assert argued == ["start_time", "end_time"]
+    assert said_span("2023-09-21 14:00:00", ["2023-09-21 04:00:00"], lambda text: text == "PT36000S")
+    assert not said_span("2023-09-21 14:00:00", ["2023-09-21 15:00:00"], lambda text: True)  # an end before it

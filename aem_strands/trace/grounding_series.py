@@ -1,12 +1,14 @@
 """Dates and times an agent works out from what was said, settled as grounded where the derivation is plain.
 
 ``GroundingIndex.may_be_derived`` names the earlier value a date or time may have been worked out from, and leaves
-it open (a question). Two derivations settle it, as they name the value exactly:
+it open (a question). Three derivations settle it, as they name the value exactly:
 
 - **a weekly series** (``weekly_series``): the user asked for a weekly recurrence ("set it up to occur weekly",
   "every Monday") and the value is the same argument of the same tool's previous call, already grounded, one
   week later at the same time of day (``2023-09-25 09:00`` after ``2023-09-18 09:00``). A step of two weeks, a
   changed time, or no weekly request stays open.
+- **a span of the same call** (``said_span``): an end that is a grounded start of the same call moved on by a
+  length of time said ("Both flights are 10 hours": ``13:00`` after ``03:00``).
 - **a read's search window** (``read_window``): a read-only tool's two time bounds (``start_range`` /
   ``end_range``) that enclose what was said: a time said ("around 6 PM": ``17:00`` to ``19:00``) or a date said
   with no time ("today ... after lunch": ``2023-09-11 12:00`` to ``2023-09-11 23:59:59``). A window chosen for a
@@ -16,8 +18,8 @@ it open (a question). Two derivations settle it, as they name the value exactly:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from datetime import date, timedelta
+from collections.abc import Callable, Iterable
+from datetime import date, datetime, timedelta
 
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import CalendarDate, ClockTime, Moment, ParseContext
@@ -90,4 +92,27 @@ def read_window(
     return False
 
 
-__all__ = ["asks_weekly", "read_window", "weekly_series"]
+def _instants(typed: object) -> set[datetime]:
+    """The full date-and-time readings of a ``Moment`` (none of anything else)."""
+    if not isinstance(typed, Moment):
+        return set()
+    return {datetime(d.year, d.month, d.day, typed.time.hour, typed.time.minute) for d in _full_days(typed.day)}
+
+
+def said_span(
+    value: JsonValue, grounded: Iterable[JsonValue], said: Callable[[str], bool], context: ParseContext | None = None
+) -> bool:
+    """Whether ``value`` is a grounded date and time of the same call (its start) moved on by a length of time
+    that was said (``said``: whether a text is found earlier): ``2023-09-20 13:00`` after ``2023-09-20 03:00`` of
+    the same call and "Both flights are 10 hours"."""
+    ends = _instants(typed_value(value, context))
+    for other in grounded:
+        for start in _instants(typed_value(other, context)):
+            for end in ends:
+                seconds = int((end - start).total_seconds())
+                if seconds > 0 and said(f"PT{seconds}S"):
+                    return True
+    return False
+
+
+__all__ = ["asks_weekly", "read_window", "said_span", "weekly_series"]

@@ -33,8 +33,9 @@ may be what the user meant in other words, which no rule here settles: a word or
 Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``), or a date or time that may be worked out
 from what was (a date-time whose date was said, a weekly series, the bounds of "around 6 PM":
 ``GroundingIndex.may_be_derived``), except where the derivation is plain (``grounding_series``: the next of a
-weekly series the user asked for, one week after the same argument of the previous call; the bounds of a read-only
-tool's window that enclose a said time or lie on a said date: grounded).
+weekly series the user asked for, one week after the same argument of the previous call; an end that is a grounded
+start of the same call moved on by a said length; the bounds of a read-only tool's window that enclose a said time
+or lie on a said date: grounded).
 Settled all the same, as no words could have said them otherwise: a city by its
 own name or a name of capitalised words none of whose words (nor a short form) was said
 (``GroundingIndex.unsaid_name``: ``Sydney``, ``Union Station``); a word where the argument takes typed values (its
@@ -68,7 +69,7 @@ from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex, without_corrected
 from aem_strands.trace.grounding_dates import trace_today
 from aem_strands.trace.grounding_delegation import hands_choice, options
-from aem_strands.trace.grounding_series import asks_weekly, read_window, weekly_series
+from aem_strands.trace.grounding_series import asks_weekly, read_window, said_span, weekly_series
 from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
     ActionType,
@@ -429,6 +430,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
             definition = definitions.get(step.tool_name or "")
             findings.extend(schema_findings(step, definition))
             bounds = [v for _, v in argument_parts(dict(step.arguments), [])]
+            grounded_here: list[JsonValue] = []  # the call's values grounded so far (a start before its end)
             for path, whole, wording in _values_to_ground(step, definition):
                 checked += 1
                 earlier = series.get((step.tool_name or "", path))
@@ -438,6 +440,8 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                     if not wording and index.composed(value) is not None:
                         continue
                     if not wording and _derived(index, value, earlier, bounds, definition, said, context):
+                        continue
+                    if not wording and said_span(value, grounded_here, lambda t: index.find(t) is not None, context):
                         continue
                     grounded = False
                     part = None if wording else index.named_in_part(value) or index.may_be_derived(value)
@@ -466,6 +470,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                     findings.append(_finding(step, path, value, whole, method, chosen))
                 if grounded:
                     series[(step.tool_name or "", path)] = whole
+                    grounded_here.append(whole)
         _index_step(index, step)
         if step.action_type is ActionType.RESPONSE:
             replies.append(step.content or "")
