@@ -250,3 +250,16 @@ def test_a_place_argument_by_its_name_settles_a_word_none_of_which_was_said(
 def test_a_code_in_a_place_argument_stays_open() -> None:
     # "Midway" is no word of ORD, yet a code may name a place said by another of its names: the judge's
     assert outcome(judged(user("Book a flight to Midway."), call("book_ride", destination="ORD"))) == "undecided"
+
+
+@pytest.mark.parametrize(
+    ("argument", "expected"),
+    [
+        ("newEndTime", "finding"),  # the last word names the kind, in camel case too
+        ("time_zone", "undecided"),  # a zone, not a time: "Pacific time" may be said otherwise
+        ("email_subject", "undecided"),  # a subject, not an address
+        ("location_type", "undecided"),  # a type, not a place
+    ],
+)
+def test_the_last_word_of_an_arguments_name_names_its_kind(argument: str, expected: str) -> None:
+    assert outcome(judged(user("Please set it up for noon."), call("update", **{argument: "Economy"}))) == expected

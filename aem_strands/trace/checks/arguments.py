@@ -270,38 +270,39 @@ def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: 
     if named is not None:
         return named
     words = str(value) != str(value).upper()  # a code (``ORD``) may name a place said by another of its names
-    if words and _PLACE_KEYS & _key_words(path) and not index.any_word_said(str(value)):
+    if words and _key_word(path) in _PLACE_KEYS and not index.any_word_said(str(value)):
         return f"{path!r} is a place by its name and no word of {value!r} was said"
     earlier = index.typed_key(path)
     return f"earlier values of {path!r} are typed ({earlier!r}), not words" if earlier is not None else None
 
 
 _EXACT_KEYS = frozenset({"password", "passcode", "pin", "otp", "secret", "email", "phone"})
-"""Words of an argument's name that make its value one said exactly, never in other words (a password, an
+"""Last words of an argument's name that make its value one said exactly, never in other words (a password, an
 e-mail address, a phone number)."""
 _TIME_KEYS = frozenset({"time", "date", "datetime", "timestamp", "deadline"})
-"""Words of an argument's name that make its value a date or a time (``new_start_time``, ``due_date``)."""
+"""Last words of an argument's name that make its value a date or a time (``new_start_time``, ``due_date``)."""
 _PLACE_KEYS = frozenset({"city", "town", "location", "destination", "origin", "address"})
-"""Words of an argument's name that make its value a place, said by one of its names (``pickup_location``,
+"""Last words of an argument's name that make its value a place, said by one of its names (``pickup_location``,
 ``to_city``): a value in words none of which was said is settled; a code in capitals is not."""
-_KEY_WORDS = re.compile(r"[a-z]+")
+_KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
-def _key_words(path: str) -> set[str]:
-    """The words of an argument's last key (``new_end_time``: ``new``, ``end``, ``time``)."""
-    return set(_KEY_WORDS.findall(_last_key(path).casefold()))
+def _key_word(path: str) -> str:
+    """The last word of an argument's last key, which names what it is (``new_end_time``, ``newEndTime``: ``time``;
+    ``time_zone``: ``zone``; ``email_subject``: ``subject``)."""
+    words = _KEY_WORDS.findall(_last_key(path))
+    return words[-1].casefold() if words else ""
 
 
 def _named_kind(path: str, value: JsonValue) -> str | None:
     """Why an argument's name settles a value found nowhere: the name says it is one said exactly (``password``,
     ``email``), or a date or time (``new_end_time``) and the value has no date or time reading (``Economy``);
     else ``None``."""
-    words = _key_words(path)
-    exact = words & _EXACT_KEYS
-    if exact:
-        return f"{path!r} is a {sorted(exact)[0]}, said exactly or not at all"
+    word = _key_word(path)
+    if word in _EXACT_KEYS:
+        return f"{path!r} is a {word}, said exactly or not at all"
     dated = isinstance(typed_value(value), (CalendarDate, ClockTime, Moment, Duration))
-    if words & _TIME_KEYS and not dated:
+    if word in _TIME_KEYS and not dated:
         return f"{path!r} is a date or time by its name and {value!r} has no date or time reading"
     return None
 
