@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from aem_strands.tools import tools_from_json
+from aem_strands.trace.checks.argument_names import key_word, named_kind, names_place
 from aem_strands.trace.checks.arguments import check_arguments
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
@@ -263,3 +264,12 @@ def test_a_code_in_a_place_argument_stays_open() -> None:
 )
 def test_the_last_word_of_an_arguments_name_names_its_kind(argument: str, expected: str) -> None:
     assert outcome(judged(user("Please set it up for noon."), call("update", **{argument: "Economy"}))) == expected
+
+
+def test_the_kind_word_is_the_last_word_of_the_last_key() -> None:
+    assert key_word("passengers[0].newEndTime") == "time"
+    assert key_word("legs[1].pickup_location") == "location"
+    assert key_word("time_zone") == "zone"
+    assert names_place("to_city", "Economy")
+    assert not names_place("to_city", "ORD")  # a code in capitals
+    assert named_kind("new_end_time", "2023-09-11 17:10:00") is None  # a time: found or not, the rule says nothing

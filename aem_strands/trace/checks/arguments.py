@@ -61,8 +61,9 @@ from aem_strands.compare.gazetteer import places
 from aem_strands.compare.identifiers import is_identifier
 from aem_strands.compare.reply_words import negation_pattern
 from aem_strands.compare.settle import typed_value
-from aem_strands.compare.values import CalendarDate, ClockTime, Duration, Moment, ParseContext, Text
+from aem_strands.compare.values import ParseContext, Text
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
+from aem_strands.trace.checks.argument_names import named_kind, names_place
 from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
@@ -266,45 +267,13 @@ def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: 
         is_name = isinstance(description, str) and _NAME.search(description) is not None
         if is_name and _capitalised(value) and not index.any_word_said(str(value)):
             return f"{path!r} is a name ({str(description)[:60]!r}) and no word of {value!r} was said"
-    named = _named_kind(path, value)
+    named = named_kind(path, value)
     if named is not None:
         return named
-    words = str(value) != str(value).upper()  # a code (``ORD``) may name a place said by another of its names
-    if words and _key_word(path) in _PLACE_KEYS and not index.any_word_said(str(value)):
+    if names_place(path, value) and not index.any_word_said(str(value)):
         return f"{path!r} is a place by its name and no word of {value!r} was said"
     earlier = index.typed_key(path)
     return f"earlier values of {path!r} are typed ({earlier!r}), not words" if earlier is not None else None
-
-
-_EXACT_KEYS = frozenset({"password", "passcode", "pin", "otp", "secret", "email", "phone"})
-"""Last words of an argument's name that make its value one said exactly, never in other words (a password, an
-e-mail address, a phone number)."""
-_TIME_KEYS = frozenset({"time", "date", "datetime", "timestamp", "deadline"})
-"""Last words of an argument's name that make its value a date or a time (``new_start_time``, ``due_date``)."""
-_PLACE_KEYS = frozenset({"city", "town", "location", "destination", "origin", "address"})
-"""Last words of an argument's name that make its value a place, said by one of its names (``pickup_location``,
-``to_city``): a value in words none of which was said is settled; a code in capitals is not."""
-_KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-
-
-def _key_word(path: str) -> str:
-    """The last word of an argument's last key, which names what it is (``new_end_time``, ``newEndTime``: ``time``;
-    ``time_zone``: ``zone``; ``email_subject``: ``subject``)."""
-    words = _KEY_WORDS.findall(_last_key(path))
-    return words[-1].casefold() if words else ""
-
-
-def _named_kind(path: str, value: JsonValue) -> str | None:
-    """Why an argument's name settles a value found nowhere: the name says it is one said exactly (``password``,
-    ``email``), or a date or time (``new_end_time``) and the value has no date or time reading (``Economy``);
-    else ``None``."""
-    word = _key_word(path)
-    if word in _EXACT_KEYS:
-        return f"{path!r} is a {word}, said exactly or not at all"
-    dated = isinstance(typed_value(value), (CalendarDate, ClockTime, Moment, Duration))
-    if word in _TIME_KEYS and not dated:
-        return f"{path!r} is a date or time by its name and {value!r} has no date or time reading"
-    return None
 
 
 def _schema_of(definition: ToolDefinition | None, path: str) -> Mapping[str, Any] | None:
