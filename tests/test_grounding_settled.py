@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from aem_strands.tools import tools_from_json
+from aem_strands.trace.checks.argument_names import key_word, named_kind, names_place
 from aem_strands.trace.checks.arguments import check_arguments
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.types import ActionType, DimensionVerdict, Environment, Step, Trace
@@ -52,7 +53,8 @@ def described(tool: str, **descriptions: str) -> Environment:
     ],
 )
 def test_a_city_by_its_own_name_is_settled_and_a_word_is_not(value: str, expected: str) -> None:
-    verdict = judged(user("Find me something to do in San Francisco, in the Play genre."), call("find", city=value))
+    # ``where``: a name that says no kind (``city`` settles any word none of which was said, tested below)
+    verdict = judged(user("Find me something to do in San Francisco, in the Play genre."), call("find", where=value))
     assert outcome(verdict) == expected
 
 
@@ -136,10 +138,14 @@ def test_a_word_where_the_key_held_typed_values_is_settled(state: dict[str, str]
     assert outcome(verdict) == expected
 
 
-@pytest.mark.parametrize(("description", "expected"), [("Format: %H:%M:%S", "finding"), ("The alarm", "undecided")])
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [("Format: %H:%M:%S", "finding"), ("The alarm", "undecided")],
+)
 def test_a_word_for_an_argument_whose_description_gives_a_format_is_settled(description: str, expected: str) -> None:
-    env = described("add_alarm", time=description)
-    assert outcome(judged(user("Wake me up early."), call("add_alarm", time="Octavia"), env=env)) == expected
+    # ``slot``: a name that says no kind (``time`` would settle it by the name, tested below)
+    env = described("add_alarm", slot=description)
+    assert outcome(judged(user("Wake me up early."), call("add_alarm", slot="Octavia"), env=env)) == expected
 
 
 @pytest.mark.parametrize(("value", "expected"), [("USD", "grounded"), ("EUR", "undecided")])
@@ -203,3 +209,67 @@ def test_a_word_for_a_name_argument_is_settled(description: str, value: str, exp
     env = described("reserve", restaurant=description)
     verdict = judged(user("A table at Regent Thai for two, please."), call("reserve", restaurant=value), env=env)
     assert outcome(verdict) == expected
+
+
+@pytest.mark.parametrize(
+    ("argument", "value", "expected"),
+    [
+        # a time argument by its name: words with no time reading were no time said otherwise
+        ("new_end_time", "Economy", "finding"),
+        ("start_time", "Music practice", "finding"),
+        ("cabin", "Economy", "undecided"),  # no such name: a word that may have been said otherwise
+        ("start_time", "noon", "grounded"),  # said as it is
+        # a password or an e-mail address is said exactly or not at all
+        ("password", "Chinese", "finding"),
+        ("email", "direct", "finding"),
+        ("nickname", "Chinese", "undecided"),
+    ],
+)
+def test_an_arguments_name_settles_a_value_found_nowhere(argument: str, value: str, expected: str) -> None:
+    said = user("Please set it up for noon.")
+    assert outcome(judged(said, call("update", **{argument: value}))) == expected
+
+
+@pytest.mark.parametrize(
+    ("argument", "value", "expected"),
+    [
+        # a place argument by its name: a place is said by one of its names, and no word of these was
+        ("destination", "Economy", "finding"),
+        ("pickup_location", "Funtcase", "finding"),
+        ("to_city", "cheap", "finding"),
+        ("destination", "Lakeside Apartments", "undecided"),  # "the apartments" named it in part
+        ("venue", "Economy", "undecided"),  # no place by its name: a word that may have been said otherwise
+    ],
+)
+def test_a_place_argument_by_its_name_settles_a_word_none_of_which_was_said(
+    argument: str, value: str, expected: str
+) -> None:
+    said = user("Get me a cab to the apartments, please.")
+    assert outcome(judged(said, call("book_ride", **{argument: value}))) == expected
+
+
+def test_a_code_in_a_place_argument_stays_open() -> None:
+    # "Midway" is no word of ORD, yet a code may name a place said by another of its names: the judge's
+    assert outcome(judged(user("Book a flight to Midway."), call("book_ride", destination="ORD"))) == "undecided"
+
+
+@pytest.mark.parametrize(
+    ("argument", "expected"),
+    [
+        ("newEndTime", "finding"),  # the last word names the kind, in camel case too
+        ("time_zone", "undecided"),  # a zone, not a time: "Pacific time" may be said otherwise
+        ("email_subject", "undecided"),  # a subject, not an address
+        ("location_type", "undecided"),  # a type, not a place
+    ],
+)
+def test_the_last_word_of_an_arguments_name_names_its_kind(argument: str, expected: str) -> None:
+    assert outcome(judged(user("Please set it up for noon."), call("update", **{argument: "Economy"}))) == expected
+
+
+def test_the_kind_word_is_the_last_word_of_the_last_key() -> None:
+    assert key_word("passengers[0].newEndTime") == "time"
+    assert key_word("legs[1].pickup_location") == "location"
+    assert key_word("time_zone") == "zone"
+    assert names_place("to_city", "Economy")
+    assert not names_place("to_city", "ORD")  # a code in capitals
+    assert named_kind("new_end_time", "2023-09-11 17:10:00") is None  # a time: found or not, the rule says nothing

@@ -32,7 +32,11 @@ may be what the user meant in other words, which no rule here settles: a word or
 (``paraphrasable``: ``Drama`` after "the Play genre"), or a name an earlier text names in part (``Livermore 13
 Cinema`` after "Livermore Cinema": ``GroundingIndex.named_in_part``), or a date or time that may be worked out
 from what was (a date-time whose date was said, a weekly series, the bounds of "around 6 PM":
-``GroundingIndex.may_be_derived``). Settled all the same, as no words could have said them otherwise: a city by its
+``GroundingIndex.may_be_derived``), except where the derivation is plain (``grounding_series``: the next of a
+weekly series the user asked for, one week after the same argument of the previous call; an end that is a grounded
+start of the same call moved on by a said length; the bounds of a read-only tool's window that enclose a said time
+or lie on a said date: grounded).
+Settled all the same, as no words could have said them otherwise: a city by its
 own name or a name of capitalised words none of whose words (nor a short form) was said
 (``GroundingIndex.unsaid_name``: ``Sydney``, ``Union Station``); a word where the argument takes typed values (its
 schema's format or type, a format its description gives, the typed values earlier seen under its key) or cities
@@ -57,14 +61,16 @@ from aem_strands.compare.gazetteer import places
 from aem_strands.compare.identifiers import is_identifier
 from aem_strands.compare.reply_words import negation_pattern
 from aem_strands.compare.settle import typed_value
-from aem_strands.compare.values import Text
+from aem_strands.compare.values import ParseContext, Text
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
+from aem_strands.trace.checks.argument_names import named_kind, names_place
 from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex, without_corrected
 from aem_strands.trace.grounding_dates import trace_today
 from aem_strands.trace.grounding_delegation import hands_choice, options
+from aem_strands.trace.grounding_series import asks_weekly, read_window, said_span, weekly_series
 from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
     ActionType,
@@ -261,6 +267,11 @@ def _typed_argument(index: GroundingIndex, path: str, value: JsonValue, schema: 
         is_name = isinstance(description, str) and _NAME.search(description) is not None
         if is_name and _capitalised(value) and not index.any_word_said(str(value)):
             return f"{path!r} is a name ({str(description)[:60]!r}) and no word of {value!r} was said"
+    named = named_kind(path, value)
+    if named is not None:
+        return named
+    if names_place(path, value) and not index.any_word_said(str(value)):
+        return f"{path!r} is a place by its name and no word of {value!r} was said"
     earlier = index.typed_key(path)
     return f"earlier values of {path!r} are typed ({earlier!r}), not words" if earlier is not None else None
 
@@ -323,6 +334,24 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
             yield inside[0]
 
 
+def _derived(
+    index: GroundingIndex,
+    value: JsonValue,
+    earlier: JsonValue,
+    bounds: list[JsonValue],
+    definition: ToolDefinition | None,
+    said: list[str],
+    context: ParseContext,
+) -> bool:
+    """Whether a date or time found nowhere is settled as worked out from what was said (``grounding_series``):
+    the next of a weekly series the user asked for, or a bound of a read-only tool's window around what was said."""
+    if earlier is not None and asks_weekly(said) and weekly_series(value, earlier, context):
+        return True
+    if definition is None or not definition.read_only:
+        return False
+    return read_window(value, [b for b in bounds if b != value], index.may_be_derived(value), context)
+
+
 def _judge_says_no(
     ctx: TraceContext, step: Step, question: str, said: list[str], value: JsonValue, undecided: list[str]
 ) -> bool:
@@ -354,6 +383,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
     offered: dict[str, frozenset[str]] = {}  # the options earlier tools returned, by key
     replies: list[str] = []  # the agent's replies since the last options came
     delegated: str | None = None  # the user step that handed the choice among them to the agent
+    series: dict[tuple[str, str], JsonValue] = {}  # each tool's argument's last grounded value, by (tool, path)
     for step in trace.steps:
         if step.action_type is ActionType.USER and step.content:
             said.append(step.content)
@@ -369,12 +399,21 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
         if step.action_type is ActionType.TOOL_CALL:
             definition = definitions.get(step.tool_name or "")
             findings.extend(schema_findings(step, definition))
+            bounds = [v for _, v in argument_parts(dict(step.arguments), [])]
+            grounded_here: list[JsonValue] = []  # the call's values grounded so far (a start before its end)
             for path, whole, wording in _values_to_ground(step, definition):
                 checked += 1
+                earlier = series.get((step.tool_name or "", path))
+                grounded = True
                 for value in _ungrounded(index, path, whole, wording):
                     method = FindingMethod.RULE
                     if not wording and index.composed(value) is not None:
                         continue
+                    if not wording and _derived(index, value, earlier, bounds, definition, said, context):
+                        continue
+                    if not wording and said_span(value, grounded_here, lambda t: index.find(t) is not None, context):
+                        continue
+                    grounded = False
                     part = None if wording else index.named_in_part(value) or index.may_be_derived(value)
                     chosen = _another_listed(index, value, _schema_of(definition, path))
                     if delegated is not None and chosen is None and _last_key(path) in offered:
@@ -399,6 +438,9 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                             continue
                         method = FindingMethod.JUDGE
                     findings.append(_finding(step, path, value, whole, method, chosen))
+                if grounded:
+                    series[(step.tool_name or "", path)] = whole
+                    grounded_here.append(whole)
         _index_step(index, step)
         if step.action_type is ActionType.RESPONSE:
             replies.append(step.content or "")
