@@ -4,6 +4,8 @@ agent reply's proposal acts, and a user step's answer (``answer_reading``: ``ref
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from aem_strands.compare.dialog_acts import Speaker, act_probabilities
 from aem_strands.trace.checks.consent_decision import CONFIDENT, PROPOSAL, UNLIKELY
 from aem_strands.trace.checks.requests import (
@@ -20,6 +22,17 @@ from aem_strands.trace.types import ActionType, Step
 
 def turn_text(step: Step) -> str:
     return step.content or ""
+
+
+def observations(steps: Iterable[Step]) -> list[str]:
+    """What the tools of ``steps`` answered, each observation as its ``str`` (the text a value is looked for in)."""
+    return [str(s.observation) for s in steps if s.observation is not None]
+
+
+def shown(steps: Iterable[Step]) -> list[str]:
+    """What ``steps`` showed: their texts, then what their tools answered (``observations``)."""
+    listed = list(steps)
+    return [turn_text(s) for s in listed if s.content] + observations(listed)
 
 
 def replies(steps: list[Step]) -> list[Step]:

@@ -27,6 +27,7 @@ database, the agent lists the details and obtains explicit user confirmation).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -44,7 +45,7 @@ from aem_strands.trace.types import ActionType, Step, Trace
 from aem_strands.types import JsonValue
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
 NEEDS = "an explicit confirmation of its details (policy rules.consent: confirm)"
 """What a ``confirm`` tool needs, as the finding states it."""
@@ -101,16 +102,23 @@ def _negated(token: Token) -> bool:
     return phrase.dep_ != "ROOT" and verb.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in verb.children)
 
 
+@functools.lru_cache(maxsize=256)
+def _flag_parse(sentence: str) -> Doc:
+    """The parse of a sentence that mentions a flag, once per sentence, with the coarse part-of-speech tags
+    ``_negated`` reads (the attribute ruler's) but without the lemmas nothing here reads. Callers never change it."""
+    from aem_strands.compare.roles import _nlp  # the parser is loaded only when a flag needs reading
+
+    return _nlp()(sentence, disable=["lemmatizer"])
+
+
 def _flag_side(texts: list[str], name: str) -> bool | None:
     """The side the newest text that mentions a flag argument's words states for it (no when the parse negates the
     mention, ``_negated``), ``None`` where none mentions it."""
-    from aem_strands.compare.roles import _nlp  # the parser is loaded only when a flag needs reading
-
     for text in texts:
         for sentence in sentences(text):
             if not names_action(sentence, name):
                 continue
-            mention = next((t for t in _nlp()(sentence) if names_action(t.text, name)), None)
+            mention = next((t for t in _flag_parse(sentence) if names_action(t.text, name)), None)
             if mention is not None:
                 return not _negated(mention)
     return None

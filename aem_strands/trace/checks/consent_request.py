@@ -8,8 +8,10 @@ from aem_strands.compare.dialog_acts import Speaker, act_probabilities
 from aem_strands.trace.checks.consent_acts import (
     answer_contexts,
     asks,
+    observations,
     replies,
     reply_before,
+    shown,
     turn_text,
     user_acts,
     user_turns,
@@ -21,6 +23,7 @@ from aem_strands.trace.checks.requests import (
     conditional,
     may_mean,
     means,
+    parse_texts,
     refuses_action,
     refuses_by_ellipsis,
 )
@@ -37,14 +40,18 @@ def _records(value: object) -> list[dict[str, object]]:
     return []
 
 
-def _referred(name: str, detail: Detail, texts: list[str], before: list[Step]) -> bool:
+def _observed_records(before: list[Step]) -> list[dict[str, object]]:
+    """The JSON objects the tools of ``before`` answered, at any depth."""
+    return [r for s in before if s.observation is not None for r in _records(s.observation)]
+
+
+def _referred(name: str, detail: Detail, texts: list[str], records: list[dict[str, object]]) -> bool:
     """Whether an argument value a tool answered is the object the texts refer to: the first of ``texts`` that
     refers to any object an observation holds under the argument's own key (it has each word of a text value of the
     object, three letters or more and no digit: "Delete the reminder for the dentist appointment." for
     ``{"reminder_id": "0b-5119", "task": "Dentist appointment"}``) refers to this value's only; or, when no text
     refers to one, the value is the only one any observation holds under that key ("Add them to the event" after
-    one event was created)."""
-    records = [r for s in before if s.observation is not None for r in _records(s.observation)]
+    one event was created). ``records``: the objects observed before the call (``_observed_records``)."""
     holding = [r for r in records if name in r and value_detail(r[name]) is not None]
     if not any(value_detail(r[name]) == detail for r in holding):
         return False
@@ -68,13 +75,13 @@ def _presents(reply: Step, call: Step, before: list[Step]) -> bool:
     """Whether a reply names the object one of the call's identifiers stands for (``_referred`` by its text alone,
     not by being the only one seen)."""
     details = call_details(call.arguments)
-    shown = [r for s in before if s.observation is not None for r in _records(s.observation)]
+    records = _observed_records(before)
     said = set(words(turn_text(reply)))
     return any(
         value_detail(r.get(name)) == detail and any(_names(v, said) for k, v in r.items() if k != name)
         for name, detail in details.items()
         if detail.kind == "identifier"
-        for r in shown
+        for r in records
         if name in r
     )
 
@@ -84,10 +91,7 @@ def _made_up(detail: Detail, before: list[Step]) -> bool:
     agent computed, "later by 3 hours", is no identifier: the request may still be for the call)."""
     if detail.kind != "identifier":
         return False
-    shown = [turn_text(s) for s in before if s.content] + [
-        str(s.observation) for s in before if s.observation is not None
-    ]
-    return not any(stated(detail, t) for t in shown)
+    return not any(stated(detail, t) for t in shown(before))
 
 
 def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
@@ -103,13 +107,14 @@ def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
     if answered is not None and asks(answered):
         answered = None  # an answer to a question or a proposal is read as one (``by_proposal``)
     said = [turn_text(u) for u in user_turns(before)] + ([turn_text(answered)] if answered is not None else [])
-    seen = said + [str(s.observation) for s in before if s.observation is not None and s.index > request.index]
+    seen = said + observations(s for s in before if s.index > request.index)
     referring = [turn_text(request)] + ([turn_text(answered)] if answered is not None else [])
     referring += [turn_text(r) for r in reversed(replies(before)) if r.index < request.index and r is not answered]
+    records = _observed_records(before)
     return [
         name
         for name, detail in call_details(call.arguments).items()
-        if not any(stated(detail, text) for text in seen) and not _referred(name, detail, referring, before)
+        if not any(stated(detail, text) for text in seen) and not _referred(name, detail, referring, records)
     ]
 
 
@@ -143,6 +148,13 @@ def by_request(
 ) -> Consent | None:
     tool = call.tool_name or ""
     pending: Consent | None = None
+    if tool in (name for name, _ in catalog) and len(catalog) > 1:  # ``means`` reads every sentence of a request
+        parse_texts(
+            p
+            for u in user_turns(before)
+            if not other_details(call.arguments, turn_text(u))
+            for p in sentences(turn_text(u))
+        )
     for request in reversed(user_turns(before)):
         if other_details(call.arguments, turn_text(request)):
             continue
