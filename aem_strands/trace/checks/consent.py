@@ -30,7 +30,9 @@ action, which details: ``aem_strands.trace.checks.details``). The modules, in pi
   Wait, hold off.") is unsure; one whose only "no" is a noun's determiner ("No problem, go ahead.") is read by its
   imperative (``consent_acts``).
 - An agreement is to the details the proposal and the talk before it stated: the proposal or the answer stating
-  other details than the call's (``details.other_details``), a call value first said after the proposal ("Yes, make
+  other details than the call's (``details.other_details``; the answer naming a yes/no argument's object on its
+  other side, ``consent_flags.other_flags``: "Please buy me the insurance for this car." for ``add_insurance:
+  "False"``), a call value first said after the proposal ("Yes, make
   it 3 rooms" to "Would you like to reserve?"), or a user step after the proposal that gives information
   (``inform`` at least ``CONFIDENT``) while the call has values the proposal and the talk before it never stated
   ("I want to check in Monday next week" after "Yes, reserve it": those details were never proposed back), is no

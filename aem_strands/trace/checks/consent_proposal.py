@@ -22,6 +22,7 @@ from aem_strands.trace.checks.consent_acts import (
     user_turns,
 )
 from aem_strands.trace.checks.consent_decision import CONFIDENT, PROPOSAL, UNLIKELY, Consent, ConsentLedger, Decision
+from aem_strands.trace.checks.consent_flags import other_flags
 from aem_strands.trace.checks.details import call_details, other_details, stated
 from aem_strands.trace.checks.requests import asks_value, names_by_verb, names_verb, parse_texts, reports
 from aem_strands.trace.checks.steps import call_failed, names_action, sentences
@@ -224,6 +225,7 @@ def by_proposal(before: list[Step], call: Step, ledger: ConsentLedger, original:
         )
         return Consent(Decision.WITHHELD, how, (proposal, user), answered=True)
     others = other_details(call.arguments, turn_text(proposal)) or other_details(call.arguments, turn_text(answer))
+    others = others or other_flags(call.arguments, turn_text(answer))
     if others:
         how = f"the agreement at step {answer.step_id!r} is to other details ({', '.join(others)}) than the call's"
         return Consent(Decision.WITHHELD, how, shown, answered=True)
