@@ -30,9 +30,20 @@ def test_a_negated_do_standing_for_the_action_refuses(text: str, refuses: bool) 
 
 
 def test_a_text_is_parsed_once_without_the_unread_pipes() -> None:
-    requests._parse.cache_clear()
+    requests.clear_parses()
     first = requests._parse("Cancel order 123, please.")
     assert requests._parse("Cancel order 123, please.") is first
-    assert requests._parse.cache_info().hits == 1
     assert all(token.lemma_ == "" for token in first)  # the lemmatizer did not run
     assert first[0].tag_ == "VB"  # the tagger did
+
+
+def test_texts_parsed_in_one_batch_read_as_each_parsed_alone() -> None:
+    texts = ["Please cancel order 123.", "I'd rather you didn't.", "Do I have a meeting today?", "Yes, book it."]
+    requests.clear_parses()
+    alone = [[(t.text, t.tag_, t.dep_, t.head.i) for t in requests._parse(text)] for text in texts]
+    requests.clear_parses()
+    requests.parse_texts(texts)
+    docs = [requests._parse(text) for text in texts]
+    requests.parse_texts(texts)  # parsed already: the same parses kept
+    assert [requests._parse(text) for text in texts] == docs
+    assert [[(t.text, t.tag_, t.dep_, t.head.i) for t in doc] for doc in docs] == alone

@@ -30,7 +30,9 @@ action, which details: ``aem_strands.trace.checks.details``). The modules, in pi
   Wait, hold off.") is unsure; one whose only "no" is a noun's determiner ("No problem, go ahead.") is read by its
   imperative (``consent_acts``).
 - An agreement is to the details the proposal and the talk before it stated: the proposal or the answer stating
-  other details than the call's (``details.other_details``), a call value first said after the proposal ("Yes, make
+  other details than the call's (``details.other_details``; the answer naming a yes/no argument's object on its
+  other side, ``consent_flags.other_flags``: "Please buy me the insurance for this car." for ``add_insurance:
+  "False"``), a call value first said after the proposal ("Yes, make
   it 3 rooms" to "Would you like to reserve?"), or a user step after the proposal that gives information
   (``inform`` at least ``CONFIDENT``) while the call has values the proposal and the talk before it never stated
   ("I want to check in Monday next week" after "Yes, reserve it": those details were never proposed back), is no
@@ -63,11 +65,10 @@ action, which details: ``aem_strands.trace.checks.details``). The modules, in pi
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 
 from aem_strands.tools import ToolCatalog
-from aem_strands.trace.checks.consent_acts import answer_reading, turn_text
+from aem_strands.trace.checks.consent_acts import answer_reading, shown_texts
 from aem_strands.trace.checks.consent_decision import (
     CONFIDENT,
     PROPOSAL,
@@ -79,6 +80,7 @@ from aem_strands.trace.checks.consent_decision import (
 from aem_strands.trace.checks.consent_proposal import by_proposal
 from aem_strands.trace.checks.consent_request import by_request
 from aem_strands.trace.checks.details import call_details, stated
+from aem_strands.trace.checks.requests import context_parameters
 from aem_strands.trace.types import Step, Trace
 
 __all__ = [
@@ -95,21 +97,17 @@ __all__ = [
 
 
 def _context_arguments(catalog: ToolCatalog, call: Step, before: list[Step]) -> frozenset[str]:
-    """The call's arguments that more than half of a catalog's tools (four at least) declare and whose value with a
-    digit no text or tool answer before the call states: a session's context (a session token, an API key), the
-    same for every action and shown to nobody, so no detail of one the user could agree to (a value said nowhere is
-    the grounding check's concern)."""
+    """The call's arguments that more than half of a catalog's tools (four at least) declare
+    (``requests.context_parameters``) and whose value with a digit no text or tool answer before the call states: a
+    session's context (a session token, an API key), the same for every action and shown to nobody, so no detail of
+    one the user could agree to (a value said nowhere is the grounding check's concern)."""
     if len(catalog.definitions) < 4:
         return frozenset()
-    counts = Counter(name for d in catalog.definitions for name in d.properties)
-    texts = [turn_text(s) for s in before if s.content] + [
-        str(s.observation) for s in before if s.observation is not None
-    ]
+    shared = context_parameters([list(d.properties) for d in catalog.definitions])
+    texts = shown_texts(before)
     details = call_details(call.arguments)
     return frozenset(
-        name
-        for name, detail in details.items()
-        if counts[name] > len(catalog.definitions) / 2 and not any(stated(detail, t) for t in texts)
+        name for name, detail in details.items() if name in shared and not any(stated(detail, t) for t in texts)
     )
 
 

@@ -4,6 +4,8 @@ agent reply's proposal acts, and a user step's answer (``answer_reading``: ``ref
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from aem_strands.compare.dialog_acts import Speaker, act_probabilities
 from aem_strands.trace.checks.consent_decision import CONFIDENT, PROPOSAL, UNLIKELY
 from aem_strands.trace.checks.requests import (
@@ -20,6 +22,17 @@ from aem_strands.trace.types import ActionType, Step
 
 def turn_text(step: Step) -> str:
     return step.content or ""
+
+
+def observations(steps: Iterable[Step]) -> list[str]:
+    """What the tools of ``steps`` answered, each observation as its ``str`` (the text a value is looked for in)."""
+    return [str(s.observation) for s in steps if s.observation is not None]
+
+
+def shown_texts(steps: Iterable[Step]) -> list[str]:
+    """What ``steps`` showed: their texts, then what their tools answered (``observations``)."""
+    listed = list(steps)
+    return [turn_text(s) for s in listed if s.content] + observations(listed)
 
 
 def replies(steps: list[Step]) -> list[Step]:
@@ -89,11 +102,12 @@ def answer_reading(before: list[Step], step: Step, proposal: Step, tool: str) ->
     you didn't") or negates the action itself ("I'd rather you didn't change anything") refuses
     (``requests.refuses_by_ellipsis``, ``requests.refuses_action``), and one that asks for the action itself by a
     word naming it agrees ("Not a problem, cancel that one."; ``requests.asks_for``, whose negations reach no clause
-    set beside them: "I don't want insurance, just book it."), unless a context reads another sentence of it as
-    a refusal ("Cancel it? Absolutely not."). An answer of several sentences the model reads as
-    ``other`` or ``unsure`` as a whole agrees when each of its sentences (a leading interjection apart: ``_parts``)
-    that is not ``other`` is a sure agreement ("Ok, you twisted my arm. Do they have outdoor seating?", "Sure, may I
-    know if they have vegetarian options?")."""
+    set beside them: "I don't want insurance, just book it."), unless a context reads another sentence of it, or the
+    leading interjection of the asking one (``requests.clauses``), as a refusal ("Cancel it? Absolutely not.", "No,
+    please play it on the speaker outside." to "Please confirm playing it in Patio.": a correction, no yes). An
+    answer of several sentences the model reads as ``other`` or ``unsure`` as a whole agrees when each of its
+    sentences (a leading interjection apart: ``_parts``) that is not ``other`` is a sure agreement ("Ok, you twisted
+    my arm. Do they have outdoor seating?", "Sure, may I know if they have vegetarian options?")."""
     if refuses_by_ellipsis(turn_text(step)) or refuses_action(turn_text(step), tool):
         return "refuse"
     reading = _agreement(before, step, proposal, tool)
@@ -110,6 +124,8 @@ def _agreement(before: list[Step], step: Step, proposal: Step, tool: str) -> str
     own = sentences(turn_text(step))
     asking = [p for p in own if asks_for(p, tool)]
     refusing = [p for p in own if p not in asking and _refuses_somewhere(p, contexts)]
+    # the leading interjection of an asking sentence answers the proposal: "No, please play it outside."
+    refusing += [c for p in asking for c in clauses(p)[:-1] if _refuses_somewhere(c, contexts)]
     if asking and not refusing:
         return "agree"
     whole = _sure(turn_text(step), contexts)

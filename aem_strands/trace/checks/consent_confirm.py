@@ -28,23 +28,19 @@ database, the agent lists the details and obtains explicit user confirmation).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from aem_strands.tools import ToolCatalog
 from aem_strands.trace.checks.consent import own_details
 from aem_strands.trace.checks.consent_acts import agent_acts, replies, turn_text, user_turns
 from aem_strands.trace.checks.consent_decision import PROPOSAL, Consent, ConsentLedger, Decision
+from aem_strands.trace.checks.consent_flags import flag_side, flag_value
 from aem_strands.trace.checks.consent_proposal import by_proposal, values_stated
 from aem_strands.trace.checks.details import other_details, value_detail
-from aem_strands.trace.checks.steps import names_action, sentences
+from aem_strands.trace.checks.steps import names_action
 from aem_strands.trace.grounding import GroundingIndex
 from aem_strands.trace.grounding_dates import trace_today
 from aem_strands.trace.grounding_keys import SameFn
 from aem_strands.trace.types import ActionType, Step, Trace
-from aem_strands.types import JsonValue
-
-if TYPE_CHECKING:
-    from spacy.tokens import Token
 
 NEEDS = "an explicit confirmation of its details (policy rules.consent: confirm)"
 """What a ``confirm`` tool needs, as the finding states it."""
@@ -76,46 +72,6 @@ def _listing(before: list[Step], proposal: Step, call: Step) -> list[Step]:
     return out
 
 
-def _flag(value: JsonValue) -> bool | None:
-    """A yes/no argument's value (``true``, ``"False"``), else ``None``."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().casefold() in ("true", "false"):
-        return value.strip().casefold() == "true"
-    return None
-
-
-def _negated(token: Token) -> bool:
-    """Whether the parse negates a mention of a flag: its phrase (the mention, or the noun it modifies: "the
-    insurance option") has a negation or a determiner "no" ("No extra luggage"), is governed by "without", or is the
-    subject or object of a negated verb, or of a preposition attached to one ("Insurance is not included", "You
-    won't be needing the insurance option", "a Hatchback not coming with insurance")."""
-    phrase = token.head if token.dep_ in ("compound", "amod") else token
-    if any(c.dep_ == "neg" or (c.dep_ == "det" and c.lower_ == "no") for c in phrase.children):
-        return True
-    verb = phrase.head
-    if phrase.dep_ == "pobj":
-        if verb.lower_ == "without":
-            return True
-        verb = verb.head  # what the preposition attaches to: "not coming with insurance"
-    return phrase.dep_ != "ROOT" and verb.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in verb.children)
-
-
-def _flag_side(texts: list[str], name: str) -> bool | None:
-    """The side the newest text that mentions a flag argument's words states for it (no when the parse negates the
-    mention, ``_negated``), ``None`` where none mentions it."""
-    from aem_strands.compare.roles import _nlp  # the parser is loaded only when a flag needs reading
-
-    for text in texts:
-        for sentence in sentences(text):
-            if not names_action(sentence, name):
-                continue
-            mention = next((t for t in _nlp()(sentence) if names_action(t.text, name)), None)
-            if mention is not None:
-                return not _negated(mention)
-    return None
-
-
 def _details_listed(
     trace: Trace, listing: list[Step], call: Step, same: SameFn
 ) -> tuple[list[str], list[str], list[str]]:
@@ -131,9 +87,9 @@ def _details_listed(
     missing: list[str] = []
     unsure: list[str] = []
     for name, value in call.arguments.items():
-        flag = _flag(value)
+        flag = flag_value(value)
         if flag is not None:
-            side = _flag_side(texts, name)
+            side = flag_side(texts, name)
             if side is flag:
                 stated.append(name)
             elif side is not None or flag:

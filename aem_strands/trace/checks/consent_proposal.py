@@ -16,13 +16,15 @@ from aem_strands.trace.checks.consent_acts import (
     proposal_act,
     replies,
     reply_before,
+    shown_texts,
     turn_text,
     user_acts,
     user_turns,
 )
 from aem_strands.trace.checks.consent_decision import CONFIDENT, PROPOSAL, UNLIKELY, Consent, ConsentLedger, Decision
+from aem_strands.trace.checks.consent_flags import other_flags
 from aem_strands.trace.checks.details import call_details, other_details, stated
-from aem_strands.trace.checks.requests import asks_value, names_by_verb, names_verb, reports
+from aem_strands.trace.checks.requests import asks_value, names_by_verb, names_verb, parse_texts, reports
 from aem_strands.trace.checks.steps import call_failed, names_action, sentences
 from aem_strands.trace.types import ActionType, Step
 
@@ -59,6 +61,8 @@ def _proposal(before: list[Step], call: Step) -> Step | None:
         return last  # the last confirmation request before the call, nothing done since: a re-confirmation
     tool = call.tool_name or ""
     for reply in reversed(replies(before)):
+        if not _about(replace(reply, content=" ".join(sentences(turn_text(reply)))), call):
+            continue  # no part of a reply that is not about the call is (the parse below is spared)
         live = replace(reply, content=_live(turn_text(reply)))
         if not _about(live, call):
             continue
@@ -83,6 +87,7 @@ def _reported(reply: Step, earlier: Step, values: int) -> bool:
 def _live(text: str) -> str:
     """The sentences of an agent's reply that may propose: not those that report a done action ("I've updated your
     password.") or ask for a value ("What's your new email?"), ``requests.reports`` / ``requests.asks_value``."""
+    parse_texts(sentences(text))  # each is read, in one batch
     return " ".join(s for s in sentences(text) if not reports(s) and not asks_value(s))
 
 
@@ -90,6 +95,7 @@ def _restated(before: list[Step], proposal: Step, call: Step) -> Step:
     """The proposal as the agent last restated it: after a user step that refuses or declines it (a correction: "No,
     one more time. One person."), the next reply about the call ("I have March 8th 1 person.") proposes it anew."""
     tool = call.tool_name or ""
+    parse_texts(turn_text(s) for s in user_turns(before) if s.index > proposal.index)  # each answer is read whole
     current, declined = proposal, False
     for step in (s for s in before if s.index > proposal.index):
         if step.action_type is ActionType.USER and step.content:
@@ -110,10 +116,15 @@ def _answers(before: list[Step], proposal: Step) -> list[Step]:
     return out
 
 
+def _proposed(before: list[Step], proposal: Step) -> list[str]:
+    """What the proposal and the steps before it showed: the texts a value was proposed in
+    (``consent_acts.shown_texts``)."""
+    return [turn_text(proposal), *shown_texts(s for s in before if s.index < proposal.index)]
+
+
 def _said_after(before: list[Step], proposal: Step, call: Step) -> list[str]:
     """The call's values not stated in the proposal nor before it, but said in a user or agent text after it."""
-    earlier = [turn_text(proposal), *(turn_text(s) for s in before if s.index < proposal.index and s.content)]
-    earlier += [str(s.observation) for s in before if s.index < proposal.index and s.observation is not None]
+    earlier = _proposed(before, proposal)
     later = [turn_text(s) for s in before if s.index > proposal.index and s.content]
     return [
         d.value
@@ -126,8 +137,11 @@ def _unproposed(before: list[Step], proposal: Step, call: Step) -> list[str]:
     """The call's argument values that neither the proposal nor anything before it states (a value with a digit as
     ``details.stated`` reads it, a currency code by its symbol or name, another string as a case-insensitive part of
     a text)."""
-    earlier = [turn_text(proposal), *(turn_text(s) for s in before if s.index < proposal.index and s.content)]
-    earlier += [str(s.observation) for s in before if s.index < proposal.index and s.observation is not None]
+    return _unstated(_proposed(before, proposal), call)
+
+
+def _unstated(earlier: list[str], call: Step) -> list[str]:
+    """The call's argument values none of the texts ``earlier`` states (read as ``_unproposed`` says)."""
     folded = [t.casefold() for t in earlier]
     details = call_details(call.arguments)
     out = []
@@ -216,6 +230,7 @@ def by_proposal(before: list[Step], call: Step, ledger: ConsentLedger, original:
         )
         return Consent(Decision.WITHHELD, how, (proposal, user), answered=True)
     others = other_details(call.arguments, turn_text(proposal)) or other_details(call.arguments, turn_text(answer))
+    others = others or other_flags(call.arguments, turn_text(answer))
     if others:
         how = f"the agreement at step {answer.step_id!r} is to other details ({', '.join(others)}) than the call's"
         return Consent(Decision.WITHHELD, how, shown, answered=True)

@@ -8,8 +8,10 @@ from aem_strands.compare.dialog_acts import Speaker, act_probabilities
 from aem_strands.trace.checks.consent_acts import (
     answer_contexts,
     asks,
+    observations,
     replies,
     reply_before,
+    shown_texts,
     turn_text,
     user_acts,
     user_turns,
@@ -21,6 +23,10 @@ from aem_strands.trace.checks.requests import (
     conditional,
     may_mean,
     means,
+    names_known,
+    names_new,
+    nearest_tools,
+    parse_texts,
     refuses_action,
     refuses_by_ellipsis,
 )
@@ -37,14 +43,18 @@ def _records(value: object) -> list[dict[str, object]]:
     return []
 
 
-def _referred(name: str, detail: Detail, texts: list[str], before: list[Step]) -> bool:
+def _observed_records(before: list[Step]) -> list[dict[str, object]]:
+    """The JSON objects the tools of ``before`` answered, at any depth."""
+    return [r for s in before if s.observation is not None for r in _records(s.observation)]
+
+
+def _referred(name: str, detail: Detail, texts: list[str], records: list[dict[str, object]]) -> bool:
     """Whether an argument value a tool answered is the object the texts refer to: the first of ``texts`` that
     refers to any object an observation holds under the argument's own key (it has each word of a text value of the
     object, three letters or more and no digit: "Delete the reminder for the dentist appointment." for
     ``{"reminder_id": "0b-5119", "task": "Dentist appointment"}``) refers to this value's only; or, when no text
     refers to one, the value is the only one any observation holds under that key ("Add them to the event" after
-    one event was created)."""
-    records = [r for s in before if s.observation is not None for r in _records(s.observation)]
+    one event was created). ``records``: the objects observed before the call (``_observed_records``)."""
     holding = [r for r in records if name in r and value_detail(r[name]) is not None]
     if not any(value_detail(r[name]) == detail for r in holding):
         return False
@@ -68,13 +78,13 @@ def _presents(reply: Step, call: Step, before: list[Step]) -> bool:
     """Whether a reply names the object one of the call's identifiers stands for (``_referred`` by its text alone,
     not by being the only one seen)."""
     details = call_details(call.arguments)
-    shown = [r for s in before if s.observation is not None for r in _records(s.observation)]
+    records = _observed_records(before)
     said = set(words(turn_text(reply)))
     return any(
         value_detail(r.get(name)) == detail and any(_names(v, said) for k, v in r.items() if k != name)
         for name, detail in details.items()
         if detail.kind == "identifier"
-        for r in shown
+        for r in records
         if name in r
     )
 
@@ -84,10 +94,7 @@ def _made_up(detail: Detail, before: list[Step]) -> bool:
     agent computed, "later by 3 hours", is no identifier: the request may still be for the call)."""
     if detail.kind != "identifier":
         return False
-    shown = [turn_text(s) for s in before if s.content] + [
-        str(s.observation) for s in before if s.observation is not None
-    ]
-    return not any(stated(detail, t) for t in shown)
+    return not any(stated(detail, t) for t in shown_texts(before))
 
 
 def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
@@ -103,14 +110,55 @@ def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
     if answered is not None and asks(answered):
         answered = None  # an answer to a question or a proposal is read as one (``by_proposal``)
     said = [turn_text(u) for u in user_turns(before)] + ([turn_text(answered)] if answered is not None else [])
-    seen = said + [str(s.observation) for s in before if s.observation is not None and s.index > request.index]
+    seen = said + observations(s for s in before if s.index > request.index)
     referring = [turn_text(request)] + ([turn_text(answered)] if answered is not None else [])
     referring += [turn_text(r) for r in reversed(replies(before)) if r.index < request.index and r is not answered]
+    records = _observed_records(before)
     return [
         name
         for name, detail in call_details(call.arguments).items()
-        if not any(stated(detail, text) for text in seen) and not _referred(name, detail, referring, before)
+        if not any(stated(detail, text) for text in seen) and not _referred(name, detail, referring, records)
     ]
+
+
+def _on_new(call: Step, sentence: str, request: Step, before: list[Step]) -> bool:
+    """Whether a sentence that asks for this call by meaning (``requests.means``) names the object the call acts on
+    as a new one only: the call's identifier argument holds an object a tool answered before the request, and the
+    sentence names that kind of object, never as a known one (``requests.names_new``: "Can you add them to a new
+    event?" for ``ModifyEvent``'s ``event_id``). Whether it asks for this call is then left open (``may_mean``)."""
+    records = _observed_records([s for s in before if s.index < request.index])
+    return any(
+        detail.kind == "identifier"
+        and names_new(sentence, name)
+        and any(value_detail(r[name]) == detail for r in records if name in r)
+        for name, detail in call_details(call.arguments).items()
+    )
+
+
+def _asks_on_known(
+    call: Step,
+    sentence: str,
+    request: Step,
+    before: list[Step],
+    catalog: list[tuple[str, str]],
+    parameters: dict[str, list[str]],
+) -> bool:
+    """Whether a sentence the readings by meaning disagree on (``requests.may_mean``) asks for this call by the
+    object it acts on: the call's identifier argument holds an object a tool answered before the request, the one
+    the request refers to (``_referred``), which the sentence names as a known object (``requests.names_known``:
+    "add a note to my event description", "add them to the event" for ``event_id``), and no other tool the sentence
+    is nearest to under some reading (``requests.nearest_tools``) declares that argument: none of them can act on
+    that object (creating an event, "add an event", is no action on a known one)."""
+    tool = call.tool_name or ""
+    others = nearest_tools(sentence, catalog, parameters) - {tool}
+    records = _observed_records([s for s in before if s.index < request.index])
+    return any(
+        detail.kind == "identifier"
+        and not any(name in parameters.get(other, ()) for other in others)
+        and names_known(sentence, name)
+        and _referred(name, detail, [turn_text(request)], records)
+        for name, detail in call_details(call.arguments).items()
+    )
 
 
 def _refusals_after(before: list[Step], request: Step, call: Step) -> tuple[list[Step], list[Step]]:
@@ -143,13 +191,23 @@ def by_request(
 ) -> Consent | None:
     tool = call.tool_name or ""
     pending: Consent | None = None
+    if tool in (name for name, _ in catalog) and len(catalog) > 1:  # ``means`` reads every sentence of a request
+        parse_texts(
+            p
+            for u in user_turns(before)
+            if not other_details(call.arguments, turn_text(u))
+            for p in sentences(turn_text(u))
+        )
     for request in reversed(user_turns(before)):
         if other_details(call.arguments, turn_text(request)):
             continue
         parts = sentences(turn_text(request))
-        asking = [i for i, p in enumerate(parts) if asks_for(p, tool) or means(p, tool, catalog, parameters)]
-        maybe = [] if asking else [i for i, p in enumerate(parts) if may_mean(p, tool, catalog, parameters)]
-        asking = asking or maybe
+        meant = [i for i, p in enumerate(parts) if asks_for(p, tool) or means(p, tool, catalog, parameters)]
+        new = [i for i in meant if not asks_for(parts[i], tool) and _on_new(call, parts[i], request, before)]
+        asking = [i for i in meant if i not in new]
+        maybe = [] if asking else new or [i for i, p in enumerate(parts) if may_mean(p, tool, catalog, parameters)]
+        known = [i for i in maybe if _asks_on_known(call, parts[i], request, before, catalog, parameters)]
+        asking, maybe = (known, []) if known else (asking or maybe, maybe)
         if not asking:
             continue
         uncovered = _uncovered(call, request, before)
@@ -166,7 +224,8 @@ def by_request(
             return Consent(Decision.WITHHELD, how, (request, refused[-1]), refused=True)
         if maybe:
             phrase = parts[maybe[0]]
-            how = f"whether {phrase!r} at step {request.step_id!r} asks for {tool} (its readings by meaning differ)"
+            why = "it names a new object, the call acts on a known one" if new else "its readings by meaning differ"
+            how = f"whether {phrase!r} at step {request.step_id!r} asks for {tool} ({why})"
             pending = pending or Consent(Decision.UNDECIDED, how, (request,), partial=True)
             continue
         if uncovered:

@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
-from collections.abc import Mapping, Sequence
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from aem_strands.trace.checks.steps import action_words, names_action
@@ -106,13 +107,51 @@ _DO = frozenset({"do", "does", "did", "done", "doing"})
 """The forms of *do*, read from the words (the lemmatizer does not run)."""
 
 
-@functools.lru_cache(maxsize=2048)
+_PARSES: OrderedDict[str, Doc] = OrderedDict()
+"""The parses of the latest texts read (``_PARSES_KEPT`` at most), the least recently read dropped first."""
+_PARSES_KEPT = 2048
+_PARSES_LOCK = threading.Lock()
+
+
 def _parse(text: str) -> Doc:
     """The parse of ``text``, once per distinct text (checks ask again of the same request and answer; the parse
     is the costliest step of a consent reading). Callers read it and never change it."""
+    return _parsed((text,))[text]
+
+
+def parse_texts(texts: Iterable[str]) -> None:
+    """Parse those of ``texts`` not parsed yet, several in one batch (``nlp.pipe``: about 2.4 times cheaper a text
+    than one by one), so that ``_parse`` finds them read. A caller passes the texts a reading will parse, not more:
+    a text parsed in vain costs more than the batch saves."""
+    _parsed(texts)
+
+
+def _parsed(texts: Iterable[str]) -> dict[str, Doc]:
+    """The parses of ``texts``, those not parsed yet in one batch."""
+    wanted = list(dict.fromkeys(texts))
+    with _PARSES_LOCK:
+        found = {t: _PARSES[t] for t in wanted if t in _PARSES}
+        for text in found:
+            _PARSES.move_to_end(text)
+    todo = [t for t in wanted if t not in found]
+    if not todo:
+        return found
     from aem_strands.compare.roles import _nlp  # the parser is loaded only when a request needs reading
 
-    return _nlp()(text, disable=_UNREAD_PIPES)
+    nlp = _nlp()
+    docs = nlp.pipe(todo, disable=_UNREAD_PIPES) if len(todo) > 1 else [nlp(todo[0], disable=_UNREAD_PIPES)]
+    new = dict(zip(todo, docs, strict=True))
+    with _PARSES_LOCK:
+        _PARSES.update(new)
+        while len(_PARSES) > _PARSES_KEPT:
+            _PARSES.popitem(last=False)
+    return found | new
+
+
+def clear_parses() -> None:
+    """Forget every parse (a test's fresh start)."""
+    with _PARSES_LOCK:
+        _PARSES.clear()
 
 
 _FRAME = "Can you "
@@ -221,6 +260,13 @@ def may_mean(
     return _nearest_readings(text, tool_name, catalog, parameters) > 0
 
 
+def context_parameters(tools: Sequence[Sequence[str]]) -> frozenset[str]:
+    """The parameters more than half of a catalog's tools declare (``tools``: each tool's parameter names): a
+    session's context (a session token, an API key), the same for every action, so no part of what one does."""
+    counts = Counter(p for declared in tools for p in declared)
+    return frozenset(p for p, count in counts.items() if count > len(tools) / 2)
+
+
 _READINGS = 3
 """The readings of a tool by meaning (``tool_readings``)."""
 
@@ -232,40 +278,65 @@ def _nearest_readings(
     parameters: Mapping[str, Sequence[str]] | None,
 ) -> int:
     """Under how many readings an open verb phrase of ``text`` is nearest to ``tool_name`` at ``MEANS`` or more."""
-    declared = parameters or {}
-    frozen = tuple((n, tuple(declared.get(n, ()))) for n, _ in catalog)
-    return _nearest_readings_of(text, tool_name, tuple(catalog), frozen)
-
-
-@functools.lru_cache(maxsize=1024)
-def _nearest_readings_of(
-    text: str,
-    tool_name: str,
-    catalog: tuple[tuple[str, str], ...],
-    parameters: tuple[tuple[str, tuple[str, ...]], ...],
-) -> int:
     names = [n for n, _ in catalog]
     if tool_name not in names or len(names) < 2:
         return 0
+    own = names.index(tool_name)
+    return max((sum(i == own for i in phrase) for phrase in _nearest(text, catalog, parameters)), default=0)
+
+
+def nearest_tools(
+    text: str,
+    catalog: Sequence[tuple[str, str]],
+    parameters: Mapping[str, Sequence[str]] | None = None,
+) -> frozenset[str]:
+    """The tools an open verb phrase of ``text`` is nearest to under some reading at ``MEANS`` or more (see
+    ``means``); none when the catalog defines fewer than two tools."""
+    names = [n for n, _ in catalog]
+    if len(names) < 2:
+        return frozenset()
+    return frozenset(names[i] for phrase in _nearest(text, catalog, parameters) for i in phrase if i >= 0)
+
+
+def _nearest(
+    text: str,
+    catalog: Sequence[tuple[str, str]],
+    parameters: Mapping[str, Sequence[str]] | None,
+) -> tuple[tuple[int, ...], ...]:
+    declared = parameters or {}
+    frozen = tuple((n, tuple(declared.get(n, ()))) for n, _ in catalog)
+    return _nearest_of(text, tuple(catalog), frozen)
+
+
+@functools.lru_cache(maxsize=1024)
+def _nearest_of(
+    text: str,
+    catalog: tuple[tuple[str, str], ...],
+    parameters: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[tuple[int, ...], ...]:
+    """For each open verb phrase of ``text``, under each reading, the index of the catalog's tool it is nearest to,
+    or -1 when that tool's cosine is below ``MEANS``."""
     phrases = open_phrases(text)
     if not phrases:
-        return 0
+        return ()
+    names = [n for n, _ in catalog]
     declared = dict(parameters)
-    shared = Counter(p for n in names for p in declared.get(n, ()))
-    own_parameters = {n: [p for p in declared.get(n, ()) if shared[p] <= len(names) / 2] for n in names}
+    shared = context_parameters([declared.get(n, ()) for n in names])
+    own_parameters = {n: [p for p in declared.get(n, ()) if p not in shared] for n in names}
     readings = [tool_readings(n, d, own_parameters[n]) for n, d in catalog]
     scorer = _scorer()
-    own = names.index(tool_name)
+    scorer.embed([*phrases, *(r[reading] for reading in range(_READINGS) for r in readings)])  # one batch
     vectors = scorer.vectors(list(phrases))
     tools = [scorer.vectors([r[reading] for r in readings]) for reading in range(_READINGS)]
-    best = 0
+    out = []
     for vector in vectors:
-        nearest = 0
+        nearest = []
         for matrix in tools:
             cosines = matrix @ vector
-            nearest += int(int(cosines.argmax()) == own and float(cosines[own]) >= MEANS)
-        best = max(best, nearest)
-    return best
+            best = int(cosines.argmax())
+            nearest.append(best if float(cosines[best]) >= MEANS else -1)
+        out.append(tuple(nearest))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -282,6 +353,40 @@ def clauses(sentence: str) -> tuple[str, ...]:
     if lead == 0 or rest >= len(doc):
         return (sentence,)
     return (doc[:lead].text, doc[rest:].text)
+
+
+_DEFINITE = frozenset(["the", "this", "that", "these", "those"])
+"""The definite determiners: a noun phrase they (or a possessive: "my event") open names a known object."""
+
+
+def names_known(text: str, argument: str) -> bool:
+    """Whether ``text`` names, as a known object, the object an identifier argument stands for: a noun naming a
+    word of the argument's name (``steps.names_action``: "event" for ``event_id``), whose phrase (the noun, or the
+    noun it is a compound of: "my event description") has a possessive or a definite determiner ("the event",
+    "my event description"; not "an event")."""
+    return any(_object_mentions(text, argument))
+
+
+def names_new(text: str, argument: str) -> bool:
+    """Whether ``text`` names the kind of object an identifier argument stands for, but never as a known one
+    (``names_known``): "add them to a new event", "add an event for them" for ``event_id``."""
+    mentions = _object_mentions(text, argument)
+    return bool(mentions) and not any(mentions)
+
+
+@functools.lru_cache(maxsize=1024)
+def _object_mentions(text: str, argument: str) -> tuple[bool, ...]:
+    """For each noun of ``text`` naming a word of ``argument``'s name, whether its phrase names a known object (a
+    possessive or a definite determiner: see ``names_known``)."""
+    if not names_action(text, argument):
+        return ()
+    out = []
+    for token in _parse(text):
+        if not token.tag_.startswith("NN") or not names_action(token.text, argument):
+            continue
+        phrase = token.head if token.dep_ == "compound" else token
+        out.append(any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in _DEFINITE) for c in phrase.children))
+    return tuple(out)
 
 
 _PAST = frozenset(["VBD", "VBN"])
