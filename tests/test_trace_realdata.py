@@ -66,6 +66,52 @@ def test_tooltalk_conversations_load_as_traces() -> None:
     assert all(t.tool_calls() for t in traces)
 
 
+def test_apibank_converter_on_a_written_folder(tmp_path: Path) -> None:
+    """Without ../shared: four item files written here, one dialogue with a quoted list, a text result and a
+    result holding ']->'; the response item's input is the longest and its expected reply ends the trace."""
+    import gzip
+
+    docs = json.dumps({
+        "name": "AddMeeting", "description": "Adds a meeting.",
+        "input_parameters": {"topic": {"type": "str", "description": "The topic."},
+                             "attendees": {"type": "list(str)", "description": "Who comes."}},
+        "output_parameters": {"status": {"type": "str", "description": "success or failed"}},
+    })  # fmt: skip
+    instruction = f"Generate an API request.\nThe current year is 2023.\nAPI descriptions:\n{docs}"
+    history = "User: Book 'Plan' with Ann and Bo.\nAI: Booking.\n"
+    call = "API-Request: [AddMeeting(topic='Plan', attendees='['Ann', 'Bo']')]"
+    items = {
+        "level-1-api": [{"file": "AddMeeting-level-1-1.jsonl", "id": 0, "instruction": instruction,
+                         "input": history + "Generate API Request:\n", "expected_output": call}],
+        "level-1-response": [{"file": "AddMeeting-level-1-1.jsonl", "id": 1, "instruction": instruction,
+                              "input": history + call + "->success ]-> done\nGenerate AI Response:\n",
+                              "expected_output": "The meeting is booked."}],
+        "level-2-api": [],
+        "level-2-response": [],
+    }  # fmt: skip
+    for name, content in items.items():
+        with gzip.open(tmp_path / f"{name}.json.gz", "wt", encoding="utf-8") as handle:
+            json.dump(content, handle)
+    (raw,) = list(apibank_traces(tmp_path))
+    assert raw["trace_id"] == "apibank-AddMeeting-level-1-1"
+    assert raw["initial_state"] == {"current_year": 2023}
+    assert [s["action_type"] for s in raw["steps"]] == ["user", "response", "tool_call", "response"]
+    step = raw["steps"][2]
+    assert (step["tool_name"], step["arguments"]) == ("AddMeeting", {"topic": "Plan", "attendees": ["Ann", "Bo"]})
+    assert step["observation"] == "success ]-> done"  # split at the first ']->' that closes a call; text kept
+    assert raw["steps"][3]["content"] == "The meeting is booked."
+    (tool,) = raw["environment"]["tools"]
+    assert tool["inputSchema"]["properties"]["attendees"] == {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "Who comes.",
+    }
+    assert tool["description"] == "Adds a meeting. Returns: status (str): success or failed"
+    assert "annotations" not in tool
+    assert "required" not in tool["inputSchema"]
+    parse_trace(raw)
+
+
 @needs_apibank
 def test_apibank_builds_every_dialogue_file() -> None:
     raws = list(apibank_traces())
