@@ -30,20 +30,24 @@
   message sent, a login) are writes that do not.
 
 - **API-Bank** (Li et al., "API-Bank: A Comprehensive Benchmark for Tool-Augmented LLMs", EMNLP 2023; Apache-2.0),
-  ``../shared/external_data/api_bank``: the turn-level test items of levels 1 and 2 (``*-api``: the next API request,
-  ``*-response``: the next reply), one trace per dialogue ``file``. Each item's ``input`` is the dialogue so far, a
-  prefix of the file's longest one, so the longest input, with its ``expected_output`` appended, holds every turn of
-  the file. ``User:`` becomes a ``user`` step, ``AI:`` a ``response`` step, ``API-Request: [Name(k='v',
-  ...)]->result`` a ``tool_call`` (the call parsed by ``ast``; the result after ``->`` as JSON, else a Python literal,
-  else text; the line as written in ``metadata.apibank_request``). In 40 of 508 calls the data quotes a list argument
-  (``attendees='['Ann', 'Bo']'``), which no parser reads; there the quotes around ``[...]``/``{...}`` are dropped and
-  the argument is the list (the API's declared ``list`` type). The catalog is the file's ``API descriptions`` (JSON
-  lines of the instruction): ``input_parameters`` as the properties (``str``, ``int``, ``bool``,
-  ``list``/``list(str)`` as JSON types, their descriptions kept), ``output_parameters`` named in the description.
-  API-Bank states neither which parameters are required nor any read-only or destructive hint, so none is given: the
-  library then takes every tool as a write that needs no consent (MCP's defaults: ``readOnlyHint`` false,
-  ``destructiveHint`` unset) and no argument as required. The instruction says only "The current year is 2023", so
-  ``initial_state`` is ``{"current_year": 2023}``: no day is stated, none is invented.
+  ``../shared/external_data/api_bank``: 261 dialogues (212 of level 1, Call; 49 of level 2, Retrieve+Call; the paper's
+  314 also count level 3, which these files do not hold), given as the turn-level test items of levels 1 and 2
+  (``*-api``: the next API request, ``*-response``: the next reply), one trace per dialogue ``file``. Each item's
+  ``input`` is the dialogue so far, a prefix of the file's longest one, so the longest input, with its
+  ``expected_output`` appended, holds every turn of the file. ``User:`` becomes a ``user`` step, ``AI:`` a
+  ``response`` step, ``API-Request: [Name(k='v', ...)]->result`` a ``tool_call`` (the call parsed by ``ast``; the
+  result after ``->`` as JSON, else a Python literal, else text; the line as written in ``metadata.apibank_request``).
+  In 40 of 508 calls the data quotes a list argument (``attendees='['Ann', 'Bo']'``), which no parser reads; there the
+  quotes around ``[...]``/``{...}`` are dropped and the argument is the list (the API's declared ``list`` type). The
+  catalog is the file's ``API descriptions`` (JSON lines of the instruction): ``input_parameters`` as the properties
+  (``str``, ``int``, ``bool``, ``list``/``list(str)`` as JSON types, their descriptions kept), ``output_parameters``
+  named in the description. API-Bank states neither which parameters are required nor any read-only or destructive
+  hint, so none is given: the library then takes every tool as a write that needs no consent (MCP's defaults:
+  ``readOnlyHint`` false, ``destructiveHint`` unset) and no argument as required. The instruction says only "The
+  current year is 2023", so ``initial_state`` is ``{"current_year": 2023}``: no day is stated, none is invented.
+  What the data gets wrong is kept as written and no dialogue is left out: the (Cancel)TimedSwitch calls of 8 files
+  pass ``device_id`` where their description names ``name``; the paper calls the dialogues annotated, not each one
+  successful, and some are not (a reply naming an ID the call did not return, a password the user never gave).
 
 ``split_of(id)`` halves every set by the SHA-1 of its id: ``tuning`` (even) and ``heldout`` (odd). Rules may be
 tuned on the tuning half only; the held-out half is reported apart.
