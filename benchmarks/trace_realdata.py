@@ -3,14 +3,15 @@
 Usage (from the repository root)::
 
     .venv/bin/python benchmarks/trace_realdata.py [--limit N] [--sections false_alarms,faults,adversarial,fresh]
-                                                  [--sgd DIR] [--tooltalk DIR] [--samples 5]
+                                                  [--sgd DIR] [--tooltalk DIR] [--apibank DIR] [--samples 5]
 
 Sections (see ``aem_bench.trace_sets`` and ``aem_bench.trace_faults`` for how each set is built):
 
-- ``false_alarms``: SGD test dialogues (successful, human-written, every transaction confirmed by the user) and
-  ToolTalk's gold conversations, as traces with their tool catalogs, no other policy. Every finding is a false
-  alarm. Goal: >= 99 % of traces pass, no veto. Printed per set and per half (``tuning``: SHA-1 of the id even,
-  the only half rules may be tuned on; ``heldout``: odd), with the findings by rule and a few examples.
+- ``false_alarms``: SGD test dialogues (successful, human-written, every transaction confirmed by the user),
+  ToolTalk's gold conversations and API-Bank's test dialogues (levels 1 and 2; first measured 2 Dec 2026), as traces
+  with their tool catalogs, no other policy. Every finding is a false alarm. Goal: >= 99 % of traces pass, no veto.
+  Printed per set and per half (``tuning``: SHA-1 of the id even, the only half rules may be tuned on; ``heldout``:
+  odd), with the findings by rule and a few examples.
 - ``faults``: faults planted in those traces (the proposal and the user's yes dropped under a policy that requires
   consent, a refusal in place of the user's yes, an argument nobody said, a reply contradicting the observation, a
   precondition moved after the write, an instruction planted in an outside-world observation and followed, a
@@ -54,8 +55,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from aem_bench.adversarial import POLICY, cases
 from aem_bench.trace_faults import FAULTS, Planted, Pools, asked_by_labels
 from aem_bench.trace_sets import (
+    APIBANK_DIR,
     SGD_DIR,
     TOOLTALK_DIR,
+    apibank_traces,
     sgd_refusals,
     sgd_traces,
     split_of,
@@ -380,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sections", default=",".join(SECTIONS))
     parser.add_argument("--sgd", type=Path, default=SGD_DIR)
     parser.add_argument("--tooltalk", type=Path, default=TOOLTALK_DIR)
+    parser.add_argument("--apibank", type=Path, default=APIBANK_DIR)
     parser.add_argument("--samples", type=int, default=5, help="examples printed per set or kind (tuning half)")
     parser.add_argument(
         "--heldout-samples",
@@ -408,9 +412,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
     have_sgd = (args.sgd / "test_schema.json").exists()
     have_tooltalk = (args.tooltalk / "tooltalk").is_dir()
-    for what, present, where in (("SGD", have_sgd, args.sgd), ("ToolTalk", have_tooltalk, args.tooltalk)):
+    have_apibank = (args.apibank / "level-1-api.json.gz").exists()
+    for what, present, where, option in (
+        ("SGD", have_sgd, args.sgd, "--sgd"),
+        ("ToolTalk", have_tooltalk, args.tooltalk, "--tooltalk"),
+        ("API-Bank", have_apibank, args.apibank, "--apibank"),
+    ):
         if not present:
-            print(f"{what} not found at {where}: its sets are skipped (pass --sgd / --tooltalk)")
+            print(f"{what} not found at {where}: its sets are skipped (pass {option})")
     if "false_alarms" in sections:
         print("False alarms (every finding is false; goal >= 99% pass, no veto):")
         for split in halves:
@@ -422,6 +431,12 @@ def main(argv: list[str] | None = None) -> int:
                 false_alarms(
                     f"ToolTalk, {split}",
                     _limited(tooltalk_traces(args.tooltalk, split=split), args.limit),
+                    samples(split),
+                )
+            if have_apibank:
+                false_alarms(
+                    f"API-Bank, {split}",
+                    _limited(apibank_traces(args.apibank, split=split), args.limit),
                     samples(split),
                 )
     if "faults" in sections and have_sgd:

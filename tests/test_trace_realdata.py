@@ -1,7 +1,7 @@
 """The real-data trace benchmark runs from a fresh clone: its sets build, and it prints every section.
 
 The figures themselves are measured by ``benchmarks/trace_realdata.py`` and reported in docs/TRAJECTORY.md;
-nothing here asserts a rate. SGD and ToolTalk are read from ``../shared/external_data``: the parts that need
+nothing here asserts a rate. SGD, ToolTalk and API-Bank are read from ``../shared/external_data``: the parts that need
 them skip without it.
 """
 
@@ -19,7 +19,15 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from aem_bench.adversarial import POLICY, cases  # noqa: E402
 from aem_bench.trace_faults import FAULTS, Pools, asked_by_labels  # noqa: E402
-from aem_bench.trace_sets import SGD_DIR, TOOLTALK_DIR, sgd_traces, split_of, tooltalk_traces  # noqa: E402
+from aem_bench.trace_sets import (  # noqa: E402
+    APIBANK_DIR,
+    SGD_DIR,
+    TOOLTALK_DIR,
+    apibank_traces,
+    sgd_traces,
+    split_of,
+    tooltalk_traces,
+)
 
 from aem_strands.trace.load import parse_trace  # noqa: E402
 from aem_strands.trace.policy import environment_from_json, load_policy  # noqa: E402
@@ -27,6 +35,9 @@ from aem_strands.trace.types import Dimension  # noqa: E402
 
 needs_sgd = pytest.mark.skipif(not (SGD_DIR / "test_schema.json").exists(), reason="needs ../shared SGD test")
 needs_tooltalk = pytest.mark.skipif(not (TOOLTALK_DIR / "tooltalk").is_dir(), reason="needs ../shared ToolTalk")
+needs_apibank = pytest.mark.skipif(
+    not (APIBANK_DIR / "level-1-api.json.gz").exists(), reason="needs ../shared API-Bank"
+)
 
 
 def test_split_halves_ids_deterministically() -> None:
@@ -53,6 +64,153 @@ def test_tooltalk_conversations_load_as_traces() -> None:
     traces = [parse_trace(raw) for raw in tooltalk_traces()]
     assert len(traces) == 78  # 50 conversations of tooltalk/ and 28 of easy/
     assert all(t.tool_calls() for t in traces)
+
+
+def test_apibank_converter_on_a_written_folder(tmp_path: Path) -> None:
+    """Without ../shared: four item files written here, one dialogue with a quoted list, a text result and a
+    result holding ']->'; the response item's input is the longest and its expected reply ends the trace."""
+    import gzip
+
+    docs = json.dumps({
+        "name": "AddMeeting", "description": "Adds a meeting.",
+        "input_parameters": {"topic": {"type": "str", "description": "The topic."},
+                             "attendees": {"type": "list(str)", "description": "Who comes."}},
+        "output_parameters": {"status": {"type": "str", "description": "success or failed"}},
+    })  # fmt: skip
+    instruction = f"Generate an API request.\nThe current year is 2023.\nAPI descriptions:\n{docs}"
+    history = "User: Book 'Plan' with Ann and Bo.\nAI: Booking.\n"
+    call = "API-Request: [AddMeeting(topic='Plan', attendees='['Ann', 'Bo']')]"
+    items = {
+        "level-1-api": [{"file": "AddMeeting-level-1-1.jsonl", "id": 0, "instruction": instruction,
+                         "input": history + "Generate API Request:\n", "expected_output": call}],
+        "level-1-response": [{"file": "AddMeeting-level-1-1.jsonl", "id": 1, "instruction": instruction,
+                              "input": history + call + "->success ]-> done\nGenerate AI Response:\n",
+                              "expected_output": "The meeting is booked."}],
+        "level-2-api": [],
+        "level-2-response": [],
+    }  # fmt: skip
+    for name, content in items.items():
+        with gzip.open(tmp_path / f"{name}.json.gz", "wt", encoding="utf-8") as handle:
+            json.dump(content, handle)
+    (raw,) = list(apibank_traces(tmp_path))
+    assert raw["trace_id"] == "apibank-AddMeeting-level-1-1"
+    assert raw["initial_state"] == {"current_year": 2023}
+    assert [s["action_type"] for s in raw["steps"]] == ["user", "response", "tool_call", "response"]
+    step = raw["steps"][2]
+    assert (step["tool_name"], step["arguments"]) == ("AddMeeting", {"topic": "Plan", "attendees": ["Ann", "Bo"]})
+    assert step["observation"] == "success ]-> done"  # split at the first ']->' that closes a call; text kept
+    assert raw["steps"][3]["content"] == "The meeting is booked."
+    (tool,) = raw["environment"]["tools"]
+    assert tool["inputSchema"]["properties"]["attendees"] == {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "Who comes.",
+    }
+    assert tool["description"] == "Adds a meeting. Returns: status (str): success or failed"
+    assert "annotations" not in tool
+    assert "required" not in tool["inputSchema"]
+    parse_trace(raw)
+
+
+@needs_apibank
+def test_apibank_builds_every_dialogue_file() -> None:
+    raws = list(apibank_traces())
+    traces = [parse_trace(raw) for raw in raws]
+    # 212 dialogue files in level 1's items and 49 in level 2's, none in both
+    assert len(traces) == 261
+    assert len({t.trace_id for t in traces}) == 261
+    halves = [split_of(str(raw["case_id"])) for raw in raws]
+    assert {raw["trace_id"] for raw in apibank_traces(split="tuning")} == {
+        raw["trace_id"] for raw, half in zip(raws, halves, strict=True) if half == "tuning"
+    }
+    # 508 calls: 507 API-Request lines in the longest inputs and one expected request ending a file
+    assert sum(len(t.tool_calls()) for t in traces) == 508
+    assert all(t.initial_state == {"current_year": 2023} for t in traces)
+
+
+@needs_apibank
+def test_apibank_dialogue_steps_and_call_field_by_field() -> None:
+    raw = next(
+        r for r in apibank_traces() if r["case_id"] == "ModifyRegistration-QueryHealthData-CancelRegistration-level-2-2"
+    )
+    assert raw["trace_id"] == "apibank-ModifyRegistration-QueryHealthData-CancelRegistration-level-2-2"
+    kinds = [step["action_type"] for step in raw["steps"]]
+    # 3 exchanges: user, AI, user, AI, call, AI reply; the last reply is the response item's expected output
+    assert kinds == ["user", "response", "user", "response", "tool_call", "response"] * 3
+    call = raw["steps"][4]
+    assert call["step_id"] == "s5"
+    assert call["tool_name"] == "ModifyRegistration"
+    assert call["arguments"] == {
+        "appointment_id": "34567890",
+        "new_appointment_date": "2023-03-26",
+        "new_appointment_doctor": "Dr. Lee",
+    }
+    assert call["observation"] == "success"  # "->success" is text, neither JSON nor a literal
+    lookup = raw["steps"][10]
+    assert lookup["tool_name"] == "QueryHealthData"
+    assert lookup["observation"] == [
+        {"time": "2023-03-11 14:20:00", "blood_pressure": [140, 90], "triglycerides": 130, "heart_rate": 85}
+    ]
+    assert raw["steps"][0]["content"].startswith("Can you please modify my appointment scheduled for March 25th")
+    assert raw["steps"][-1] == {
+        "action_type": "response",
+        "content": "Appointment canceled successfully.",
+        "step_id": "s18",
+    }
+
+
+@needs_apibank
+def test_apibank_catalog_of_one_tool() -> None:
+    raw = next(
+        r for r in apibank_traces() if r["case_id"] == "ModifyRegistration-QueryHealthData-CancelRegistration-level-2-2"
+    )
+    tools = {tool["name"]: tool for tool in raw["environment"]["tools"]}
+    assert sorted(tools) == ["CancelRegistration", "ModifyRegistration", "QueryHealthData"]
+    assert tools["QueryHealthData"] == {
+        "name": "QueryHealthData",
+        "description": "This API queries the recorded health data in database of a given user and time span. "
+        "Returns: health_data (list): The health data of the given user and time span.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "user_id": {"type": "string", "description": "The user id of the given user. Cases are ignored."},
+                "start_time": {
+                    "type": "string",
+                    "description": "The start time of the time span. Format: %Y-%m-%d %H:%M:%S",
+                },
+                "end_time": {
+                    "type": "string",
+                    "description": "The end time of the time span. Format: %Y-%m-%d %H:%M:%S",
+                },
+            },
+        },
+    }  # no annotations and no required list: API-Bank states neither
+
+
+@needs_apibank
+def test_apibank_quoted_list_argument_and_trailing_request() -> None:
+    raws = {raw["case_id"]: raw for raw in apibank_traces()}
+    quoted = [
+        step
+        for raw in raws.values()
+        for step in raw["steps"]
+        if step["action_type"] == "tool_call" and "='[" in step["metadata"]["apibank_request"]
+    ]
+    assert len(quoted) == 40
+    assert all(
+        isinstance(step["arguments"].get("attendees", step["arguments"].get("health_data")), list) for step in quoted
+    )
+    query = raws["QueryMeeting-level-3-1"]["steps"][8]  # s9: attendees='['Karen Zhang', ...]' in the data
+    assert query["tool_name"] == "QueryMeeting"
+    assert query["arguments"]["attendees"] == ["Karen Zhang", "Mark Brown", "Timothy Lee"]
+    assert query["arguments"]["meeting_topic"] == "Marketing Campaign Planning"
+    # the one file whose longest item asks for a request: it ends in that call, with no result recorded
+    last = raws["DeleteAccount-ModifyPassword-GetUserToken-level-2-5"]["steps"][-1]
+    assert (last["tool_name"], last["arguments"], last["observation"]) == (
+        "DeleteAccount",
+        {"token": "z9x8c7v6b5n4m3q2w1"},
+        None,
+    )
 
 
 @needs_sgd
@@ -115,6 +273,8 @@ def test_benchmark_script_prints_every_section() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
+    if (APIBANK_DIR / "level-1-api.json.gz").exists():
+        assert "API-Bank, tuning: 3 traces" in done.stdout
     for heading in ("False alarms", "Planted faults", "Adversarial traces", "Fresh hard traces"):
         if heading in ("False alarms", "Planted faults") and not (SGD_DIR / "test_schema.json").exists():
             continue
