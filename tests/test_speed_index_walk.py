@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.grounding_index import _last_key, _walk
-from aem_strands.trace.value_tokens import Token, joined_keys, tokens
+from aem_strands.trace.value_tokens import Token, joined_keys, reading, tokens
 from aem_strands.types import JsonValue
 
 _KEYS = st.sampled_from(["a", "b.c", "x[1]", "]", "[2]", "[", "d[0].e", "5", "", "city"])
@@ -104,3 +104,12 @@ def test_joined_keys_of_a_phone_in_groups_and_of_two_short_numbers() -> None:
     assert list(joined_keys(tokens("12, 34"))) == []
     assert list(joined_keys(tokens("12 34"))) == []
     assert list(joined_keys(tokens("order 123"))) == [("order123", 0, 2)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aSD bF.\u01c5\u00e9 (3", max_size=24))
+def test_words_in_capitals_are_those_of_every_word_read(text: str) -> None:
+    words = [w.strip("\"'.,;:!?()[]{}<>*«»“”\u2018\u2019") for w in text.split()]
+    assert reading(text)[2] == tuple(w for w in words if 2 <= len(w) <= 5 and w.isalpha() and w.isupper())
+    found = tokens(text)
+    assert reading(text)[1] == tuple((k, " ".join(t.shown for t in found[s:e])) for k, s, e in joined_keys(found))

@@ -201,7 +201,10 @@ Reading = tuple[tuple[Token, ...], tuple[tuple[str, str], ...], tuple[str, ...]]
 def reading(text: str) -> Reading:
     """A text's tokens, the identifiers its adjacent tokens spell (key and words), and its words in capitals."""
     found = tokens(text)
-    joined = tuple((key, " ".join(t.shown for t in found[start:end])) for key, start, end in joined_keys(found))
+    shown = [token.shown for token in found]
+    joined = tuple((key, " ".join(shown[start:end])) for key, start, end in joined_keys(found))
+    if text.islower():
+        return tuple(found), joined, ()  # no capital letter: no word in capitals
     words = (word.strip(_EDGE) for word in text.split())
     return tuple(found), joined, tuple(w for w in words if 2 <= len(w) <= 5 and w.isalpha() and w.isupper())
 
