@@ -91,7 +91,28 @@ def json_key(value: JsonValue) -> str:
     """A canonical string for any JSON value (dict keys sorted)."""
     if isinstance(value, str):
         return _quoted(value)  # what json.dumps gives a string, without making an encoder per call
+    # What json.dumps gives the other scalars (exactly these types; a subclass takes json.dumps), without an encoder
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        return _float_key(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _float_key(value: float) -> str:
+    """What json.dumps writes for a float: its ``repr``, or ``NaN``, ``Infinity``, ``-Infinity``."""
+    if value != value:
+        return "NaN"
+    if value == math.inf:
+        return "Infinity"
+    if value == -math.inf:
+        return "-Infinity"
+    return float.__repr__(value)
 
 
 def _finite(value: JsonValue) -> bool:
