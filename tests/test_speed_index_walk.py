@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.grounding_index import _last_key, _walk
-from aem_strands.trace.value_tokens import Token, joined_keys, reading, tokens
+from aem_strands.trace.value_tokens import ANCHORS, Token, anchored_phrases, joined_keys, reading, tokens
 from aem_strands.types import JsonValue
 
 _KEYS = st.sampled_from(["a", "b.c", "x[1]", "]", "[2]", "[", "d[0].e", "5", "", "city"])
@@ -113,3 +113,31 @@ def test_words_in_capitals_are_those_of_every_word_read(text: str) -> None:
     assert reading(text)[2] == tuple(w for w in words if 2 <= len(w) <= 5 and w.isalpha() and w.isupper())
     found = tokens(text)
     assert reading(text)[1] == tuple((k, " ".join(t.shown for t in found[s:e])) for k, s, e in joined_keys(found))
+
+
+def _plain_anchored(words: list[str], longest: int) -> list[str]:
+    """Every phrase around every anchor, each place once, remembered in a set (the reference)."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for i, word in enumerate(words):
+        if not (any(ch.isdigit() for ch in word) or word.casefold() in ANCHORS):
+            continue
+        for start in range(max(0, i - longest + 1), i + 1):
+            for end in range(i + 1, min(len(words), start + longest) + 1):
+                if (start, end) not in seen:
+                    seen.add((start, end))
+                    out.append(" ".join(words[start:end]))
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["two", "people", "March", "3rd", "at", "a", "table", "9", "Friday"]), max_size=14),
+       st.integers(0, 7))  # fmt: skip
+def test_anchored_phrases_are_every_phrase_around_an_anchor_once(words: list[str], longest: int) -> None:
+    assert list(anchored_phrases(words, longest)) == _plain_anchored(words, longest)
+
+
+def test_anchored_phrases_of_two_anchors_side_by_side() -> None:
+    # anchors "two" (word 0) and "9" (word 2), phrases of up to 2 words: around "two", "two" and "two people";
+    # around "9", "people 9", "9" and "9 at" ("two people" holds no 9 and is not read again)
+    assert list(anchored_phrases(["two", "people", "9", "at"], 2)) == ["two", "two people", "people 9", "9", "9 at"]

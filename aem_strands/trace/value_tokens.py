@@ -230,17 +230,19 @@ def phrases(words: list[str], longest: int) -> Iterator[str]:
 
 def anchored_phrases(words: list[str], longest: int) -> Iterator[str]:
     """Phrases of up to ``longest`` words around each word that can start a typed value (a digit, a number,
-    month, weekday or time word): only those can read as a number, date, time or duration."""
-    seen: set[tuple[int, int]] = set()
+    month, weekday or time word): only those can read as a number, date, time or duration. Each phrase once (by
+    its place): around an anchor, a phrase that starts at or before the anchor before it was that one's."""
+    before = -1
     for i, word in enumerate(words):
-        folded = word.casefold()
-        if not (any(ch.isdigit() for ch in word) or folded in ANCHORS):
+        if not (any(ch.isdigit() for ch in word) or word.casefold() in ANCHORS):
             continue
-        for start in range(max(0, i - longest + 1), i + 1):
-            for end in range(i + 1, min(len(words), start + longest) + 1):
-                if (start, end) not in seen:
-                    seen.add((start, end))
-                    yield " ".join(words[start:end])
+        for start in range(max(0, i - longest + 1, before + 1), i + 1):
+            phrase = " ".join(words[start : i + 1])
+            yield phrase
+            for end in range(i + 2, min(len(words), start + longest) + 1):
+                phrase = f"{phrase} {words[end - 1]}"
+                yield phrase
+        before = i
 
 
 __all__ = [
