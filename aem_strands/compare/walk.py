@@ -37,35 +37,82 @@ class Leaf:
     held: str | None = None
 
 
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+"""The types of a JSON scalar, exactly (a subclass takes the general way, which reads it as its base type)."""
+
+
 def json_scalars(value: JsonValue) -> Iterator[JsonValue]:
     """The scalars of a JSON value (``None`` included), depth first; an empty object or list has none."""
-    if isinstance(value, Mapping):
-        for item in value.values():
-            yield from json_scalars(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from json_scalars(item)
-    else:
-        yield value
+    scalars: list[JsonValue] = []
+    _collect_scalars(value, scalars)
+    return iter(scalars)
+
+
+def _collect_scalars(value: JsonValue, scalars: list[JsonValue]) -> None:
+    """``json_scalars`` in one list, depth first: a scalar item is kept without a further call."""
+    items = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else None
+    if items is None:
+        scalars.append(value)
+        return
+    for item in items:
+        if type(item) in _SCALAR_TYPES:
+            scalars.append(item)
+        else:
+            _collect_scalars(item, scalars)
 
 
 def json_leaves(value: JsonValue, path: str = "") -> Iterator[tuple[str, JsonValue]]:
     """The scalar leaves of a JSON value with their paths (``a.b[0].c``); an empty object or list is no leaf."""
+    leaves: list[tuple[str, JsonValue]] = []
+    _collect_leaves(value, path, leaves)
+    return iter(leaves)
+
+
+def _collect_leaves(value: JsonValue, path: str, leaves: list[tuple[str, JsonValue]]) -> None:
+    """``json_leaves`` in one list, depth first: a scalar item is kept without a further call."""
     if isinstance(value, Mapping):
         for key, item in value.items():
-            yield from json_leaves(item, f"{path}.{key}" if path else str(key))
+            inner = f"{path}.{key}" if path else str(key)
+            if type(item) in _SCALAR_TYPES:
+                leaves.append((inner, item))
+            else:
+                _collect_leaves(item, inner, leaves)
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
-            yield from json_leaves(item, f"{path}[{i}]")
+            if type(item) in _SCALAR_TYPES:
+                leaves.append((f"{path}[{i}]", item))
+            else:
+                _collect_leaves(item, f"{path}[{i}]", leaves)
     else:
-        yield path, value
+        leaves.append((path, value))
 
 
 def json_key(value: JsonValue) -> str:
     """A canonical string for any JSON value (dict keys sorted)."""
     if isinstance(value, str):
         return _quoted(value)  # what json.dumps gives a string, without making an encoder per call
+    # What json.dumps gives the other scalars (exactly these types; a subclass takes json.dumps), without an encoder
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        return _float_key(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _float_key(value: float) -> str:
+    """What json.dumps writes for a float: its ``repr``, or ``NaN``, ``Infinity``, ``-Infinity``."""
+    if value != value:
+        return "NaN"
+    if value == math.inf:
+        return "Infinity"
+    if value == -math.inf:
+        return "-Infinity"
+    return float.__repr__(value)
 
 
 def _finite(value: JsonValue) -> bool:

@@ -24,7 +24,7 @@ words may stand for in part (names and wording) is ``grounding_names``'s; what m
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from aem_strands.compare.normalise import display, normalise_text
@@ -36,7 +36,7 @@ from aem_strands.compare.values import (
     Quantity,
     Text,
 )
-from aem_strands.compare.walk import json_key, json_leaves
+from aem_strands.compare.walk import json_key
 from aem_strands.trace.grounding_keys import EDGE, Grounding, SameFn, compact
 from aem_strands.trace.grounding_places import PlaceIndex
 from aem_strands.trace.grounding_typed import TypedIndex
@@ -117,12 +117,18 @@ class ValueIndex(TypedIndex):
             found, joined, acronyms = read_text(text) if len(text) <= CACHED_TEXT else reading(text)
             position = len(self._texts)
             self._texts.append(IndexedText(tuple(t.key for t in found), source, text))
+            postings = self._postings
             for i, token in enumerate(found):
-                self._postings.setdefault(token.key, []).append((position, i))
+                key = token.key
+                posted = postings.get(key)
+                if posted is None:
+                    postings[key] = [(position, i)]
+                else:
+                    posted.append((position, i))
                 if token.number is not None:
                     self._add_number(token.number, _unit(token), source, token.shown)
-                elif token.kind == "identifier":
-                    self._identifiers.setdefault(token.key[1:], (source, token.shown))
+                elif key.startswith("~"):  # an identifier (``Token.kind``)
+                    self._identifiers.setdefault(key[1:], (source, token.shown))
             for word in acronyms:
                 self._acronyms.setdefault(word.casefold(), (source, word))
             for raw in text.split():
@@ -137,12 +143,15 @@ class ValueIndex(TypedIndex):
 
     def add_json(self, value: JsonValue, source: str) -> None:
         """Index a structured value: its scalar leaves and object keys (strings also as text)."""
-        for path, leaf in json_leaves(value):
+        leaves: list[tuple[JsonValue, str]] = []
+        keys: list[str] = []
+        _walk(value, "", "", leaves, keys)
+        for leaf, last in leaves:
             self._add_scalar(leaf, source)
-            kept = self._by_key.setdefault(_last_key(path), [])
+            kept = self._by_key.setdefault(last, [])
             if len(kept) < _KEPT_PER_KEY and leaf is not None and not isinstance(leaf, bool):
                 kept.append(leaf)
-        for key in _keys(value):
+        for key in keys:
             self._add_scalar(key, source)
 
     def _add_scalar(self, value: JsonValue, source: str) -> None:
@@ -288,14 +297,23 @@ def _worded(value: JsonValue) -> bool:
     return isinstance(typed_value(value), Text) and (not any(ch.isdigit() for ch in value) or " " in value.strip())
 
 
-def _keys(value: JsonValue) -> Iterator[str]:
-    if isinstance(value, Mapping):
+def _walk(value: JsonValue, path: str, last: str, leaves: list[tuple[JsonValue, str]], keys: list[str]) -> None:
+    """Each scalar leaf of ``value`` with its ``_last_key`` (``json_leaves``' order, ``path`` its path) into
+    ``leaves``, each object key (depth first, a key before the keys within its value) into ``keys``: one walk for
+    both. ``last`` is ``_last_key(path)``: a list's items share their list's; an object's item whose key holds no
+    ``.``, ``[`` or ``]`` has that key (no index of the path can run into it)."""
+    if type(value) is dict or (type(value) is not list and isinstance(value, Mapping)):
         for key, item in value.items():
-            yield str(key)
-            yield from _keys(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _keys(item)
+            name = str(key)
+            keys.append(name)
+            inner = f"{path}.{key}" if path else name
+            simple = "." not in name and "[" not in name and "]" not in name
+            _walk(item, inner, name if simple else _last_key(inner), leaves, keys)
+    elif type(value) is list or isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _walk(item, f"{path}[{i}]", last, leaves, keys)
+    else:
+        leaves.append((value, last))
 
 
 __all__ = ["LONG_PHRASE", "SHORT_FORM", "IndexedText", "ValueIndex"]

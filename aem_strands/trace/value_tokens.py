@@ -111,15 +111,26 @@ def _read_word(word: str, joinable: bool) -> Iterator[Token]:
 def tokens(text: str) -> list[Token]:
     """The tokens of ``text`` (see the module docstring)."""
     out: list[Token] = []
-    for raw in _RUN_ON.sub(r"\1 ", text).split():
-        word = raw.strip(_EDGE)
-        if not word:
+    if "." in text or "!" in text or "?" in text:
+        text = _RUN_ON.sub(r"\1 ", text)
+    for raw in text.split():
+        found = _raw_tokens(raw)
+        if found is None:
             if out:
                 out[-1] = Token(out[-1].key, out[-1].shown, out[-1].number, False)
             continue
-        trailing = raw.rstrip(_EDGE) != raw
-        out.extend(_word_tokens(word, not trailing))
+        out.extend(found)
     return out
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _raw_tokens(raw: str) -> tuple[Token, ...] | None:
+    """The tokens of one word as split from a text, its edges still on; ``None`` when it is edges only (the word
+    before it then ends in punctuation)."""
+    word = raw.strip(_EDGE)
+    if not word:
+        return None
+    return _word_tokens(word, raw[-1] not in _EDGE)  # a word ending in punctuation joins nothing after it
 
 
 def _compact(token: Token) -> str:
@@ -128,26 +139,45 @@ def _compact(token: Token) -> str:
     return identifier_key(token.shown.strip(_MONEY)) if token.kind == "number" else token.key
 
 
+@functools.lru_cache(maxsize=1 << 15)
+def _compact_part(key: str, shown: str) -> tuple[str, bool]:
+    """A token's part of a joined identifier (``_compact``, by the token's key and writing) and whether it holds
+    a digit; remembered, as the words are."""
+    part = _compact(Token(key, shown))
+    return part, bool(_DIGIT.search(part))
+
+
 def joined_keys(found: list[Token]) -> Iterator[tuple[str, int, int]]:
     """``(key, start, end)`` for each run of 2 to 4 adjacent tokens that reads as one identifier once the spaces
     go (``order 123`` → ``order123``, ``c 3003`` → ``c3003``): a run with a digit, unbroken by punctuation. Digits
     join onto digits only into a long digit string (``555 123 2002`` → ``5551232002``, ``_MIN_DIGIT_RUN``), never
     two short numbers (``12 34``). Keys are separator-free and case-folded, as ``identifier_key`` makes them."""
-    compacts = [_compact(token) for token in found]
-    digits = [bool(_DIGIT.search(part)) for part in compacts]
+    parts = [_compact_part(token.key, token.shown) for token in found]
+    compacts = [part for part, _ in parts]
+    digits = [digit for _, digit in parts]
+    if True not in digits:
+        return  # no run holds a digit (words alone are matched as words)
+    after = len(found)  # the first token from each position on that holds a digit (``len(found)``: none)
+    next_digit = [after] * len(found)
+    for at in range(len(found) - 1, -1, -1):
+        if digits[at]:
+            after = at
+        next_digit[at] = after
+    joinable = [token.joinable for token in found]
     for start in range(len(found)):
         stop = min(start + _MAX_JOINED_WORDS, len(found))
-        if not any(digits[start:stop]):
+        if next_digit[start] >= stop or not joinable[start]:
             continue  # a run without a digit is no identifier to join (words alone are matched as words)
         key, has_digit, digit_edges = compacts[start], digits[start], False
         for end in range(start + 1, stop):
-            if not found[end - 1].joinable:
+            if not joinable[end - 1]:
                 break
             part = compacts[end]
-            digit_edges = digit_edges or (key[-1:].isdigit() and part[:1].isdigit())
+            if not digit_edges and key[-1:].isdigit() and part[:1].isdigit():
+                digit_edges = True
             key += part
             has_digit = has_digit or digits[end]
-            if digit_edges and not (key.isdigit() and len(key) >= _MIN_DIGIT_RUN):
+            if digit_edges and not (len(key) >= _MIN_DIGIT_RUN and key.isdigit()):
                 continue
             if has_digit:
                 yield key, start, end + 1
@@ -171,7 +201,10 @@ Reading = tuple[tuple[Token, ...], tuple[tuple[str, str], ...], tuple[str, ...]]
 def reading(text: str) -> Reading:
     """A text's tokens, the identifiers its adjacent tokens spell (key and words), and its words in capitals."""
     found = tokens(text)
-    joined = tuple((key, " ".join(t.shown for t in found[start:end])) for key, start, end in joined_keys(found))
+    shown = [token.shown for token in found]
+    joined = tuple((key, " ".join(shown[start:end])) for key, start, end in joined_keys(found))
+    if text.islower():
+        return tuple(found), joined, ()  # no capital letter: no word in capitals
     words = (word.strip(_EDGE) for word in text.split())
     return tuple(found), joined, tuple(w for w in words if 2 <= len(w) <= 5 and w.isalpha() and w.isupper())
 
@@ -197,17 +230,19 @@ def phrases(words: list[str], longest: int) -> Iterator[str]:
 
 def anchored_phrases(words: list[str], longest: int) -> Iterator[str]:
     """Phrases of up to ``longest`` words around each word that can start a typed value (a digit, a number,
-    month, weekday or time word): only those can read as a number, date, time or duration."""
-    seen: set[tuple[int, int]] = set()
+    month, weekday or time word): only those can read as a number, date, time or duration. Each phrase once (by
+    its place): around an anchor, a phrase that starts at or before the anchor before it was that one's."""
+    before = -1
     for i, word in enumerate(words):
-        folded = word.casefold()
-        if not (any(ch.isdigit() for ch in word) or folded in ANCHORS):
+        if not (any(ch.isdigit() for ch in word) or word.casefold() in ANCHORS):
             continue
-        for start in range(max(0, i - longest + 1), i + 1):
-            for end in range(i + 1, min(len(words), start + longest) + 1):
-                if (start, end) not in seen:
-                    seen.add((start, end))
-                    yield " ".join(words[start:end])
+        for start in range(max(0, i - longest + 1, before + 1), i + 1):
+            phrase = " ".join(words[start : i + 1])
+            yield phrase
+            for end in range(i + 2, min(len(words), start + longest) + 1):
+                phrase = f"{phrase} {words[end - 1]}"
+                yield phrase
+        before = i
 
 
 __all__ = [

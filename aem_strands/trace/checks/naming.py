@@ -34,7 +34,15 @@ def _runs(words: tuple[str, ...]) -> Iterator[str]:
 
 @functools.lru_cache(maxsize=1 << 12)
 def _cached_runs(words: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(_runs(words))
+    # ``_runs``' runs in its order, each run grown from the one before it by a word (no slice joined anew)
+    out: list[str] = []
+    for start in range(len(words)):
+        run = words[start]
+        out.append(run)
+        for word in words[start + 1 : start + MAX_NAME_WORDS]:
+            run = f"{run} {word}"
+            out.append(run)
+    return tuple(out)
 
 
 def title_words(sentence: str) -> tuple[set[str], set[str]]:

@@ -138,7 +138,32 @@ class Redactor:
             redacted = self.redact(text)
             return value if redacted == text else redacted
         if isinstance(value, Mapping):
-            return {self.redact(str(k)): self._redact_json(v, f"{key}.{k}") for k, v in value.items()}
+            out: dict[str, JsonValue] = {}
+            for k, v in value.items():
+                name = self._redacted.get(k) if type(k) is str else None  # a key redacted before (most are)
+                name = self.redact(str(k)) if name is None else name
+                out[name] = self._redact_item(v) if _plain(v) else self._redact_json(v, f"{key}.{k}")
+            return out
         if isinstance(value, (list, tuple)):
-            return [self._redact_json(v, key) for v in value]
+            return [self._redact_item(v) if _plain(v) else self._redact_json(v, key) for v in value]
         return value
+
+    def _redact_item(self, value: JsonValue) -> JsonValue:
+        """``_redact_json`` of a ``_plain`` value, whatever its key: its redaction if a string, else itself."""
+        if type(value) is not str:
+            return value
+        done = self._redacted.get(value)
+        return self.redact(value) if done is None else done
+
+
+def _plain(value: JsonValue) -> bool:
+    """Whether ``_redact_json`` gives ``value`` its plain redaction, whatever its key: a string no card by its key
+    (shorter than a card's fewest digits, or starting with neither a digit nor a space: a card-shaped value starts
+    with a digit once stripped), ``None``, a boolean or an integer too small to be read as text."""
+    kind = type(value)
+    return (
+        (kind is str and (len(value) < CARD_DIGITS or not (value[0].isdigit() or value[0].isspace())))
+        or value is None
+        or kind is bool
+        or (kind is int and -_LONG_NUMBER < value < _LONG_NUMBER)
+    )
