@@ -68,8 +68,9 @@ from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex, without_corrected
-from aem_strands.trace.grounding_dates import trace_today
+from aem_strands.trace.grounding_dates import trace_today, yearless_reading
 from aem_strands.trace.grounding_delegation import hands_choice, options
+from aem_strands.trace.grounding_names import language_name
 from aem_strands.trace.grounding_series import asks_weekly, read_window, said_span, weekly_series
 from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
@@ -101,21 +102,27 @@ def exempt(value: JsonValue) -> bool:
 
 _FREE_TEXT_NAMES = frozenset(
     {"thought", "thoughts", "reasoning", "expression", "formula", "query", "search_query", "question", "prompt",
-     "subject", "email_body", "message_body", "command", "cmd", "shell_command", "script"}
+     "subject", "email_body", "message_body", "command", "cmd", "shell_command", "script", "equation", "keywords",
+     "keyword", "search_keywords"}
 )  # fmt: skip
 """Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``; a shell command is code the agent
-writes, as an expression is (``cat notes.txt``: only the identifiers inside it are looked up)."""
+writes, as an expression is (``cat notes.txt``: only the identifiers inside it are looked up); search keywords are
+the agent's words for what it looks for (``hotel booking``)."""
+_EXPRESSION_NAMES = frozenset({"expression", "formula", "equation"})
+"""Argument names of an arithmetic expression: its numbers are read apart from its operators (``5*10``)."""
+_OPERATORS = re.compile(r"[-+*/^%=(),]")
 _COMMAND_NAMES = frozenset({"command", "cmd", "shell_command", "script"})
 """Argument names of a shell command: its options are the agent's own (``_free_text_values``)."""
 _WORDING = 6
 """A string of this many words or more, not found whole, is read as wording: only the values inside it count."""
 
 
-def _free_text_values(text: str, command: bool = False) -> Iterator[tuple[str, ...]]:
+def _free_text_values(text: str, command: bool = False, expression: bool = False) -> Iterator[tuple[str, ...]]:
     """For each identifier or amount inside free text, the readings any of which grounds it: the token alone, and
     with the word before or after it (``order 123``, ``7 pm``, ``March 13``). In a shell ``command`` an option
-    (``-5``, ``-n``, ``--lines=20``) and the number right after one (``-n 20``) are the agent's own choice."""
-    raw = text.split()
+    (``-5``, ``-n``, ``--lines=20``) and the number right after one (``-n 20``) are the agent's own choice. In an
+    arithmetic ``expression`` the operators and brackets part the numbers (``5*10`` holds ``5`` and ``10``)."""
+    raw = (_OPERATORS.sub(" ", text) if expression else text).split()
     words = [w.strip(_EDGE) for w in raw]
     for i, word in enumerate(words):
         if not word or not (any(ch.isdigit() for ch in word) or is_identifier(word)):
@@ -154,6 +161,14 @@ def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool
     return isinstance(value, str) and len(quoted) >= 2 and value.casefold() in {q.casefold() for q in quoted}
 
 
+def _boolean_text(value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
+    """Whether the value is a boolean written as text (``'True'``) where the schema types the argument boolean:
+    exempt as a boolean is, since a flag is no value anyone says (whether it is the one the user asked for, "turn
+    it on", is a matter of what was asked, not of where the value came from)."""
+    boolean = schema is not None and schema.get("type") == "boolean"
+    return boolean and isinstance(value, str) and value.strip().casefold() in ("true", "false")
+
+
 def _named_by_tool(value: JsonValue, tool: str) -> bool:
     """Whether the value is a word of the tool's own name (``inbox`` of ``read_inbox``): choosing the tool said it."""
     return isinstance(value, str) and value.strip().casefold() in canonical_tool_name(tool).split("_")
@@ -167,7 +182,7 @@ def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator
         top = str(parts[0])
         top_schema = definition.properties.get(top) if definition is not None else None
         schema = leaf_schema(top_schema, parts[1:]) if top_schema is not None else None
-        if _given_by_schema(value, schema):
+        if _given_by_schema(value, schema) or _boolean_text(value, schema):
             continue
         name = str(parts[-1]) if not isinstance(parts[-1], int) else top
         kind = arg_kind(name, schema if schema is not None else {})
@@ -305,6 +320,39 @@ def _finding(
     )
 
 
+_KEY_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)+")
+_NAME_KEYS = frozenset({"name", "key", "field"})
+
+
+def _key_said(index: GroundingIndex, path: str, value: JsonValue) -> bool:
+    """Whether the value is a key of lower-case words joined by underscores (``blood_pressure``) under an argument
+    that names a field (``health_data[0].name``: the name of a name-value pair), and its words were said together
+    ("my blood pressure"): a field's key is its words written as a key. A category (``doc_type: police_report``) is
+    not settled so: it may or may not be what the words meant (``GroundingIndex.named_in_part``)."""
+    if _last_key(path).casefold() not in _NAME_KEYS or not isinstance(value, str):
+        return False
+    return _KEY_WORDS.fullmatch(value.strip()) is not None and index.find(value.strip().replace("_", " ")) is not None
+
+
+def _said_in_format(index: GroundingIndex, value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
+    """Whether the value, read under the yearless format its description gives (``12-10`` under ``%m-%d``: December
+    10), names a month and day said earlier (``grounding_dates.yearless_reading``)."""
+    reading = yearless_reading(value, schema.get("description") if schema is not None else None)
+    return reading is not None and index.find(reading) is not None
+
+
+_LANGUAGE = re.compile(r"lang", re.IGNORECASE)
+
+
+def _language_said(index: GroundingIndex, path: str, value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
+    """Whether the value is a language code (``fr``) of an argument about a language (its name or description says
+    so: ``tgt_lang``) whose language was said by name ("to French"; ``grounding_names.language_name``)."""
+    description = schema.get("description") if schema is not None else None
+    about = _LANGUAGE.search(_last_key(path)) or (isinstance(description, str) and _LANGUAGE.search(description))
+    name = language_name(value) if about else None
+    return name is not None and index.find(name) is not None
+
+
 def _last_key(path: str) -> str:
     """The last key of an argument's path (``passengers[0].seat`` -> ``seat``)."""
     return path.rsplit(".", 1)[-1].split("[")[0]
@@ -328,10 +376,16 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
             return
     if not isinstance(value, str):
         return
-    command = path.rsplit(".", 1)[-1].split("[")[0].casefold() in _COMMAND_NAMES
-    for inside in _free_text_values(value, command):
-        if not any(index.find(reading, path) is not None for reading in inside):
+    key = path.rsplit(".", 1)[-1].split("[")[0].casefold()
+    for inside in _free_text_values(value, key in _COMMAND_NAMES):
+        if any(index.find(reading, path) is not None for reading in inside):
+            continue
+        if key not in _EXPRESSION_NAMES:
             yield inside[0]
+            continue
+        for part in _free_text_values(inside[0], expression=True):  # not said whole: each number said apart
+            if not any(index.find(reading, path) is not None for reading in part):
+                yield part[0]
 
 
 def _derived(
@@ -408,6 +462,11 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                 for value in _ungrounded(index, path, whole, wording):
                     method = FindingMethod.RULE
                     if not wording and index.composed(value) is not None:
+                        continue
+                    schema = _schema_of(definition, path)
+                    if not wording and (_said_in_format(index, value, schema) or _key_said(index, path, value)):
+                        continue
+                    if not wording and _language_said(index, path, value, schema):
                         continue
                     if not wording and _derived(index, value, earlier, bounds, definition, said, context):
                         continue
