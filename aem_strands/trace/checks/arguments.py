@@ -15,16 +15,23 @@ it names for some today (``grounding_dates``). Values worked out from what was s
 date shifted by a said length (``8 am`` and ``30 minutes before`` give ``07:30``), the start of a period up to a
 known today, a month by a date in it, ``6:30`` said without am or pm in either half of the day, the days of ``next
 week``, the ends of ``9/15-9/21``, a currency by an amount in it (``forty bucks`` grounds ``USD``), and a name
-composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie").
+composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie"). A value in
+the form its tool takes is read in that form: a yearless date in the format its description gives (``12-10`` under
+``Format: %m-%d`` is December 10), a field's key of words said together (``name: blood_pressure`` after "my blood
+pressure"; a category such as ``doc_type: police_report`` stays open), a language code by the language named
+(``tgt_lang: fr`` after "to French").
 
-Exempt: booleans, null, the integers 0 and 1, empty strings, values the tool's schema gives (``enum``,
-``const``, ``default``, or choices its description quotes: the tool, not the conversation, says what they may be),
-and a word of the tool's own name (``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text
-argument (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression``,
-``query`` or shell ``command``, and any string of six words or more not found whole, most of whose words were said)
-is the agent's own wording; only the identifiers and amounts inside it must be grounded, each alone or with the word
-or two words beside it (``order 123``, ``7 pm``, ``17 April 2026``), an amount with its unit run on also alone
-(``24.5p/kWh``). A value the user corrects in the same message ("18342. No wait, ... It's 18324.") grounds nothing
+Exempt: booleans (written as text too, ``"True"``, where the schema types the argument boolean: a flag is no
+value anyone says; whether it is the one asked for is a matter of the request), null, the integers 0 and 1, empty
+strings, values the tool's schema gives (``enum``, ``const``, ``default``, or choices its description quotes: the
+tool, not the conversation, says what they may be), and a word of the tool's own name (``folder: inbox`` of
+``read_inbox``: choosing the tool said it). A free-text argument (``ArgKind.FREE_TEXT``: a ``message``,
+``reason``, ``body``...; also a ``thought``, ``expression``, ``query``, search ``keywords`` or shell ``command``,
+and any string of six words or more not found whole, most of whose words were said) is the agent's own wording;
+only the identifiers and amounts inside it must be grounded, each alone or with the word or two words beside it
+(``order 123``, ``7 pm``, ``17 April 2026``), an amount with its unit run on also alone (``24.5p/kWh``); in an
+arithmetic ``expression`` / ``formula`` not said whole, each number apart (``5*10`` after "length is 5 and width
+is 10"). A value the user corrects in the same message ("18342. No wait, ... It's 18324.") grounds nothing
 (``grounding.without_corrected``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
@@ -63,14 +70,14 @@ from aem_strands.compare.reply_words import negation_pattern
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import ParseContext, Text
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
+from aem_strands.trace.checks.argument_forms import boolean_text, said_in_form
 from aem_strands.trace.checks.argument_names import named_kind, names_place
 from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.steps import step_fragment
 from aem_strands.trace.grounding import GroundingIndex, without_corrected
-from aem_strands.trace.grounding_dates import trace_today, yearless_reading
+from aem_strands.trace.grounding_dates import trace_today
 from aem_strands.trace.grounding_delegation import hands_choice, options
-from aem_strands.trace.grounding_names import language_name
 from aem_strands.trace.grounding_series import asks_weekly, read_window, said_span, weekly_series
 from aem_strands.trace.names import canonical_tool_name
 from aem_strands.trace.types import (
@@ -161,14 +168,6 @@ def _given_by_schema(value: JsonValue, schema: Mapping[str, Any] | None) -> bool
     return isinstance(value, str) and len(quoted) >= 2 and value.casefold() in {q.casefold() for q in quoted}
 
 
-def _boolean_text(value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
-    """Whether the value is a boolean written as text (``'True'``) where the schema types the argument boolean:
-    exempt as a boolean is, since a flag is no value anyone says (whether it is the one the user asked for, "turn
-    it on", is a matter of what was asked, not of where the value came from)."""
-    boolean = schema is not None and schema.get("type") == "boolean"
-    return boolean and isinstance(value, str) and value.strip().casefold() in ("true", "false")
-
-
 def _named_by_tool(value: JsonValue, tool: str) -> bool:
     """Whether the value is a word of the tool's own name (``inbox`` of ``read_inbox``): choosing the tool said it."""
     return isinstance(value, str) and value.strip().casefold() in canonical_tool_name(tool).split("_")
@@ -182,7 +181,7 @@ def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator
         top = str(parts[0])
         top_schema = definition.properties.get(top) if definition is not None else None
         schema = leaf_schema(top_schema, parts[1:]) if top_schema is not None else None
-        if _given_by_schema(value, schema) or _boolean_text(value, schema):
+        if _given_by_schema(value, schema) or boolean_text(value, schema):
             continue
         name = str(parts[-1]) if not isinstance(parts[-1], int) else top
         kind = arg_kind(name, schema if schema is not None else {})
@@ -320,39 +319,6 @@ def _finding(
     )
 
 
-_KEY_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)+")
-_NAME_KEYS = frozenset({"name", "key", "field"})
-
-
-def _key_said(index: GroundingIndex, path: str, value: JsonValue) -> bool:
-    """Whether the value is a key of lower-case words joined by underscores (``blood_pressure``) under an argument
-    that names a field (``health_data[0].name``: the name of a name-value pair), and its words were said together
-    ("my blood pressure"): a field's key is its words written as a key. A category (``doc_type: police_report``) is
-    not settled so: it may or may not be what the words meant (``GroundingIndex.named_in_part``)."""
-    if _last_key(path).casefold() not in _NAME_KEYS or not isinstance(value, str):
-        return False
-    return _KEY_WORDS.fullmatch(value.strip()) is not None and index.find(value.strip().replace("_", " ")) is not None
-
-
-def _said_in_format(index: GroundingIndex, value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
-    """Whether the value, read under the yearless format its description gives (``12-10`` under ``%m-%d``: December
-    10), names a month and day said earlier (``grounding_dates.yearless_reading``)."""
-    reading = yearless_reading(value, schema.get("description") if schema is not None else None)
-    return reading is not None and index.find(reading) is not None
-
-
-_LANGUAGE = re.compile(r"lang", re.IGNORECASE)
-
-
-def _language_said(index: GroundingIndex, path: str, value: JsonValue, schema: Mapping[str, Any] | None) -> bool:
-    """Whether the value is a language code (``fr``) of an argument about a language (its name or description says
-    so: ``tgt_lang``) whose language was said by name ("to French"; ``grounding_names.language_name``)."""
-    description = schema.get("description") if schema is not None else None
-    about = _LANGUAGE.search(_last_key(path)) or (isinstance(description, str) and _LANGUAGE.search(description))
-    name = language_name(value) if about else None
-    return name is not None and index.find(name) is not None
-
-
 def _last_key(path: str) -> str:
     """The last key of an argument's path (``passengers[0].seat`` -> ``seat``)."""
     return path.rsplit(".", 1)[-1].split("[")[0]
@@ -463,10 +429,7 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                     method = FindingMethod.RULE
                     if not wording and index.composed(value) is not None:
                         continue
-                    schema = _schema_of(definition, path)
-                    if not wording and (_said_in_format(index, value, schema) or _key_said(index, path, value)):
-                        continue
-                    if not wording and _language_said(index, path, value, schema):
+                    if not wording and said_in_form(index, path, value, _schema_of(definition, path)):
                         continue
                     if not wording and _derived(index, value, earlier, bounds, definition, said, context):
                         continue
