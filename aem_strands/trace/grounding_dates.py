@@ -32,6 +32,10 @@ minutes before`` give ``07:30``; ``at 9`` and ``for half an hour`` give ``09:30`
 and an earlier length of whole days up to two weeks (``September 28th`` and ``a day before`` give ``09-27``): the
 agent worked it out from what was said (``how`` is ``derived``). With a known today, the start of a period up to
 it is derived from it too (the first of this month or the last, a month or a week before today: a listing "since").
+
+A value written in a format its argument's description gives without a year (``12-10`` where the description says
+``Format: %m-%d``) is read under that format, as the month and day it names (``yearless_reading``: ``December
+10``), and grounded as a yearless date is: the format, not a guess, says which number is the month.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import CalendarDate, ClockTime, Duration, Moment, ParseContext, Typed, Weekday
@@ -318,6 +322,29 @@ def _valid(year: int, month: int, day: int) -> bool:
     return True
 
 
+_STRFTIME = re.compile(r"%[A-Za-z](?:[^\s%]{0,3}%[A-Za-z])+")
+"""A ``strftime`` format written in a description (``%m-%d``, ``%Y-%m-%d %H:%M:%S``)."""
+_LEAP_YEAR = 2000
+"""The year a yearless value is parsed in, so that ``02-29`` is a day."""
+
+
+def yearless_reading(value: object, description: object) -> str | None:
+    """The month and day (``December 10``) a string value names under the ``strftime`` format its argument's
+    ``description`` gives, when that format has a month and a day and no year nor time (``Format: %m-%d``); else
+    ``None`` (no such format, or the value does not parse under it)."""
+    if not isinstance(value, str) or not isinstance(description, str):
+        return None
+    found = _STRFTIME.search(description)
+    directives = set(re.findall(r"%([A-Za-z])", found.group())) if found is not None else set()
+    if found is None or not {"m", "d"} <= directives or directives - {"m", "d"}:
+        return None
+    try:
+        parsed = datetime.strptime(f"{_LEAP_YEAR} {value.strip()}", f"%Y {found.group()}")
+    except ValueError:
+        return None
+    return f"{parsed:%B} {parsed.day}"
+
+
 def reference_date(*sources: object) -> date | None:
     """The first today a mapping among ``sources`` gives under a key of ``TODAY_KEYS`` (an ISO date, or an ISO
     date-time whose date part is used), else ``None``."""
@@ -344,4 +371,4 @@ def trace_today(trace: Trace) -> ParseContext:
     return ParseContext(reference_date(dict(trace.initial_state), metadata))
 
 
-__all__ = ["TODAY_KEYS", "DateHit", "DateIndex", "reference_date", "trace_today", "week_days"]
+__all__ = ["TODAY_KEYS", "DateHit", "DateIndex", "reference_date", "trace_today", "week_days", "yearless_reading"]

@@ -3,9 +3,14 @@
 A name the agent composed from words each said (``composed``), a name an earlier text gives in part
 (``named_in_part``), whether the words of a value were said at all, or a short form of them (``any_word_said``,
 ``mostly_said``), and when a name found nowhere is settled as not said in other words either (``unsaid_name``).
+``language_name`` gives the English name of a language code (``fr``: French, from CLDR through ``babel``), so that
+a code is grounded by the language said.
 """
 
 from __future__ import annotations
+
+import re
+from functools import cache
 
 from aem_strands.compare.gazetteer import places
 from aem_strands.compare.normalise import display, normalise_text
@@ -137,4 +142,23 @@ def _named_within(text: str, word: str) -> bool:
     return False
 
 
-__all__ = ["NameIndex"]
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?")
+"""A language code as an argument gives one: ``fr``, ``es``, ``zh-CN``, ``pt_BR``."""
+
+
+@cache
+def _language_names() -> dict[str, str]:
+    from babel import Locale  # imported on first use: most traces name no language
+
+    return dict(Locale("en").languages)
+
+
+def language_name(code: JsonValue) -> str | None:
+    """The English name CLDR gives a language code's language (``fr``: ``French``; ``pt-BR``: ``Portuguese``, a
+    region being the agent's choice of variant), else ``None`` (not a code, or no language has it)."""
+    if not isinstance(code, str) or _LANGUAGE_CODE.fullmatch(code.strip()) is None:
+        return None
+    return _language_names().get(re.split(r"[-_]", code.strip())[0])
+
+
+__all__ = ["NameIndex", "language_name"]

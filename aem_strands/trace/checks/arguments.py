@@ -15,16 +15,23 @@ it names for some today (``grounding_dates``). Values worked out from what was s
 date shifted by a said length (``8 am`` and ``30 minutes before`` give ``07:30``), the start of a period up to a
 known today, a month by a date in it, ``6:30`` said without am or pm in either half of the day, the days of ``next
 week``, the ends of ``9/15-9/21``, a currency by an amount in it (``forty bucks`` grounds ``USD``), and a name
-composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie").
+composed of words each said or seen earlier (``1 on 1 with Olivie`` after "one on one" and "Olivie"). A value in
+the form its tool takes is read in that form: a yearless date in the format its description gives (``12-10`` under
+``Format: %m-%d`` is December 10), a field's key of words said together (``name: blood_pressure`` after "my blood
+pressure"; a category such as ``doc_type: police_report`` stays open), a language code by the language named
+(``tgt_lang: fr`` after "to French").
 
-Exempt: booleans, null, the integers 0 and 1, empty strings, values the tool's schema gives (``enum``,
-``const``, ``default``, or choices its description quotes: the tool, not the conversation, says what they may be),
-and a word of the tool's own name (``folder: inbox`` of ``read_inbox``: choosing the tool said it). A free-text
-argument (``ArgKind.FREE_TEXT``: a ``message``, ``reason``, ``body``...; also a ``thought``, ``expression``,
-``query`` or shell ``command``, and any string of six words or more not found whole, most of whose words were said)
-is the agent's own wording; only the identifiers and amounts inside it must be grounded, each alone or with the word
-or two words beside it (``order 123``, ``7 pm``, ``17 April 2026``), an amount with its unit run on also alone
-(``24.5p/kWh``). A value the user corrects in the same message ("18342. No wait, ... It's 18324.") grounds nothing
+Exempt: booleans (written as text too, ``"True"``, where the schema types the argument boolean: a flag is no
+value anyone says; whether it is the one asked for is a matter of the request), null, the integers 0 and 1, empty
+strings, values the tool's schema gives (``enum``, ``const``, ``default``, or choices its description quotes: the
+tool, not the conversation, says what they may be), and a word of the tool's own name (``folder: inbox`` of
+``read_inbox``: choosing the tool said it). A free-text argument (``ArgKind.FREE_TEXT``: a ``message``,
+``reason``, ``body``...; also a ``thought``, ``expression``, ``query``, search ``keywords`` or shell ``command``,
+and any string of six words or more not found whole, most of whose words were said) is the agent's own wording;
+only the identifiers and amounts inside it must be grounded, each alone or with the word or two words beside it
+(``order 123``, ``7 pm``, ``17 April 2026``), an amount with its unit run on also alone (``24.5p/kWh``); in an
+arithmetic ``expression`` / ``formula`` not said whole, each number apart (``5*10`` after "length is 5 and width
+is 10"). A value the user corrects in the same message ("18342. No wait, ... It's 18324.") grounds nothing
 (``grounding.without_corrected``).
 
 A value found nowhere earlier gives ``arguments.ungrounded`` with the argument's path and value, except where it
@@ -63,6 +70,7 @@ from aem_strands.compare.reply_words import negation_pattern
 from aem_strands.compare.settle import typed_value
 from aem_strands.compare.values import ParseContext, Text
 from aem_strands.tools import ArgKind, ToolDefinition, arg_kind
+from aem_strands.trace.checks.argument_forms import boolean_text, said_in_form
 from aem_strands.trace.checks.argument_names import named_kind, names_place
 from aem_strands.trace.checks.argument_schema import argument_parts, leaf_schema, path_text, schema_findings
 from aem_strands.trace.checks.context import TraceContext
@@ -101,21 +109,27 @@ def exempt(value: JsonValue) -> bool:
 
 _FREE_TEXT_NAMES = frozenset(
     {"thought", "thoughts", "reasoning", "expression", "formula", "query", "search_query", "question", "prompt",
-     "subject", "email_body", "message_body", "command", "cmd", "shell_command", "script"}
+     "subject", "email_body", "message_body", "command", "cmd", "shell_command", "script", "equation", "keywords",
+     "keyword", "search_keywords"}
 )  # fmt: skip
 """Argument names of the agent's own wording besides ``tools.FREE_TEXT_NAMES``; a shell command is code the agent
-writes, as an expression is (``cat notes.txt``: only the identifiers inside it are looked up)."""
+writes, as an expression is (``cat notes.txt``: only the identifiers inside it are looked up); search keywords are
+the agent's words for what it looks for (``hotel booking``)."""
+_EXPRESSION_NAMES = frozenset({"expression", "formula", "equation"})
+"""Argument names of an arithmetic expression: its numbers are read apart from its operators (``5*10``)."""
+_OPERATORS = re.compile(r"[-+*/^%=(),]")
 _COMMAND_NAMES = frozenset({"command", "cmd", "shell_command", "script"})
 """Argument names of a shell command: its options are the agent's own (``_free_text_values``)."""
 _WORDING = 6
 """A string of this many words or more, not found whole, is read as wording: only the values inside it count."""
 
 
-def _free_text_values(text: str, command: bool = False) -> Iterator[tuple[str, ...]]:
+def _free_text_values(text: str, command: bool = False, expression: bool = False) -> Iterator[tuple[str, ...]]:
     """For each identifier or amount inside free text, the readings any of which grounds it: the token alone, and
     with the word before or after it (``order 123``, ``7 pm``, ``March 13``). In a shell ``command`` an option
-    (``-5``, ``-n``, ``--lines=20``) and the number right after one (``-n 20``) are the agent's own choice."""
-    raw = text.split()
+    (``-5``, ``-n``, ``--lines=20``) and the number right after one (``-n 20``) are the agent's own choice. In an
+    arithmetic ``expression`` the operators and brackets part the numbers (``5*10`` holds ``5`` and ``10``)."""
+    raw = (_OPERATORS.sub(" ", text) if expression else text).split()
     words = [w.strip(_EDGE) for w in raw]
     for i, word in enumerate(words):
         if not word or not (any(ch.isdigit() for ch in word) or is_identifier(word)):
@@ -167,7 +181,7 @@ def _values_to_ground(step: Step, definition: ToolDefinition | None) -> Iterator
         top = str(parts[0])
         top_schema = definition.properties.get(top) if definition is not None else None
         schema = leaf_schema(top_schema, parts[1:]) if top_schema is not None else None
-        if _given_by_schema(value, schema):
+        if _given_by_schema(value, schema) or boolean_text(value, schema):
             continue
         name = str(parts[-1]) if not isinstance(parts[-1], int) else top
         kind = arg_kind(name, schema if schema is not None else {})
@@ -328,10 +342,16 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
             return
     if not isinstance(value, str):
         return
-    command = path.rsplit(".", 1)[-1].split("[")[0].casefold() in _COMMAND_NAMES
-    for inside in _free_text_values(value, command):
-        if not any(index.find(reading, path) is not None for reading in inside):
+    key = path.rsplit(".", 1)[-1].split("[")[0].casefold()
+    for inside in _free_text_values(value, key in _COMMAND_NAMES):
+        if any(index.find(reading, path) is not None for reading in inside):
+            continue
+        if key not in _EXPRESSION_NAMES:
             yield inside[0]
+            continue
+        for part in _free_text_values(inside[0], expression=True):  # not said whole: each number said apart
+            if not any(index.find(reading, path) is not None for reading in part):
+                yield part[0]
 
 
 def _derived(
@@ -408,6 +428,8 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
                 for value in _ungrounded(index, path, whole, wording):
                     method = FindingMethod.RULE
                     if not wording and index.composed(value) is not None:
+                        continue
+                    if not wording and said_in_form(index, path, value, _schema_of(definition, path)):
                         continue
                     if not wording and _derived(index, value, earlier, bounds, definition, said, context):
                         continue
