@@ -60,7 +60,6 @@ no reply claims an outcome in a trace with tools.
 
 from __future__ import annotations
 
-import functools
 import re
 from decimal import Decimal
 
@@ -70,7 +69,7 @@ from aem_strands.compare.identifiers import identifier_key
 from aem_strands.compare.reply_signals import Fact, facts_in
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.amounts import approximates, derived, lengths, list_total, number
-from aem_strands.trace.checks.codes import StatedCodes
+from aem_strands.trace.checks.codes import StatedCodes, token_keys
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
 from aem_strands.trace.checks.identifier_arguments import IDENTIFIER_ARGUMENT, changed_identifiers
@@ -99,7 +98,6 @@ from aem_strands.trace.types import (
     Trace,
     not_applicable,
 )
-from aem_strands.trace.value_tokens import CACHED_TEXT
 from aem_strands.types import JsonValue
 
 _CONTRADICTS = "result_use.contradicts_observation"
@@ -118,18 +116,6 @@ def _holds(record: Record, fact: Fact) -> bool:
     return fact.group in record.fields and record.holds(fact)
 
 
-def _word_keys(text: str) -> frozenset[str]:
-    """The identifier keys of a text's words (what a later identifier may be grounded by); remembered for short
-    texts (the same messages are stated by several steps and traces)."""
-    return _read_word_keys(text) if len(text) <= CACHED_TEXT else _read_word_keys.__wrapped__(text)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _read_word_keys(text: str) -> frozenset[str]:
-    return frozenset(identifier_key(w) for w in _WORD.findall(text))
-
-
-_WORD = re.compile(r"[\w@.#-]+")
 _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
 """A call's argument read as an amount it gives (``tip: 2``): an ordinary number, not a code of many digits."""
 
@@ -195,7 +181,7 @@ class _Reader:
                 self.counts.add(fact.key)
             elif fact.group == "money" and (given := amount(fact)) is not None:
                 self.added.add(given)
-        self.grounded.update(_word_keys(text))
+        self.grounded.update(token_keys(text).written)
         self.codes.state(text)
 
     def user(self, text: str) -> None:
