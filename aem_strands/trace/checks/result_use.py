@@ -168,12 +168,26 @@ class _Reader:
         self.added: set[Decimal] = set()
         """Amounts the user, a call's arguments or a reply gave (a tip): what a reply may add to a record's amount."""
         self.observed = False
+        self.unread: list[str] = []
+        """Texts stated whose facts are not yet in ``said``, ``counts`` and ``added``: read, in order, when a reply
+        first has a value to compare or a number to count with (most replies have neither)."""
         if trace.goal:
             self.user(trace.goal)
 
     # --- what was stated ------------------------------------------------------------------------------------
 
     def _state(self, text: str) -> None:
+        self.unread.append(text)
+        self.grounded.update(token_keys(text).written)
+        self.codes.state(text)
+
+    def _read_stated(self) -> None:
+        """Reads the texts stated so far into ``said``, ``counts`` and ``added`` (see ``unread``)."""
+        for text in self.unread:
+            self._read(text)
+        self.unread.clear()
+
+    def _read(self, text: str) -> None:
         for fact in facts_in(text):
             if fact.group in COMPARED_GROUPS or (fact.group == "number" and not _ORDINAL.search(fact.text)):
                 self.said.add(fact)
@@ -181,8 +195,6 @@ class _Reader:
                 self.counts.add(fact.key)
             elif fact.group == "money" and (given := amount(fact)) is not None:
                 self.added.add(given)
-        self.grounded.update(token_keys(text).written)
-        self.codes.state(text)
 
     def user(self, text: str) -> None:
         self._state(text)
@@ -290,6 +302,7 @@ class _Reader:
         facts = [f for f in facts_in(sentence) if f.group in COMPARED_GROUPS]
         if not facts:
             return
+        self._read_stated()
         named = self.names.named(sentence)
         words = title_words(sentence) if any(r.identity for r in named) else (set(), set())
         by_title = [r for r in named if r.identity and titled(r, words)]
@@ -345,6 +358,7 @@ class _Reader:
 
     def _counted(self, word: str) -> bool:
         """Whether a number was stated as a number or is a list's length (``3 Psychologist offices``)."""
+        self._read_stated()
         for observation in self.listed:
             self.counts.update(lengths(observation))
         self.listed.clear()
@@ -408,6 +422,7 @@ class _Reader:
         ]
         if len(stated) < 1:
             return
+        self._read_stated()
         words = set(ngrams(name_words(text)))
         scores = []
         for record in candidates:
