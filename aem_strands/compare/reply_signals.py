@@ -382,9 +382,11 @@ def _phone(match: re.Match[str]) -> Fact | None:
 
 def _identifier(match: re.Match[str]) -> Fact | None:
     word = match.group().strip("-")
-    if _NOT_IDENTIFIER.fullmatch(word) and "_" not in word and "#" not in word and not _SEAT.fullmatch(word):
+    if "_" in word:
+        return Fact("identifier", _NOT_ALNUM.sub("", word).casefold(), word)  # ORDER_123: no other reading
+    if "#" not in word and _NOT_IDENTIFIER.fullmatch(word) and not _SEAT.fullmatch(word):
         return None
-    if not any(c.isdigit() for c in word) and "_" not in word:
+    if not any(map(str.isdigit, word)):
         return None
     return Fact("identifier", _NOT_ALNUM.sub("", word).casefold(), word)
 
@@ -477,6 +479,8 @@ def _number(match: re.Match[str]) -> Fact:
 def _entities(reader: _Reader) -> None:
     """Runs of capitalised words, joined by connectors (``Bank of America``); see the module docstring."""
     text = reader.text
+    if text.islower():
+        return  # no capital (no character is upper case where every cased one is lower case): no name
     tokens = list(_TOKEN.finditer(text))
     words = [t.group() for t in tokens]
     if len(words) >= 5 and sum(1 for w in words if w[0].isupper()) >= len(words) * 0.8:
