@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from aem_strands.compare.identifiers import identifier_key
-from aem_strands.compare.reply_signals import Fact, facts_in
+from aem_strands.compare.reply_signals import Fact, values_in
 from aem_strands.trace.checks.observed import name_words
 from aem_strands.trace.checks.steps import sentences
 from aem_strands.trace.value_tokens import CACHED_TEXT
@@ -106,7 +106,7 @@ def _counting(masked: str, tokens: list[tuple[int, int, str]], at: int) -> bool:
 
 def _masked(sentence: str) -> str:
     """The sentence with the values the fact reading reads as dates, times, amounts ... blanked out."""
-    for fact in facts_in(sentence):
+    for fact in values_in(sentence):
         if fact.group in _MASKED and fact.text in sentence:
             sentence = sentence.replace(fact.text, "|" * len(fact.text), 1)
     return sentence
@@ -164,7 +164,7 @@ class StatedCodes:
         for sentence in sentences(text):
             if "?" in sentence:
                 continue
-            for fact in facts_in(sentence):
+            for fact in values_in(sentence):
                 if fact.group != "identifier" or not _CODE.search(fact.text):
                     continue
                 key = identifier_key(fact.text)

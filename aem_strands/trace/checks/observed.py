@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
-from aem_strands.compare.reply_signals import Fact, facts_in
+from aem_strands.compare.reply_signals import Fact, facts_in, values_in
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.types import Step
 from aem_strands.trace.value_tokens import CACHED_TEXT
@@ -101,7 +101,7 @@ def leaf_facts(key: str, value: JsonValue) -> list[tuple[str, Fact]]:
         text, money = read
         return [("money" if money else f.group, f) for f in facts_in(text) if money or f.group in COMPARED_GROUPS]
     if isinstance(value, str):
-        facts = [(f.group, f) for f in facts_in(value) if f.group in COMPARED_GROUPS]
+        facts = [(f.group, f) for f in values_in(value) if f.group in COMPARED_GROUPS]
         if _ADDRESS_KEY.search(key) and _HOUSE.match(value) and not any(g == "address" for g, _ in facts):
             # a street address with no street type (``191 Queen's Gate``), read as one by the key that holds it
             facts.append(("address", Fact("address", " ".join(name_words(value)), value)))
@@ -181,7 +181,7 @@ def records(step: Step) -> Iterator[Record]:
                 continue
             record.values[key] = (leaf, value)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                record.numbers.extend(f for f in facts_in(str(value)) if f.group == "number")
+                record.numbers.extend(f for f in values_in(str(value)) if f.group == "number")
             for kind, fact in leaf_facts(key, value):
                 record.fields.setdefault(kind, []).append((key, leaf, fact))
             if isinstance(value, str) and _is_name(value):

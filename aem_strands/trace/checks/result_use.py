@@ -66,7 +66,7 @@ from decimal import Decimal
 from aem_strands.compare.acts import ActKind, dialog_act
 from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
-from aem_strands.compare.reply_signals import Fact, facts_in
+from aem_strands.compare.reply_signals import Fact, values_in
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.amounts import approximates, derived, lengths, list_total, number
 from aem_strands.trace.checks.codes import StatedCodes, token_keys
@@ -188,7 +188,7 @@ class _Reader:
         self.unread.clear()
 
     def _read(self, text: str) -> None:
-        for fact in facts_in(text):
+        for fact in values_in(text):
             if fact.group in COMPARED_GROUPS or (fact.group == "number" and not _ORDINAL.search(fact.text)):
                 self.said.add(fact)
             if fact.group == "number":
@@ -257,7 +257,7 @@ class _Reader:
                 self.names.add_identifier(shown, record)
                 if not record.listed:
                     self.keyed[key] = (record, path, value)
-            for fact in facts_in(str(value)) if len(str(value)) <= CLIP else ():
+            for fact in values_in(str(value)) if len(str(value)) <= CLIP else ():
                 if fact.group == "number":
                     self.known.add(fact)  # a bare number agrees with the same amount said with a unit
 
@@ -274,7 +274,7 @@ class _Reader:
         # they are offers in place of what failed, not statements of what a tool reported.
         act = dialog_act(text)
         failing = ActKind.NOTIFY_FAILURE in act.kinds
-        self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS or f.group == "number"]
+        self.stated = [f for f in values_in(text) if f.group in COMPARED_GROUPS or f.group == "number"]
         # After the user asked for something new, a reply asking to confirm it states the new details: a proposal
         # ("Please confirm 1 ticket for March 1st" after "later today"), not a report of the answer before.
         proposing = self.spoke_since and (act.confirms or act.asks)
@@ -299,7 +299,7 @@ class _Reader:
     def _values(self, step: Step | None, where: str, sentence: str, offer: bool = False) -> None:
         """The sentence's values against the records they are about; in an ``offer`` (a question of a reply that
         reports a failure) only against a tool's counter-offer (``_countered``)."""
-        facts = [f for f in facts_in(sentence) if f.group in COMPARED_GROUPS]
+        facts = [f for f in values_in(sentence) if f.group in COMPARED_GROUPS]
         if not facts:
             return
         self._read_stated()
@@ -417,7 +417,7 @@ class _Reader:
             (sentence, f)
             for sentence in sentences(text)
             if not (failing and "?" in sentence)
-            for f in facts_in(sentence)
+            for f in values_in(sentence)
             if f.group in COMPARED_GROUPS
         ]
         if len(stated) < 1:
@@ -487,7 +487,7 @@ def _countered(record: Record, kind: str) -> bool:
     for key, _, fact in record.fields.get(kind, []):
         wanted = asked.get(key)
         if isinstance(wanted, (str, int, float)) and not isinstance(wanted, bool):
-            said = [f for f in facts_in(str(wanted)) if f.group == kind]
+            said = [f for f in values_in(str(wanted)) if f.group == kind]
             if said and not any(agree(f, fact) or agree(fact, f) for f in said):
                 return True
     return False
