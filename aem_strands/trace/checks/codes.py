@@ -60,10 +60,12 @@ def token_keys(text: str) -> TokenKeys:
 @functools.lru_cache(maxsize=1 << 14)
 def _read_token_keys(text: str) -> TokenKeys:
     words = _TOKEN.findall(text)
-    return TokenKeys(
-        frozenset([identifier_key(word) for word in words]),
-        frozenset([identifier_key(word.strip(".-#")) for word in words]),
-    )
+    written = [identifier_key(word) for word in words]
+    bare = [
+        key if (stripped := word.strip(".-#")) == word else identifier_key(stripped)
+        for word, key in zip(words, written, strict=True)
+    ]
+    return TokenKeys(frozenset(written), frozenset(bare))
 
 
 def _words(text: str) -> list[str]:

@@ -169,8 +169,8 @@ class _Reader:
         """Amounts the user, a call's arguments or a reply gave (a tip): what a reply may add to a record's amount."""
         self.observed = False
         self.unread: list[str] = []
-        """Texts stated whose facts are not yet in ``said``, ``counts`` and ``added``: read, in order, when a reply
-        first has a value to compare or a number to count with (most replies have neither)."""
+        """Texts stated whose facts are not yet in ``said``, ``counts`` and ``added``: read, in order, when a rule
+        first asks one of them (most replies state no value that a record they name does not hold)."""
         if trace.goal:
             self.user(trace.goal)
 
@@ -186,6 +186,16 @@ class _Reader:
         for text in self.unread:
             self._read(text)
         self.unread.clear()
+
+    def _said(self, fact: Fact) -> bool:
+        """Whether the user, a call or an earlier reply stated a value that agrees with ``fact``."""
+        self._read_stated()
+        return self.said.agrees(fact)
+
+    def _added(self) -> set[Decimal]:
+        """``added``, with every text stated so far read."""
+        self._read_stated()
+        return self.added
 
     def _read(self, text: str) -> None:
         for fact in values_in(text):
@@ -302,7 +312,6 @@ class _Reader:
         facts = [f for f in values_in(sentence) if f.group in COMPARED_GROUPS]
         if not facts:
             return
-        self._read_stated()
         named = self.names.named(sentence)
         words = title_words(sentence) if any(r.identity for r in named) else (set(), set())
         by_title = [r for r in named if r.identity and titled(r, words)]
@@ -316,24 +325,24 @@ class _Reader:
                 # the sentence names one record by its title: the fact is about it, unless another record it
                 # names by a title holds it or the user, a call or an earlier reply stated it; another item of
                 # the list does not vouch for it
-                if self.said.agrees(fact) or any(_holds(r, fact) for r in by_title):
+                if self._said(fact) or any(_holds(r, fact) for r in by_title):
                     continue
                 if self._answered_since(about, fact):
                     continue
             elif len(single) == 1:
                 # the only record holding a value of this kind, in an answer the user has not spoken after: an
                 # earlier answer (a list of offers before the booking) does not vouch for it
-                if self.said.agrees(fact) or single[0].holds(fact):
+                if self._said(fact) or single[0].holds(fact):
                     continue
                 about = single
-            elif self.said.agrees(fact) or self.known.agrees(fact):
+            elif self._said(fact) or self.known.agrees(fact):
                 continue
             else:
                 # named by an identifier or a title, not by a name every record of a city shares
                 about = [r for r in by_title if fact.group in r.fields]
             if offer:
                 about = [r for r in about if _countered(r, fact.group)]
-            if not about or any(derived(fact, r, fact.group, self.added) for r in about):
+            if not about or any(derived(fact, r, fact.group, self._added()) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
 
@@ -422,7 +431,6 @@ class _Reader:
         ]
         if len(stated) < 1:
             return
-        self._read_stated()
         words = set(ngrams(name_words(text)))
         scores = []
         for record in candidates:
@@ -440,7 +448,7 @@ class _Reader:
             return
         described = [(r, facts) for score, facts, r in scores if score == best] if not picked else []
         for sentence, fact in stated:
-            if any(_holds(r, fact) for r in (candidates if picked else others)) or self.said.agrees(fact):
+            if any(_holds(r, fact) for r in (candidates if picked else others)) or self._said(fact):
                 continue
             if any(_holds(r, fact) for r in self.names.named(sentence)):
                 continue  # a value of a record the sentence names (another flight of an earlier search)
@@ -449,7 +457,9 @@ class _Reader:
                     continue
                 if all(fact.group in r.fields for r in others):
                     described = [(r, 0) for r in others]
-            about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group, self.added)]
+            about = [
+                r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group, self._added())
+            ]
             if about:
                 nearest = _nearest([r for r in candidates if fact.group in r.fields], sentence, fact)
                 if nearest is not None and _holds(nearest, fact):
