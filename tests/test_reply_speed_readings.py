@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aem_strands.compare import acts
+from aem_strands.compare import acts, reply_signals
 from aem_strands.compare.reply_signals import facts_in, values_in
 
 _LAST = ("entity", "negation")
@@ -59,3 +59,11 @@ _ACT_PIECES = [
 def test_the_union_of_the_statement_cues_matches_where_one_of_them_does(sentence: str) -> None:
     one = any(pattern.search(sentence) for _, pattern in acts._STATEMENT_KINDS)
     assert one == (acts._ANY_STATEMENT_KIND.search(sentence) is not None), sentence
+
+
+def test_each_calendar_word_holds_a_calendar_hint() -> None:
+    assert all(any(hint in word for hint in reply_signals._CALENDAR_HINTS) for word in reply_signals._CALENDAR_WORDS)
+    # hand-checked: a weekday, a possessive and a month are read past the look, a text with none is not
+    read = [(f.group, f.key) for f in values_in("See you Friday's at 5, or on Mondays in June.")]
+    assert ("weekday", "fri") in read  # "Friday's": the day, its possessive left out
+    assert ("month", "6") in read

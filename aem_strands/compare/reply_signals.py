@@ -256,6 +256,10 @@ def _fewest(hints: Iterable[str]) -> tuple[str, ...]:
     return tuple(h for i, h in enumerate(kept) if not any(k in h for k in kept[:i]))
 
 
+_CALENDAR_HINTS = _fewest(_CALENDAR_WORDS)
+"""Strings (case-folded) one of which each of ``_CALENDAR_WORDS`` holds."""
+
+
 _TIME_HINTS = _fewest(["m", ":", "past", "to", "after", "clock", "half", "evening", "night", "noon"])
 """A string of each branch of ``_TIME``: am/pm (an "m"), "19:00", half/quarter past/to/after, o'clock, "half 5 in the
 morning", "9 in the morning/afternoon/evening" or "at night", noon and midnight."""
@@ -330,7 +334,7 @@ class _Reader:
         self.taken = bytearray(len(text))  # 1 where a character is claimed
         self.facts: list[tuple[int, Fact]] = []
         # ASCII only: there re.IGNORECASE is ASCII case, so a case-insensitive match holds its hint, folded
-        self._folded = text.casefold() if text.isascii() else None
+        self.folded = text.casefold() if text.isascii() else None
 
     def free(self, start: int, end: int) -> bool:
         return self.taken.find(1, start, end) < 0
@@ -342,7 +346,7 @@ class _Reader:
     def scan(self, scan: _Scan) -> None:
         """Reads each match of ``scan``'s pattern whose span is free into a fact, unless a look says none can be."""
         text = self.text
-        if scan.hints and self._folded is not None and not any(map(self._folded.__contains__, scan.hints)):
+        if scan.hints and self.folded is not None and not any(map(self.folded.__contains__, scan.hints)):
             return  # no match can be in this text: scanning it costs more than this look
         if scan.gate is not None and scan.gate.search(text) is None:
             return
@@ -785,7 +789,9 @@ def _read_values(text: str) -> _Values:
         reader.scan(scan)
     if digit or "_" in reader.text:
         reader.scan(_IDENTIFIERS)
-    words = _words(reader.text)
+    folded = reader.folded
+    # a calendar word is in the folded text: one without any is not read word by word for one
+    words = _words(reader.text) if folded is None or any(map(folded.__contains__, _CALENDAR_HINTS)) else ()
     for position, word in words if not _CALENDAR_WORDS.isdisjoint([w for _, w in words]) else ():
         day = _weekday(word)
         if day is not None and reader.free(position, position + len(day)):

@@ -231,6 +231,9 @@ def _same_address(one: Fact, other: Fact) -> bool:
     return mine[0] == theirs[0] and set(shorter) <= set(longer)
 
 
+_CLOCK_KEY = re.compile(r"\d+:\d+")
+
+
 def _coarse(fact: Fact) -> tuple[str, ...]:
     """The bucket keys a fact is filed under: facts that may agree share one (see ``KnownFacts``); a street address
     under its house number."""
@@ -247,7 +250,7 @@ def _coarse(fact: Fact) -> tuple[str, ...]:
             if parts[1] != "?":
                 keys.append(f"{int(parts[1])}-{int(parts[2])}")
         return tuple(keys)
-    if fact.group == "time" and re.fullmatch(r"\d+:\d+", fact.key):
+    if fact.group == "time" and _CLOCK_KEY.fullmatch(fact.key):
         hour, minute = fact.key.split(":")
         return (f"{int(hour) % 12}:{minute}",)
     number = amount(fact)
@@ -283,8 +286,11 @@ class KnownFacts:
         self._buckets: dict[tuple[str, str], Counter[Fact]] = {}
 
     def add(self, fact: Fact) -> None:
-        for bucket in ((fact.group, key) for key in _coarse(fact)):
-            self._buckets.setdefault(bucket, Counter())[fact] += 1
+        for key in _coarse(fact):
+            held = self._buckets.get((fact.group, key))
+            if held is None:
+                held = self._buckets[fact.group, key] = Counter()
+            held[fact] += 1
 
     def remove(self, fact: Fact) -> None:
         for bucket in ((fact.group, key) for key in _coarse(fact)):
