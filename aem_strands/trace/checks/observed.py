@@ -234,9 +234,10 @@ def _same_address(one: Fact, other: Fact) -> bool:
 _CLOCK_KEY = re.compile(r"\d+:\d+")
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _coarse(fact: Fact) -> tuple[str, ...]:
     """The bucket keys a fact is filed under: facts that may agree share one (see ``KnownFacts``); a street address
-    under its house number."""
+    under its house number. Remembered: a fact is filed, looked up and removed again and again."""
     if fact.group == "address":
         return (fact.key.split()[0],)
     if fact.group == "date":

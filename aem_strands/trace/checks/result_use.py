@@ -261,13 +261,14 @@ class _Reader:
         for key, (path, value) in record.values.items():
             if not isinstance(value, (str, int, float)) or isinstance(value, bool):
                 continue
-            shown = identifier_key(str(value))
+            text = str(value)
+            shown = identifier_key(text)
             self.grounded.add(shown)
             if IDENTIFIER_ARGUMENT.search(key):
                 self.names.add_identifier(shown, record)
                 if not record.listed:
                     self.keyed[key] = (record, path, value)
-            for fact in values_in(str(value)) if len(str(value)) <= CLIP else ():
+            for fact in values_in(text) if len(text) <= CLIP else ():
                 if fact.group == "number":
                     self.known.add(fact)  # a bare number agrees with the same amount said with a unit
 
