@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -739,39 +740,32 @@ _UNIT_SCANS = (_DURATIONS, _MEASURES, _ADDRESSES)
 @functools.lru_cache(maxsize=1 << 14)
 def facts_in(text: str) -> tuple[Fact, ...]:
     """The facts a text states, in reading order (see the module docstring)."""
-    values = _read_values(text)
-    reader = _Reader(values.text)
-    reader.taken[:] = values.taken
-    reader.facts.extend(values.facts)
+    reader = _Reader(with_digits(text))
+    _read_values(reader)
     _entities(reader)
     _states_and_negations(reader)
     return _in_order(reader.facts)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def values_in(text: str) -> tuple[Fact, ...]:
     """``facts_in(text)`` without its names (``entity``), states and scoped negations, which are read last and so
     change no other fact: what a rule comparing values, identifiers or numbers needs, for about a fifth less."""
-    return _read_values(text).values
-
-
-@dataclass(frozen=True)
-class _Values:
-    """What ``facts_in`` reads before the names, states and negations: the text as read (``with_digits``), the
-    characters taken, and the facts (by their position, and in reading order)."""
-
-    text: str
-    taken: bytes
-    facts: tuple[tuple[int, Fact], ...]
-    values: tuple[Fact, ...]
+    reader = _Reader(with_digits(text))
+    _read_values(reader)
+    return _in_order(reader.facts)
 
 
 def _in_order(facts: Iterable[tuple[int, Fact]]) -> tuple[Fact, ...]:
-    return tuple(fact for _, fact in sorted(facts, key=lambda item: item[0]))
+    return tuple(fact for _, fact in sorted(facts, key=_POSITION))
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _read_values(text: str) -> _Values:
-    reader = _Reader(with_digits(text))
+_POSITION = operator.itemgetter(0)
+
+
+def _read_values(reader: _Reader) -> None:
+    """Reads the values, identifiers and numbers of the reader's text: all ``facts_in`` reads but the names, states
+    and negations."""
     # Every reader below but e-mail, noon/midnight and identifiers with "_" needs a digit to match: a text
     # without one skips them (most replies), which changes nothing but the time spent.
     digit = _DIGIT.search(reader.text) is not None
@@ -807,7 +801,6 @@ def _read_values(text: str) -> _Values:
         _implied_counts(reader)
     if digit:
         reader.scan(_NUMBERS)
-    return _Values(reader.text, bytes(reader.taken), tuple(reader.facts), _in_order(reader.facts))
 
 
 def _implied_counts(reader: _Reader) -> None:
