@@ -3,11 +3,8 @@ attribute → compose. This is the public entry point of the core."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import itertools
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -15,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from aem_strands.align import AlignOptions, identical_turn
 from aem_strands.attribution import attribute, chain_lengths
 from aem_strands.checks import CheckContext, check_turn, comparison_requests, identical_verdict
+from aem_strands.collector import collector_paused
 from aem_strands.compare.chain import Comparator, ComparisonRequest
 from aem_strands.compare.scorers import EmbeddingScorer, ExactScorer, SemanticScorer, make_scorer
 from aem_strands.compose import Composer
@@ -234,53 +232,11 @@ def _injected(scorer: Any, escalation: Any, composer: Any) -> dict[str, Any]:
     return {name: value for name, value in named.items() if value is not None}
 
 
-class _CollectorPause:
-    """Pauses Python's cyclic garbage collector while batches are judged, and resumes it (if it was on) when the
-    last batch in flight, in any thread, is done.
-
-    Judging allocates many small objects that live until the batch's results are written; each automatic
-    collection walks all of them again, which on the SGD set took about half of the run's CPU time. Judging
-    makes no reference cycles, so pausing frees nothing later than it would have been freed.
-
-    On resuming, the objects made meanwhile are moved to the oldest generation without a walk (``gc.freeze`` then
-    ``gc.unfreeze``), where the collector's next full collection looks at them, as it would have after the two
-    young collections this skips; without the move, the first allocation after resuming walked every object the
-    batches made (about a fifth of a warm run on the SGD set). Not done where the host froze objects of its own
-    (``gc.get_freeze_count()``), which ``unfreeze`` would release.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._active = 0
-        self._resume = False
-
-    @contextlib.contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._lock:
-            if self._active == 0:
-                self._resume = gc.isenabled()
-                gc.disable()
-            self._active += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._active -= 1
-                if self._active == 0 and self._resume:
-                    if gc.get_freeze_count() == 0:
-                        gc.freeze()
-                        gc.unfreeze()
-                    gc.enable()
-
-
-_collector_paused = _CollectorPause()
-
-
 def evaluate_chunk(
     dialogs: Sequence[Dialog | JsonValue], options: EvalOptions, comparator: Comparator, composer: Composer
 ) -> list[DialogResult]:
     """Evaluate ``dialogs`` as one batch: parse, ask the comparator for every comparison at once, judge each."""
-    with _collector_paused():
+    with collector_paused():
         return _evaluate_chunk(dialogs, options, comparator, composer)
 
 

@@ -29,9 +29,11 @@ _texts = st.lists(st.tuples(st.sampled_from(_PIECES), _GLUE), min_size=1, max_si
 @example("4 AUD, 8 Per Cent, 8 percent, 8%")
 @example("2 Hours and 10 Minutes, 3 nights, 2 weeks, 1 month, 3 years, 5 seconds, 4 hr, 2 days, 20 min")
 def test_each_match_of_a_hinted_pattern_holds_one_of_its_hints(text: str) -> None:
-    for pattern, hints in reply_signals._HINTS.items():
-        for match in pattern.finditer(text):
-            assert any(hint in match.group().casefold() for hint in hints), (pattern.pattern[:40], match.group())
+    for scan in reply_signals.SCANS:
+        for match in scan.pattern.finditer(text) if scan.hints else ():
+            assert any(hint in match.group().casefold() for hint in scan.hints), (scan.pattern.pattern, match.group())
+        if scan.gate is not None and scan.pattern.search(text):
+            assert scan.gate.search(text), (scan.pattern.pattern[:40], text)
 
 
 def test_the_hinted_readers_still_read_their_facts() -> None:

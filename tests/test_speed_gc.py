@@ -1,4 +1,4 @@
-"""Judging pauses the cyclic garbage collector and gives it back as it found it (``evaluate._CollectorPause``)."""
+"""Judging pauses the cyclic garbage collector and gives it back as it found it (``collector.CollectorPause``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from aem_strands import InputError, evaluate_dialogs
-from aem_strands.evaluate import _CollectorPause
+from aem_strands.collector import CollectorPause
 
 DIALOG = {
     "dialog_id": "d",
@@ -19,7 +19,7 @@ DIALOG = {
 
 @pytest.mark.usefixtures("collector_on")
 def test_the_collector_is_paused_while_judging_and_on_again_after() -> None:
-    pause = _CollectorPause()
+    pause = CollectorPause()
     with pause():
         assert not gc.isenabled()
         with pause():  # nested (another batch in flight)
@@ -50,7 +50,7 @@ def test_a_collector_the_host_turned_off_stays_off() -> None:
 
 @pytest.mark.usefixtures("collector_on")
 def test_batches_in_several_threads_resume_the_collector_once_all_are_done() -> None:
-    pause = _CollectorPause()
+    pause = CollectorPause()
     inside = threading.Barrier(4)
     leave = threading.Event()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from aem_strands.compare.identifiers import identifier_key
-from aem_strands.trace.checks import codes, naming, observed, result_use
+from aem_strands.trace.checks import codes, naming, observed
 from aem_strands.trace.value_tokens import CACHED_TEXT
 
 SENTENCE = "P.f. Chang's at 5 Main St. has table T-12 for 2 on March 1st; call AB12 or mail a@b.co."
@@ -38,9 +38,14 @@ def test_name_words_read_the_same_remembered_or_not() -> None:
 
 def test_stated_keys_are_the_keys_of_each_token() -> None:
     words = re.findall(r"[\w@.#-]+", SENTENCE)
-    expected = {identifier_key(w) for w in words} | {identifier_key(w.strip(".-#")) for w in words}
-    assert codes._tokens(SENTENCE) == expected
-    assert codes._tokens(LONG) == expected
-    assert result_use._word_keys(SENTENCE) == {identifier_key(w) for w in words}
-    assert result_use._word_keys(LONG) == result_use._word_keys(SENTENCE)
-    assert {"t12", "ab12", "pf", "chang"} <= codes._tokens(SENTENCE)
+    written = {identifier_key(w) for w in words}
+    bare = {identifier_key(w.strip(".-#")) for w in words}
+    assert codes.token_keys(SENTENCE) == codes.TokenKeys(frozenset(written), frozenset(bare))
+    assert codes.token_keys(LONG) == codes.token_keys(SENTENCE)  # read unremembered, the same
+    ticket = codes.token_keys("ticket #4471")
+    assert ticket.written == {"ticket", "#4471"}
+    assert ticket.bare == {"ticket", "4471"}  # the codes take both, result use's grounding the written ones
+    assert {"t12", "ab12", "pf", "chang"} <= written | bare
+    stated = codes.StatedCodes()
+    stated.state(SENTENCE)
+    assert stated.tokens == written | bare

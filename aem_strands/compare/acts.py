@@ -272,6 +272,10 @@ def _cue_pattern(cues: tuple[str, ...], suffix: str = "") -> re.Pattern[str]:
 
 
 _STATEMENT_KINDS = tuple((kind, _cue_pattern(cues)) for kind, cues in STATEMENT_CUES)
+_ANY_STATEMENT_KIND = re.compile("|".join(f"(?:{pattern.pattern})" for _, pattern in _STATEMENT_KINDS))
+"""Whether one of ``_STATEMENT_KINDS`` matches (they hold no backreference, so their union matches where one of
+them does): one search for the many sentences that state plainly, in place of one per kind."""
+_WORD_CHARACTER = re.compile(r"\w")
 _INTENTS = tuple((action, _cue_pattern(verbs, "(?:s|es|ed|d|ing)?")) for action, verbs in INTENT_VERBS)
 _FILLER = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|sure(?: thing)?|great|alright|all right|of course|no problem|certainly|perfect|got it|"
@@ -349,8 +353,10 @@ def _topics(sentence: str, facts: frozenset[str] = frozenset()) -> set[str]:
 
 
 def _statement_kind(sentence: str) -> ActKind | None:
-    if not re.search(r"\w", sentence) or _FILLER.match(sentence):
+    if not _WORD_CHARACTER.search(sentence) or _FILLER.match(sentence):
         return None
+    if not _ANY_STATEMENT_KIND.search(sentence):
+        return ActKind.INFORM
     return next((kind for kind, pattern in _STATEMENT_KINDS if pattern.search(sentence)), ActKind.INFORM)
 
 

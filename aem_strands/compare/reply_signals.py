@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -256,30 +257,33 @@ def _fewest(hints: Iterable[str]) -> tuple[str, ...]:
     return tuple(h for i, h in enumerate(kept) if not any(k in h for k in kept[:i]))
 
 
-_HINTS = {
-    _MONEY_BEFORE: tuple(_CURRENCY),
-    _MONEY_AFTER: tuple(_CURRENCY_WORDS),
-    _PERCENT: ("%", "percent", "per cent"),
-    _COMPOUND_DURATION: tuple(_SECONDS),
-    _DURATION: tuple(_SECONDS),
-    _OUT_OF: ("out of", "/"),
-    # each branch of _TIME: am/pm (an "m"), "19:00", half/quarter past/to/after, o'clock, "half 5 in the morning",
-    # "9 in the morning/afternoon/evening" or "at night", noon and midnight
-    _TIME: _fewest(["m", ":", "past", "to", "after", "clock", "half", "evening", "night", "noon"]),
-    _DATE: _fewest([*MONTHS, "-", "/", "the"]),  # a month, 2025-03-01, 3/1, "on the 6th"
-    _MEASURE: _fewest(UNITS),
-    _ADDRESS: _fewest(_STREET_TYPES),
-}
-"""Strings (case-folded) one of which each match of a pattern holds: a text with none is not scanned for it."""
+_CALENDAR_HINTS = _fewest(_CALENDAR_WORDS)
+"""Strings (case-folded) one of which each of ``_CALENDAR_WORDS`` holds."""
+
+
+_TIME_HINTS = _fewest(["m", ":", "past", "to", "after", "clock", "half", "evening", "night", "noon"])
+"""A string of each branch of ``_TIME``: am/pm (an "m"), "19:00", half/quarter past/to/after, o'clock, "half 5 in the
+morning", "9 in the morning/afternoon/evening" or "at night", noon and midnight."""
+_DATE_HINTS = _fewest([*MONTHS, "-", "/", "the"])  # a month, 2025-03-01, 3/1, "on the 6th"
 _DATE_GATE = re.compile(r"[a-z.]\s+\d|\d(?:st|nd|rd|th)?\s+[a-z]|\d[-/]\d", re.IGNORECASE)
 """What every match of ``_DATE`` holds, by its branches: a month (or "the") then spaces and a digit, a day then
 spaces and a letter (``3rd of May``), or digits joined by ``-`` or ``/``. A search for it costs a fifth of ``_DATE``'s
 (whose alternatives and look-behinds are tried at every position), and most texts with a hint of a date fail it."""
-_GATES_BY_ID = {id(_DATE): _DATE_GATE}
-"""Patterns with a second, cheaper pattern every match of theirs also matches, by the pattern's ``id``."""
-_HINTS_BY_ID = {id(pattern): hints for pattern, hints in _HINTS.items()}
-"""``_HINTS`` by the pattern's ``id`` (the patterns live as long as ``_HINTS``): hashing a compiled pattern hashes
-its whole program, each time (2-3 us for ``_TIME`` and ``_DATE``, more than most scans)."""
+_TIME_GATE = re.compile(
+    r"\d\s*[ap]|\d[:.]\d|clock|[\s-](?:past|to|after)[\s-]|half|\d\s+[ia]|noon|midnight", re.IGNORECASE
+)
+"""What every match of ``_TIME`` holds, by its branches: a digit before am/pm, ``19:00``, ``o'clock``, a spoken
+offset (`` past ``), ``half 5 ...``, a digit before ``in the morning`` or ``at night``, noon and midnight (its hints,
+``m`` above all, are in most texts)."""
+_AMOUNT_THEN_WORD = re.compile(r"\d\s?[a-z]", re.IGNORECASE)
+"""What every match of ``_MONEY_AFTER`` holds: a number's last digit, then a scale or a currency word."""
+_MEASURE_GATE = re.compile(r"\d\s?[cdfgklmos\u00b0]", re.IGNORECASE)
+"""What every match of ``_MEASURE`` holds: a number's last digit, then the first letter of a unit (``UNITS``)."""
+_AMOUNT_THEN_SPACE = re.compile(r"\d[\s-]")
+"""What every match of ``_DURATION`` and ``_COMPOUND_DURATION`` holds: a number's last digit, then a space (or
+``-``)."""
+_ADDRESS_GATE = re.compile(r"\d[A-Za-z]? [A-Z0-9odl]")
+"""What every match of ``_ADDRESS`` holds: a house number, a space and a capital, a digit or ``of``/``de``/``la``."""
 _TIME_PARSER = TimeParser()
 _NO_CONTEXT = ParseContext()
 
@@ -331,7 +335,7 @@ class _Reader:
         self.taken = bytearray(len(text))  # 1 where a character is claimed
         self.facts: list[tuple[int, Fact]] = []
         # ASCII only: there re.IGNORECASE is ASCII case, so a case-insensitive match holds its hint, folded
-        self._folded = text.casefold() if text.isascii() else None
+        self.folded = text.casefold() if text.isascii() else None
 
     def free(self, start: int, end: int) -> bool:
         return self.taken.find(1, start, end) < 0
@@ -340,18 +344,19 @@ class _Reader:
         self.taken[start:end] = b"\x01" * (end - start)
         self.facts.append((start, fact))
 
-    def scan(self, pattern: re.Pattern[str], make: object) -> None:
-        hints = _HINTS_BY_ID.get(id(pattern))
-        if hints is not None and self._folded is not None and not any(map(self._folded.__contains__, hints)):
+    def scan(self, scan: _Scan) -> None:
+        """Reads each match of ``scan``'s pattern whose span is free into a fact, unless a look says none can be."""
+        text = self.text
+        if scan.hints and self.folded is not None and not any(map(self.folded.__contains__, scan.hints)):
             return  # no match can be in this text: scanning it costs more than this look
-        gate = _GATES_BY_ID.get(id(pattern))
-        if gate is not None and gate.search(self.text) is None:
+        if scan.gate is not None and scan.gate.search(text) is None:
             return
-        for match in pattern.finditer(self.text):
-            if self.free(match.start(), match.end()):
-                fact = make(match)  # type: ignore[operator]  # a callable taking the match
-                if fact is not None:
-                    self.add(match.start(), match.end(), fact)
+        taken, make = self.taken, scan.make
+        for match in scan.pattern.finditer(text):
+            start, end = match.span()
+            if taken.find(1, start, end) < 0 and (fact := make(match)) is not None:
+                taken[start:end] = b"\x01" * (end - start)
+                self.facts.append((start, fact))
 
 
 _NON_DIGITS = re.compile(r"\D")
@@ -382,9 +387,11 @@ def _phone(match: re.Match[str]) -> Fact | None:
 
 def _identifier(match: re.Match[str]) -> Fact | None:
     word = match.group().strip("-")
-    if _NOT_IDENTIFIER.fullmatch(word) and "_" not in word and "#" not in word and not _SEAT.fullmatch(word):
+    if "_" in word:
+        return Fact("identifier", _NOT_ALNUM.sub("", word).casefold(), word)  # ORDER_123: no other reading
+    if "#" not in word and _NOT_IDENTIFIER.fullmatch(word) and not _SEAT.fullmatch(word):
         return None
-    if not any(c.isdigit() for c in word) and "_" not in word:
+    if not any(map(str.isdigit, word)):
         return None
     return Fact("identifier", _NOT_ALNUM.sub("", word).casefold(), word)
 
@@ -421,18 +428,16 @@ def _money(match: re.Match[str]) -> Fact:
     return Fact("money", f"{currency} {_show(_amount(match))}", match.group())
 
 
-def _percent(text: str) -> object:
-    def make(match: re.Match[str]) -> Fact:
-        before = [stem(w) for w in re.findall(r"[a-z]+", text[max(0, match.start() - 30) : match.start()].casefold())]
-        direction = next((DIRECTIONS[w] for w in reversed(before[-3:]) if w in DIRECTIONS), "")
-        after = re.match(r"\s*([a-z]+)", text[match.end() : match.end() + 20].casefold())
-        if not direction and after and stem(after[1]) in DIRECTIONS:
-            direction = DIRECTIONS[stem(after[1])]  # "8% more", "a 5% drop": the word right after
-        key = f"{_show(Fraction(match['num'].replace(',', '')))}%" + (f" {direction}" if direction else "")
-        shown = match.group() if not direction else f"{direction} {match.group()}"
-        return Fact("percent", key, shown)
-
-    return make
+def _percent(match: re.Match[str]) -> Fact:
+    text = match.string
+    before = [stem(w) for w in re.findall(r"[a-z]+", text[max(0, match.start() - 30) : match.start()].casefold())]
+    direction = next((DIRECTIONS[w] for w in reversed(before[-3:]) if w in DIRECTIONS), "")
+    after = re.match(r"\s*([a-z]+)", text[match.end() : match.end() + 20].casefold())
+    if not direction and after and stem(after[1]) in DIRECTIONS:
+        direction = DIRECTIONS[stem(after[1])]  # "8% more", "a 5% drop": the word right after
+    key = f"{_show(Fraction(match['num'].replace(',', '')))}%" + (f" {direction}" if direction else "")
+    shown = match.group() if not direction else f"{direction} {match.group()}"
+    return Fact("percent", key, shown)
 
 
 def _compound_duration(match: re.Match[str]) -> Fact | None:
@@ -479,6 +484,8 @@ def _number(match: re.Match[str]) -> Fact:
 def _entities(reader: _Reader) -> None:
     """Runs of capitalised words, joined by connectors (``Bank of America``); see the module docstring."""
     text = reader.text
+    if text.islower():
+        return  # no capital (no character is upper case where every cased one is lower case): no name
     tokens = list(_TOKEN.finditer(text))
     words = [t.group() for t in tokens]
     if len(words) >= 5 and sum(1 for w in words if w[0].isupper()) >= len(words) * 0.8:
@@ -683,36 +690,102 @@ def _idiom(words: tuple[tuple[int, str], ...], index: int, text: str) -> bool:
     return answer or following in ("problem", "worries", "only", "doubt", "matter") or previous == "why"
 
 
+def _email(match: re.Match[str]) -> Fact:
+    return Fact("email", match.group().casefold(), match.group())
+
+
+def _spelled(match: re.Match[str]) -> Fact:
+    return Fact("number", _show(Fraction(match.group().replace("-", ""))), match.group())
+
+
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """One pattern ``facts_in`` reads, the fact each match makes (``None``: no fact, the span stays free), and the
+    looks that spare a text the scan: ``hints``, strings (case-folded) one of which each match holds, so an ASCII text
+    with none is not scanned (in ASCII, ``re.IGNORECASE`` is ASCII case); ``gate``, a cheaper pattern each match
+    also matches."""
+
+    pattern: re.Pattern[str]
+    make: Callable[[re.Match[str]], Fact | None]
+    hints: tuple[str, ...] = ()
+    gate: re.Pattern[str] | None = None
+
+
+_EMAILS = _Scan(_EMAIL, _email)
+_DATES = _Scan(_DATE, _date, _DATE_HINTS, _DATE_GATE)
+_TIMES = _Scan(_TIME, _time, _TIME_HINTS, _TIME_GATE)
+_SPELLED = _Scan(_SPELLED_DIGITS, _spelled, ("-",))
+_PHONES = _Scan(_PHONE, _phone)
+_MONEY_FIRST = _Scan(_MONEY_BEFORE, _money, tuple(_CURRENCY))
+_MONEY_LAST = _Scan(_MONEY_AFTER, _money, tuple(_CURRENCY_WORDS), _AMOUNT_THEN_WORD)
+_SHARES = _Scan(_OUT_OF, _out_of, ("out of", "/"))
+_PERCENTS = _Scan(_PERCENT, _percent, ("%", "percent", "per cent"))
+_TWO_UNIT_DURATIONS = _Scan(_COMPOUND_DURATION, _compound_duration, tuple(_SECONDS), _AMOUNT_THEN_SPACE)
+_HOURS_IN_WORDS = _Scan(_SPOKEN_HOURS, _spoken_hours)
+_DURATIONS = _Scan(_DURATION, _duration, tuple(_SECONDS), _AMOUNT_THEN_SPACE)
+_MEASURES = _Scan(_MEASURE, _measure, _fewest(UNITS), _MEASURE_GATE)
+_ADDRESSES = _Scan(_ADDRESS, _address, _fewest(_STREET_TYPES), _ADDRESS_GATE)
+_IDENTIFIERS = _Scan(_IDENTIFIER, _identifier)
+_NUMBERS = _Scan(_NUMBER, _number)
+SCANS: tuple[_Scan, ...] = (_EMAILS, _DATES, _TIMES, _SPELLED, _PHONES, _MONEY_FIRST, _MONEY_LAST, _SHARES)
+SCANS += (_PERCENTS, _TWO_UNIT_DURATIONS, _HOURS_IN_WORDS, _DURATIONS, _MEASURES, _ADDRESSES, _IDENTIFIERS, _NUMBERS)
+"""Every scan of ``facts_in``, in its reading order (the weekday and month words, implied counts, names, states and
+negations are read by code of their own)."""
+_DIGIT_SCANS = (_SPELLED, _PHONES, _MONEY_FIRST, _MONEY_LAST, _SHARES, _PERCENTS, _TWO_UNIT_DURATIONS)
+"""The scans after the times that need a digit, in order."""
+_UNIT_SCANS = (_DURATIONS, _MEASURES, _ADDRESSES)
+"""The scans after the spoken hours that need a digit, in order."""
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def facts_in(text: str) -> tuple[Fact, ...]:
     """The facts a text states, in reading order (see the module docstring)."""
     reader = _Reader(with_digits(text))
+    _read_values(reader)
+    _entities(reader)
+    _states_and_negations(reader)
+    return _in_order(reader.facts)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def values_in(text: str) -> tuple[Fact, ...]:
+    """``facts_in(text)`` without its names (``entity``), states and scoped negations, which are read last and so
+    change no other fact: what a rule comparing values, identifiers or numbers needs, for about a fifth less."""
+    reader = _Reader(with_digits(text))
+    _read_values(reader)
+    return _in_order(reader.facts)
+
+
+def _in_order(facts: Iterable[tuple[int, Fact]]) -> tuple[Fact, ...]:
+    return tuple(fact for _, fact in sorted(facts, key=_POSITION))
+
+
+_POSITION = operator.itemgetter(0)
+
+
+def _read_values(reader: _Reader) -> None:
+    """Reads the values, identifiers and numbers of the reader's text: all ``facts_in`` reads but the names, states
+    and negations."""
     # Every reader below but e-mail, noon/midnight and identifiers with "_" needs a digit to match: a text
     # without one skips them (most replies), which changes nothing but the time spent.
     digit = _DIGIT.search(reader.text) is not None
     if "@" in reader.text:
-        reader.scan(_EMAIL, lambda m: Fact("email", m.group().casefold(), m.group()))
+        reader.scan(_EMAILS)
     if digit:
-        reader.scan(_DATE, _date)
+        reader.scan(_DATES)
     if digit or _NOON.search(reader.text):
-        reader.scan(_TIME, _time)
-    if digit:
-        reader.scan(_SPELLED_DIGITS, lambda m: Fact("number", _show(Fraction(m.group().replace("-", ""))), m.group()))
-        reader.scan(_PHONE, _phone)
-        reader.scan(_MONEY_BEFORE, _money)
-        reader.scan(_MONEY_AFTER, _money)
-        reader.scan(_OUT_OF, _out_of)
-        reader.scan(_PERCENT, _percent(reader.text))
-        reader.scan(_COMPOUND_DURATION, _compound_duration)
+        reader.scan(_TIMES)
+    for scan in _DIGIT_SCANS if digit else ():
+        reader.scan(scan)
     if "hour" in reader.text.casefold():
-        reader.scan(_SPOKEN_HOURS, _spoken_hours)
-    if digit:
-        reader.scan(_DURATION, _duration)
-        reader.scan(_MEASURE, _measure)
-        reader.scan(_ADDRESS, _address)
+        reader.scan(_HOURS_IN_WORDS)
+    for scan in _UNIT_SCANS if digit else ():
+        reader.scan(scan)
     if digit or "_" in reader.text:
-        reader.scan(_IDENTIFIER, _identifier)
-    words = _words(reader.text)
+        reader.scan(_IDENTIFIERS)
+    folded = reader.folded
+    # a calendar word is in the folded text: one without any is not read word by word for one
+    words = _words(reader.text) if folded is None or any(map(folded.__contains__, _CALENDAR_HINTS)) else ()
     for position, word in words if not _CALENDAR_WORDS.isdisjoint([w for _, w in words]) else ():
         day = _weekday(word)
         if day is not None and reader.free(position, position + len(day)):
@@ -727,10 +800,7 @@ def facts_in(text: str) -> tuple[Fact, ...]:
     if digit or "other" in reader.text:
         _implied_counts(reader)
     if digit:
-        reader.scan(_NUMBER, _number)
-    _entities(reader)
-    _states_and_negations(reader)
-    return tuple(fact for _, fact in sorted(reader.facts, key=lambda item: item[0]))
+        reader.scan(_NUMBERS)
 
 
 def _implied_counts(reader: _Reader) -> None:

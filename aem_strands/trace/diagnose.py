@@ -151,10 +151,10 @@ def _distinctive(value: JsonValue) -> str | None:
         return None
     if isinstance(value, (int, float)):
         text = f"{value:g}"
-        return text if sum(c.isdigit() for c in text) >= 3 else None
+        return text if sum(map(str.isdigit, text)) >= 3 else None
     if isinstance(value, str):
         text = value.strip()
-        if len(text) >= 4 and any(c.isdigit() or c.isupper() for c in text):
+        if len(text) >= 4 and (any(map(str.isdigit, text)) or any(map(str.isupper, text))):
             return text.casefold()
     return None
 

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from aem_strands.collector import collector_paused
 from aem_strands.compare.chain import Comparator
 from aem_strands.errors import InputError
 from aem_strands.options import EvalOptions
@@ -189,15 +190,13 @@ def evaluate_trace(
     else, with ``values`` not given, by ``make_comparator(options)`` (the options' scorer: its model loads only if a
     pair reaches it); with ``values`` given without a comparator, such a pair is undecided.
     """
-    from aem_strands.evaluate import _collector_paused  # the dialogs' pause: one for every judging in a process
-
     options = options or EvalOptions()
     run_policy = _with_budgets(as_environment(policy) if policy is not None else options.policy, options)
     env = merge_environment(run_policy, trace.environment)
     judged = replace(trace, gold=_gold_for(trace, gold))
     # The checks read every text into many small objects that live until the verdict is made; the cyclic collector
     # walked them again and again (a fifth of the CPU time on SGD traces): paused while one trace is judged.
-    with _collector_paused():
+    with collector_paused():  # the dialogs' pause: one for every judging in a process
         checked = _checked(judged, env, values or run_values(options), judge)
         verdicts = checked.verdicts
         diagnosis = diagnose(judged, verdicts)

@@ -36,6 +36,11 @@ DEFAULT_REDACTION = _Default.REDACT
 
 
 def _finite(value: JsonValue) -> JsonValue:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value  # most leaves: what the checks below return them as, without the costly Mapping check
+    if kind is dict:
+        return {str(k): _finite(v) for k, v in value.items()}
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, Mapping):

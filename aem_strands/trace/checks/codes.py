@@ -22,9 +22,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from aem_strands.compare.identifiers import identifier_key
-from aem_strands.compare.reply_signals import Fact, facts_in
+from aem_strands.compare.reply_signals import Fact, values_in
 from aem_strands.trace.checks.observed import name_words
 from aem_strands.trace.checks.steps import sentences
 from aem_strands.trace.value_tokens import CACHED_TEXT
@@ -41,19 +42,30 @@ _JOINS = frozenset(["&", "and"])
 _DIGIT = re.compile(r"\d")
 
 
-def _tokens(text: str) -> frozenset[str]:
-    """The identifier keys of a text's tokens, with and without their edge marks; remembered for short texts
-    (the same messages and values are stated again and again)."""
-    return _read_tokens(text) if len(text) <= CACHED_TEXT else _read_tokens.__wrapped__(text)
+@dataclass(frozen=True)
+class TokenKeys:
+    """The identifier keys of a text's tokens (``[\\w@.#-]+``): ``written``, of each token as written; ``bare``, of
+    each token without its edge marks (``.``, ``-``, ``#``)."""
+
+    written: frozenset[str]
+    bare: frozenset[str]
+
+
+def token_keys(text: str) -> TokenKeys:
+    """The keys of ``text``'s tokens; remembered for short texts (the same messages and values are stated again and
+    again, and read by result use's grounding and the codes alike)."""
+    return _read_token_keys(text) if len(text) <= CACHED_TEXT else _read_token_keys.__wrapped__(text)
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _read_tokens(text: str) -> frozenset[str]:
-    keys: set[str] = set()
-    for word in _TOKEN.findall(text):
-        keys.add(identifier_key(word))
-        keys.add(identifier_key(word.strip(".-#")))
-    return frozenset(keys)
+def _read_token_keys(text: str) -> TokenKeys:
+    words = _TOKEN.findall(text)
+    written = [identifier_key(word) for word in words]
+    bare = [
+        key if (stripped := word.strip(".-#")) == word else identifier_key(stripped)
+        for word, key in zip(words, written, strict=True)
+    ]
+    return TokenKeys(frozenset(written), frozenset(bare))
 
 
 def _words(text: str) -> list[str]:
@@ -96,7 +108,7 @@ def _counting(masked: str, tokens: list[tuple[int, int, str]], at: int) -> bool:
 
 def _masked(sentence: str) -> str:
     """The sentence with the values the fact reading reads as dates, times, amounts ... blanked out."""
-    for fact in facts_in(sentence):
+    for fact in values_in(sentence):
         if fact.group in _MASKED and fact.text in sentence:
             sentence = sentence.replace(fact.text, "|" * len(fact.text), 1)
     return sentence
@@ -125,13 +137,17 @@ class StatedCodes:
 
     def state(self, text: str) -> None:
         """What the user, a call or a reply said."""
-        self.tokens.update(_tokens(text))
+        keys = token_keys(text)
+        self.tokens.update(keys.written)
+        self.tokens.update(keys.bare)
         self._pairs_of(text)
 
     def observe(self, value: JsonValue) -> None:
         """One scalar a tool answered."""
         if isinstance(value, str):
-            self.tokens.update(_tokens(value))
+            keys = token_keys(value)
+            self.tokens.update(keys.written)
+            self.tokens.update(keys.bare)
             self._pairs_of(value)
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             self.tokens.add(identifier_key(str(value)))
@@ -150,7 +166,7 @@ class StatedCodes:
         for sentence in sentences(text):
             if "?" in sentence:
                 continue
-            for fact in facts_in(sentence):
+            for fact in values_in(sentence):
                 if fact.group != "identifier" or not _CODE.search(fact.text):
                     continue
                 key = identifier_key(fact.text)

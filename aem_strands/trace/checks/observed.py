@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
-from aem_strands.compare.reply_signals import Fact, facts_in
+from aem_strands.compare.reply_signals import Fact, facts_in, values_in
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.types import Step
 from aem_strands.trace.value_tokens import CACHED_TEXT
@@ -101,7 +101,7 @@ def leaf_facts(key: str, value: JsonValue) -> list[tuple[str, Fact]]:
         text, money = read
         return [("money" if money else f.group, f) for f in facts_in(text) if money or f.group in COMPARED_GROUPS]
     if isinstance(value, str):
-        facts = [(f.group, f) for f in facts_in(value) if f.group in COMPARED_GROUPS]
+        facts = [(f.group, f) for f in values_in(value) if f.group in COMPARED_GROUPS]
         if _ADDRESS_KEY.search(key) and _HOUSE.match(value) and not any(g == "address" for g, _ in facts):
             # a street address with no street type (``191 Queen's Gate``), read as one by the key that holds it
             facts.append(("address", Fact("address", " ".join(name_words(value)), value)))
@@ -181,7 +181,7 @@ def records(step: Step) -> Iterator[Record]:
                 continue
             record.values[key] = (leaf, value)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                record.numbers.extend(f for f in facts_in(str(value)) if f.group == "number")
+                record.numbers.extend(f for f in values_in(str(value)) if f.group == "number")
             for kind, fact in leaf_facts(key, value):
                 record.fields.setdefault(kind, []).append((key, leaf, fact))
             if isinstance(value, str) and _is_name(value):
@@ -231,9 +231,13 @@ def _same_address(one: Fact, other: Fact) -> bool:
     return mine[0] == theirs[0] and set(shorter) <= set(longer)
 
 
+_CLOCK_KEY = re.compile(r"\d+:\d+")
+
+
+@functools.lru_cache(maxsize=1 << 14)
 def _coarse(fact: Fact) -> tuple[str, ...]:
     """The bucket keys a fact is filed under: facts that may agree share one (see ``KnownFacts``); a street address
-    under its house number."""
+    under its house number. Remembered: a fact is filed, looked up and removed again and again."""
     if fact.group == "address":
         return (fact.key.split()[0],)
     if fact.group == "date":
@@ -247,7 +251,7 @@ def _coarse(fact: Fact) -> tuple[str, ...]:
             if parts[1] != "?":
                 keys.append(f"{int(parts[1])}-{int(parts[2])}")
         return tuple(keys)
-    if fact.group == "time" and re.fullmatch(r"\d+:\d+", fact.key):
+    if fact.group == "time" and _CLOCK_KEY.fullmatch(fact.key):
         hour, minute = fact.key.split(":")
         return (f"{int(hour) % 12}:{minute}",)
     number = amount(fact)
@@ -283,8 +287,11 @@ class KnownFacts:
         self._buckets: dict[tuple[str, str], Counter[Fact]] = {}
 
     def add(self, fact: Fact) -> None:
-        for bucket in ((fact.group, key) for key in _coarse(fact)):
-            self._buckets.setdefault(bucket, Counter())[fact] += 1
+        for key in _coarse(fact):
+            held = self._buckets.get((fact.group, key))
+            if held is None:
+                held = self._buckets[fact.group, key] = Counter()
+            held[fact] += 1
 
     def remove(self, fact: Fact) -> None:
         for bucket in ((fact.group, key) for key in _coarse(fact)):

@@ -60,17 +60,16 @@ no reply claims an outcome in a trace with tools.
 
 from __future__ import annotations
 
-import functools
 import re
 from decimal import Decimal
 
 from aem_strands.compare.acts import ActKind, dialog_act
 from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.identifiers import identifier_key
-from aem_strands.compare.reply_signals import Fact, facts_in
+from aem_strands.compare.reply_signals import Fact, values_in
 from aem_strands.compare.walk import json_leaves
 from aem_strands.trace.checks.amounts import approximates, derived, lengths, list_total, number
-from aem_strands.trace.checks.codes import StatedCodes
+from aem_strands.trace.checks.codes import StatedCodes, token_keys
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.failures import failure
 from aem_strands.trace.checks.identifier_arguments import IDENTIFIER_ARGUMENT, changed_identifiers
@@ -99,7 +98,6 @@ from aem_strands.trace.types import (
     Trace,
     not_applicable,
 )
-from aem_strands.trace.value_tokens import CACHED_TEXT
 from aem_strands.types import JsonValue
 
 _CONTRADICTS = "result_use.contradicts_observation"
@@ -118,18 +116,6 @@ def _holds(record: Record, fact: Fact) -> bool:
     return fact.group in record.fields and record.holds(fact)
 
 
-def _word_keys(text: str) -> frozenset[str]:
-    """The identifier keys of a text's words (what a later identifier may be grounded by); remembered for short
-    texts (the same messages are stated by several steps and traces)."""
-    return _read_word_keys(text) if len(text) <= CACHED_TEXT else _read_word_keys.__wrapped__(text)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _read_word_keys(text: str) -> frozenset[str]:
-    return frozenset(identifier_key(w) for w in _WORD.findall(text))
-
-
-_WORD = re.compile(r"[\w@.#-]+")
 _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
 """A call's argument read as an amount it gives (``tip: 2``): an ordinary number, not a code of many digits."""
 
@@ -182,21 +168,43 @@ class _Reader:
         self.added: set[Decimal] = set()
         """Amounts the user, a call's arguments or a reply gave (a tip): what a reply may add to a record's amount."""
         self.observed = False
+        self.unread: list[str] = []
+        """Texts stated whose facts are not yet in ``said``, ``counts`` and ``added``: read, in order, when a rule
+        first asks one of them (most replies state no value that a record they name does not hold)."""
         if trace.goal:
             self.user(trace.goal)
 
     # --- what was stated ------------------------------------------------------------------------------------
 
     def _state(self, text: str) -> None:
-        for fact in facts_in(text):
+        self.unread.append(text)
+        self.grounded.update(token_keys(text).written)
+        self.codes.state(text)
+
+    def _read_stated(self) -> None:
+        """Reads the texts stated so far into ``said``, ``counts`` and ``added`` (see ``unread``)."""
+        for text in self.unread:
+            self._read(text)
+        self.unread.clear()
+
+    def _said(self, fact: Fact) -> bool:
+        """Whether the user, a call or an earlier reply stated a value that agrees with ``fact``."""
+        self._read_stated()
+        return self.said.agrees(fact)
+
+    def _added(self) -> set[Decimal]:
+        """``added``, with every text stated so far read."""
+        self._read_stated()
+        return self.added
+
+    def _read(self, text: str) -> None:
+        for fact in values_in(text):
             if fact.group in COMPARED_GROUPS or (fact.group == "number" and not _ORDINAL.search(fact.text)):
                 self.said.add(fact)
             if fact.group == "number":
                 self.counts.add(fact.key)
             elif fact.group == "money" and (given := amount(fact)) is not None:
                 self.added.add(given)
-        self.grounded.update(_word_keys(text))
-        self.codes.state(text)
 
     def user(self, text: str) -> None:
         self._state(text)
@@ -253,13 +261,14 @@ class _Reader:
         for key, (path, value) in record.values.items():
             if not isinstance(value, (str, int, float)) or isinstance(value, bool):
                 continue
-            shown = identifier_key(str(value))
+            text = str(value)
+            shown = identifier_key(text)
             self.grounded.add(shown)
             if IDENTIFIER_ARGUMENT.search(key):
                 self.names.add_identifier(shown, record)
                 if not record.listed:
                     self.keyed[key] = (record, path, value)
-            for fact in facts_in(str(value)) if len(str(value)) <= CLIP else ():
+            for fact in values_in(text) if len(text) <= CLIP else ():
                 if fact.group == "number":
                     self.known.add(fact)  # a bare number agrees with the same amount said with a unit
 
@@ -276,7 +285,7 @@ class _Reader:
         # they are offers in place of what failed, not statements of what a tool reported.
         act = dialog_act(text)
         failing = ActKind.NOTIFY_FAILURE in act.kinds
-        self.stated = [f for f in facts_in(text) if f.group in COMPARED_GROUPS or f.group == "number"]
+        self.stated = [f for f in values_in(text) if f.group in COMPARED_GROUPS or f.group == "number"]
         # After the user asked for something new, a reply asking to confirm it states the new details: a proposal
         # ("Please confirm 1 ticket for March 1st" after "later today"), not a report of the answer before.
         proposing = self.spoke_since and (act.confirms or act.asks)
@@ -301,7 +310,7 @@ class _Reader:
     def _values(self, step: Step | None, where: str, sentence: str, offer: bool = False) -> None:
         """The sentence's values against the records they are about; in an ``offer`` (a question of a reply that
         reports a failure) only against a tool's counter-offer (``_countered``)."""
-        facts = [f for f in facts_in(sentence) if f.group in COMPARED_GROUPS]
+        facts = [f for f in values_in(sentence) if f.group in COMPARED_GROUPS]
         if not facts:
             return
         named = self.names.named(sentence)
@@ -317,24 +326,24 @@ class _Reader:
                 # the sentence names one record by its title: the fact is about it, unless another record it
                 # names by a title holds it or the user, a call or an earlier reply stated it; another item of
                 # the list does not vouch for it
-                if self.said.agrees(fact) or any(_holds(r, fact) for r in by_title):
+                if self._said(fact) or any(_holds(r, fact) for r in by_title):
                     continue
                 if self._answered_since(about, fact):
                     continue
             elif len(single) == 1:
                 # the only record holding a value of this kind, in an answer the user has not spoken after: an
                 # earlier answer (a list of offers before the booking) does not vouch for it
-                if self.said.agrees(fact) or single[0].holds(fact):
+                if self._said(fact) or single[0].holds(fact):
                     continue
                 about = single
-            elif self.said.agrees(fact) or self.known.agrees(fact):
+            elif self._said(fact) or self.known.agrees(fact):
                 continue
             else:
                 # named by an identifier or a title, not by a name every record of a city shares
                 about = [r for r in by_title if fact.group in r.fields]
             if offer:
                 about = [r for r in about if _countered(r, fact.group)]
-            if not about or any(derived(fact, r, fact.group, self.added) for r in about):
+            if not about or any(derived(fact, r, fact.group, self._added()) for r in about):
                 continue
             self._report(step, where, sentence, fact, about[0])
 
@@ -359,6 +368,7 @@ class _Reader:
 
     def _counted(self, word: str) -> bool:
         """Whether a number was stated as a number or is a list's length (``3 Psychologist offices``)."""
+        self._read_stated()
         for observation in self.listed:
             self.counts.update(lengths(observation))
         self.listed.clear()
@@ -417,7 +427,7 @@ class _Reader:
             (sentence, f)
             for sentence in sentences(text)
             if not (failing and "?" in sentence)
-            for f in facts_in(sentence)
+            for f in values_in(sentence)
             if f.group in COMPARED_GROUPS
         ]
         if len(stated) < 1:
@@ -439,7 +449,7 @@ class _Reader:
             return
         described = [(r, facts) for score, facts, r in scores if score == best] if not picked else []
         for sentence, fact in stated:
-            if any(_holds(r, fact) for r in (candidates if picked else others)) or self.said.agrees(fact):
+            if any(_holds(r, fact) for r in (candidates if picked else others)) or self._said(fact):
                 continue
             if any(_holds(r, fact) for r in self.names.named(sentence)):
                 continue  # a value of a record the sentence names (another flight of an earlier search)
@@ -448,7 +458,9 @@ class _Reader:
                     continue
                 if all(fact.group in r.fields for r in others):
                     described = [(r, 0) for r in others]
-            about = [r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group, self.added)]
+            about = [
+                r for r, _ in described if fact.group in r.fields and not derived(fact, r, fact.group, self._added())
+            ]
             if about:
                 nearest = _nearest([r for r in candidates if fact.group in r.fields], sentence, fact)
                 if nearest is not None and _holds(nearest, fact):
@@ -486,7 +498,7 @@ def _countered(record: Record, kind: str) -> bool:
     for key, _, fact in record.fields.get(kind, []):
         wanted = asked.get(key)
         if isinstance(wanted, (str, int, float)) and not isinstance(wanted, bool):
-            said = [f for f in facts_in(str(wanted)) if f.group == kind]
+            said = [f for f in values_in(str(wanted)) if f.group == kind]
             if said and not any(agree(f, fact) or agree(fact, f) for f in said):
                 return True
     return False
