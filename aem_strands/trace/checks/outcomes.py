@@ -47,12 +47,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from aem_strands.compare.acts import dialog_act
+from aem_strands.compare.success_acts import CONFIDENT, UNSURE, success_probability
 from aem_strands.trace.checks.claims import Claim, success_claims
 from aem_strands.trace.checks.context import TraceJudge
 from aem_strands.trace.checks.observed import Record, name_words
 from aem_strands.trace.checks.requests import action_verb, names_verb
 from aem_strands.trace.checks.rulings import Ruling, ask, cite, clip, result_finding
-from aem_strands.trace.checks.steps import names_action
+from aem_strands.trace.checks.steps import names_action, sentences
 from aem_strands.trace.types import Environment, Step
 from aem_strands.types import JsonValue
 
@@ -83,6 +84,8 @@ class Outcome:
     status: tuple[str, JsonValue] | None = None
     question: bool = False
     """Whether the rule could not settle it: the judge is asked, or it is recorded undecided."""
+    probability: float | None = None
+    """The success act model's probability that the reply reports an action done, where that reading raised it."""
 
 
 def is_write(step: Step, env: Environment) -> bool:
@@ -345,7 +348,51 @@ def unsupported(
             # no write call at all, and a report of success in a state passive whose verb names a write tool's
             # action (``Your table is reserved``): maybe a state nobody here brought about, so the judge's
             found.append(Outcome(claim, "no call", question=True))
+    if all(o.question and o.record is None for o in found):
+        # nothing settled by the rules above (at most a question of no call): the success act model's reading; a
+        # confident one settles what the words of the tools left a question (``Your table is reserved``)
+        read = _read_as_done(text, calls, env, named, wrote, proposing)
+        if read is not None and (not found or not read.question):
+            return [read]
     return found
+
+
+def _read_as_done(
+    text: str,
+    calls: Sequence[Step],
+    env: Environment,
+    named: Callable[[str], Sequence[Record]],
+    wrote: list[bool],
+    proposing: bool,
+) -> Outcome | None:
+    """A reply the success act model reads as reporting an action done (``compare.success_acts``), with no write
+    call before it (see the module docstring): a finding from ``CONFIDENT``, a question from ``UNSURE``; where the
+    catalog and the policy name no write tool, a question from ``CONFIDENT`` and nothing below it. ``wrote`` is the
+    reply's lazily read "a write call was made"."""
+    if wrote and wrote[0]:
+        return None
+    probability = success_probability(text)
+    if probability < UNSURE:
+        return None
+    if not wrote:
+        wrote.append(any(is_write(c, env) for c in calls))
+        if wrote[0]:
+            return None
+    claims = [c for c in success_claims(text) if not c.ongoing]
+    if proposing and not any(c.reported for c in claims):
+        return None  # a reply asking to confirm the details states them as they will be
+    verbs = " ".join(v for c in claims for v in c.verbs)
+    if any(names_action(verbs, c.tool_name or "") for c in calls):
+        return None  # a call whose action the reply's verb names (``verify_identity`` for ``I've verified you``)
+    if any(_observed_done(c, named(c.sentence)) for c in claims):
+        return None  # the reply reports what a tool observed done
+    sentence = max(sentences(text), key=success_probability, default=text)
+    claim = next((c for c in claims if c.sentence in sentence or sentence in c.sentence), None)
+    claim = claim or Claim(sentence, strong=True, verbs=(), whole=sentence)
+    writes = _has_writes(env)
+    if not writes and probability < CONFIDENT:
+        return None  # unsure of the reading, and no write tool it could be about: nothing to ask
+    return Outcome(claim, "no call", question=not (writes and probability >= CONFIDENT), probability=probability)
 
 
 def outcome_ruling(
@@ -365,6 +412,9 @@ def outcome_ruling(
         said = "no call before it could have done it" + (
             f" (calls: {', '.join(dict.fromkeys(c.tool_name or '?' for c in calls))})" if calls else ""
         )
+        if outcome.probability is not None:
+            evidence["success_act"] = round(outcome.probability, 3)
+            said += f"; read as a report of an action done, probability {outcome.probability:.2f}"
     if not outcome.question:
         return Ruling((result_finding(step, rule, f"{where} says {claim!r}, but {said}", evidence),))
     at = f"step {str(step.step_id)!r}: " if step is not None else ""
