@@ -37,7 +37,15 @@ not a word list). A claim is unsupported when:
   action done in other words than the tools' (``Your room has been booked`` with ``ReserveHotel``) is not read: asked
   as a question, it turned traces a reviewer passes into inconclusive ones on sets never tuned on (2 of the 60 of
   fresh v3, 1 of fresh v1's held-out half, 2 of SGD's; by their figures, the cases unread). A failed call that could
-  have done it is recovery's to judge (``recovery.reported_success_after_error``), not this rule's.
+  have done it is recovery's to judge (``recovery.reported_success_after_error``), not this rule's;
+- **read as done, no call**: where the rules above settle nothing (at most a question of no call), the reply read
+  whole by the success act model (``compare.success_acts``: SGD's ``NOTIFY_SUCCESS`` against every other system
+  act, trained on SGD train) as reporting an action done, with no write call before it, no call whose action the
+  reply's claim verbs name, no record it names observed done, and not a proposal: a finding from
+  ``success_acts.CONFIDENT`` (``I've booked the room for you`` with ``ReserveHotel``; ``Your booking is now
+  confirmed!``), a question from ``success_acts.UNSURE`` (``Okay your reservation was a success``). Where the catalog
+  and the policy name no write tool, a confident reading is a question and an unsure one nothing. The model is read
+  only for replies with no write call before them, once per text (cached).
 """
 
 from __future__ import annotations
