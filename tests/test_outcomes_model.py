@@ -89,3 +89,52 @@ def test_the_reading_is_made_only_for_replies_with_no_write_call_before_them() -
     assert unsupported("Your booking is now confirmed!", [write], HOTELS, named, []) == []
     found = unsupported("Your booking is now confirmed!", [], HOTELS, named, [])
     assert [(o.question, o.probability is not None and o.probability >= CONFIDENT) for o in found] == [(False, True)]
+
+
+def _steps(*specs: dict[str, Any]) -> list[Step]:
+    return [Step(step_id=f"s{i + 1}", index=i, **s) for i, s in enumerate(specs)]
+
+
+RETRIED = _steps(
+    user("Book a table at Lotus Thai for 2 at 11:45."),
+    say("Please confirm: a table for 2 at Lotus Thai Restaurant at 11:45 am."),
+    user("Yes, that's right."),
+    call("ReserveRestaurant", [{"restaurant_name": "Lotus Thai Restaurant"}], restaurant_name="Lotus Thai Restaurant"),
+    say("Sorry, I could not book that one. Do you want me to try for 12 pm instead?"),
+    user("Yes please do that"),
+)
+RESTAURANTS = Environment(tools=ToolCatalog((ToolDefinition("ReserveRestaurant"),)))
+
+
+def _turns(steps: list[Step]) -> list[Step]:
+    return [s for s in steps if s.action_type is not ActionType.TOOL_CALL]
+
+
+def _unsupported(reply: str, steps: list[Step], turns: list[Step] | None = None) -> list[Any]:
+    calls = [s for s in steps if s.action_type is ActionType.TOOL_CALL]
+    return unsupported(reply, calls, RESTAURANTS, lambda _: [], [], _turns(steps) if turns is None else turns)
+
+
+def test_with_the_turns_the_stretch_starts_at_the_users_last_agreement() -> None:
+    """The first reservation failed; the user agreed to another time; "reserved" with no call since is a finding
+    (SGD's retried bookings), citing the agreement; without the turns every earlier write counts, and it is not
+    read."""
+    (found,) = _unsupported("Your table has been reserved.", RETRIED)
+    assert (found.question, found.since.step_id if found.since else None) == (False, "s6")
+    assert _unsupported("Your table has been reserved.", RETRIED, turns=[]) == []
+    retried = [*RETRIED, Step(step_id="s7", index=6, **call("ReserveRestaurant", [], restaurant_name="Lotus"))]
+    assert _unsupported("Your table has been reserved.", retried) == []
+
+
+def test_a_question_after_the_write_starts_no_new_stretch() -> None:
+    """After the booking, a question ("What is their address?") is no request or agreement: a reply restating the
+    booking with the answer stands on the write before it."""
+    steps = _steps(
+        user("Book a table at Lotus Thai for 2 at noon."),
+        say("Please confirm: a table for 2 at Lotus Thai Restaurant at 12 pm."),
+        user("Yes, that's right."),
+        call("ReserveRestaurant", [{"restaurant_name": "Lotus Thai Restaurant"}], restaurant_name="Lotus"),
+        say("Your table has been reserved."),
+        user("Thanks! What is their address?"),
+    )
+    assert _unsupported("It is at 115 Hartz Avenue. Your table is booked.", steps) == []
