@@ -28,7 +28,7 @@ import glob
 import json
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +44,8 @@ from pair_model_data import SGD_GIT, head_commit, write_weights  # noqa: E402
 from train_dialog_acts import SGD_TEST, test_dialogs, train_dialogs  # noqa: E402
 from train_value_paraphrase import dev_dialogs  # noqa: E402
 
-from aem_strands.compare.dialog_acts import BUCKETS, features  # noqa: E402
-from aem_strands.compare.success_acts import WEIGHTS  # noqa: E402
+from aem_strands.compare import dialog_acts, success_acts  # noqa: E402
+from aem_strands.compare.success_acts import BUCKETS, WEIGHTS  # noqa: E402
 
 C = 4.0
 """Inverse regularisation (the dialog act heads' choice; not tuned on test)."""
@@ -98,7 +98,7 @@ def _tooltalk_actions(folder: Path) -> dict[str, bool]:
     return {t["name"]: not t["annotations"].get("readOnlyHint", False) for t in tools}
 
 
-def matrix(texts: list[str]) -> csr_matrix:
+def matrix(texts: list[str], features: Callable[[str], dict[int, float]] = success_acts.features) -> csr_matrix:
     rows, cols, vals = [], [], []
     for i, text in enumerate(texts):
         for bucket, value in features(text).items():
@@ -127,6 +127,8 @@ def main() -> None:
     parser.add_argument("--tooltalk", type=Path, default=TOOLTALK, help="ToolTalk's data (skipped when absent)")
     parser.add_argument("--precision", type=float, default=0.99, help="dev precision of the band's upper end")
     parser.add_argument("--ask", type=float, default=0.97, help="dev precision of the band's lower end")
+    parser.add_argument("--features", choices=("words", "chars"), default="words",
+                        help="words: the module's; chars: the dialog act heads' (compared, never written)")  # fmt: skip
     parser.add_argument("--write", action="store_true", help="store the weights in the package")
     args = parser.parse_args()
     started = time.time()
@@ -136,17 +138,24 @@ def main() -> None:
     test = system_turns(test_dialogs(args.sgd_test))
     print(f"SGD train {head_commit(args.sgd_git)[:12]} ({len(missing)} train files absent from the snapshot, skipped)")
     print(f"SGD test {args.sgd_test}; {len(train[0])} train, {len(dev[0])} dev, {len(test[0])} test system turns")
+    if args.write and args.features != "words":
+        parser.error("--write stores the module's own features' weights (--features words)")
+    reader = success_acts.features if args.features == "words" else dialog_acts.features
+
+    def matrix_of(texts: list[str]) -> csr_matrix:
+        return matrix(texts, reader)
+
     model = LogisticRegression(C=C, max_iter=2000, solver="liblinear", random_state=0)
-    model.fit(matrix(train[0]), np.asarray(train[1]))
-    dev_curve = list(curve("SGD dev", np.asarray(dev[1]), model.predict_proba(matrix(dev[0]))[:, 1]))
+    model.fit(matrix_of(train[0]), np.asarray(train[1]))
+    dev_curve = list(curve("SGD dev", np.asarray(dev[1]), model.predict_proba(matrix_of(dev[0]))[:, 1]))
     upper = next((t for t, p, _ in dev_curve if p >= args.precision), None)
     lower = next((t for t, p, _ in dev_curve if p >= args.ask), None)
     print(f"band: a finding from {upper} (dev precision >= {args.precision}), a question from {lower} (>= {args.ask})")
-    list(curve("SGD test", np.asarray(test[1]), model.predict_proba(matrix(test[0]))[:, 1]))
+    list(curve("SGD test", np.asarray(test[1]), model.predict_proba(matrix_of(test[0]))[:, 1]))
     if (args.tooltalk / "tooltalk").is_dir():
         texts, labels = tooltalk_turns(args.tooltalk)
         list(curve("ToolTalk assistant turns (labels by structure)", np.asarray(labels),
-                   model.predict_proba(matrix(texts))[:, 1]))  # fmt: skip
+                   model.predict_proba(matrix_of(texts))[:, 1]))  # fmt: skip
     print(f"trained and scored in {time.time() - started:.0f} s")
     if args.write:
         write_weights(WEIGHTS, {"weights": model.coef_[0], "bias": model.intercept_[:1]})

@@ -44,8 +44,8 @@ def test_a_booking_reported_in_other_words_than_the_tools_with_no_call_is_a_find
 
 
 def test_an_unsure_reading_is_a_question_and_no_finding() -> None:
-    reply = "Okay your reservation was a success. Anything else?"
-    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.646
+    reply = "All good, enjoy."
+    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.541
     verdict = judged(HOTELS, *ASKED, say(reply))
     assert verdict.findings == ()
     assert any("'s5'" in q for q in verdict.undecided)

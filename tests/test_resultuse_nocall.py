@@ -61,7 +61,7 @@ def test_the_object_of_a_tool_whose_name_opens_with_no_action_is_not_its_action(
 
 def test_a_state_passive_naming_the_write_with_no_call_is_a_question() -> None:
     """The words of the tools leave a state passive a question; the success act model settles it where it is sure
-    ("Your table is reserved": 0.999 >= ``CONFIDENT``), and leaves it a question where it is not (0.48)."""
+    ("Your table is reserved": 0.999 >= ``CONFIDENT``), and leaves it a question where it is not (0.04)."""
     unsure = "The table at Benissimo is reserved for 2 at noon."
     verdict = judged(RESTAURANTS, *PROPOSED, say(unsure))
     assert verdict.findings == ()
