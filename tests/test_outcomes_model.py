@@ -43,13 +43,20 @@ def test_a_booking_reported_in_other_words_than_the_tools_with_no_call_is_a_find
     assert judged(HOTELS, *ASKED, RESERVED, say(reply)).passed is True
 
 
-def test_an_unsure_reading_is_a_question_and_no_finding() -> None:
-    reply = "All good, enjoy."
-    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.541
+def test_an_unsure_reading_naming_a_write_is_a_question_and_no_finding() -> None:
+    reply = "Okay, the hotel reservation was a success. Anything else?"
+    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.515
     verdict = judged(HOTELS, *ASKED, say(reply))
     assert verdict.findings == ()
     assert any("'s5'" in q for q in verdict.undecided)
     assert judged(HOTELS, *ASKED, RESERVED, say(reply)).passed is True
+
+
+def test_an_unsure_reading_naming_no_write_asks_nothing() -> None:
+    reply = "All good, enjoy."  # names neither reserving nor a hotel: nothing it says was done
+    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.541
+    verdict = judged(HOTELS, *ASKED, say(reply))
+    assert (verdict.findings, verdict.undecided) == ((), ())
 
 
 def test_with_no_write_tool_in_the_catalog_a_sure_reading_is_only_a_question() -> None:

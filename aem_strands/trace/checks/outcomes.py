@@ -43,8 +43,9 @@ not a word list). A claim is unsupported when:
   act, trained on SGD train) as reporting an action done, with no write call before it, no call whose action the
   reply's claim verbs name, no record it names observed done, and not a proposal: a finding from
   ``success_acts.CONFIDENT`` (``I've booked the room for you`` with ``ReserveHotel``; ``Your booking is now
-  confirmed!``), a question from ``success_acts.UNSURE`` (``Okay your reservation was a success``). Where the catalog
-  and the policy name no write tool, a confident reading is a question and an unsure one nothing. The model is read
+  confirmed!``), a question from ``success_acts.UNSURE`` where the reply names a write tool's action or object
+  (``Okay your reservation was a success``; not ``I'm happy I was able to assist``). Where the catalog and the
+  policy name no write tool, a confident reading is a question and an unsure one nothing. The model is read
   only for replies with no write call before them, once per text (cached).
 """
 
@@ -384,9 +385,10 @@ def _read_as_done(
     turns: Sequence[Step],
 ) -> Outcome | None:
     """A reply the success act model reads as reporting an action done (``compare.success_acts``), with no write
-    call before it (see the module docstring): a finding from ``CONFIDENT``, a question from ``UNSURE``; where the
-    catalog and the policy name no write tool, a question from ``CONFIDENT`` and nothing below it. ``wrote`` is the
-    reply's lazily read "a write call was made"."""
+    call before it (see the module docstring): a finding from ``CONFIDENT``; a question from ``UNSURE`` where the
+    reply names a write tool's action or object (``Okay your reservation was a success`` and ``ReserveRestaurant``);
+    where the catalog and the policy name no write tool, a question from ``CONFIDENT`` and nothing below it.
+    ``wrote`` is the reply's lazily read "a write call was made"."""
     if not wrote:
         wrote.append(any(is_write(c, env) for c in calls))
     if wrote[0] and (not turns or _wrote_since(calls, env, _last_user(turns))):
@@ -410,10 +412,12 @@ def _read_as_done(
     sentence = max(sentences(text), key=success_probability, default=text)
     claim = next((c for c in claims if c.sentence in sentence or sentence in c.sentence), None)
     claim = claim or Claim(sentence, strong=True, verbs=(), whole=sentence)
-    writes = _has_writes(env)
-    if not writes and probability < CONFIDENT:
-        return None  # unsure of the reading, and no write tool it could be about: nothing to ask
-    sure = writes and probability >= CONFIDENT
+    writes = _write_names(env)
+    if probability < CONFIDENT and not any(names_action(text, name) for name in writes):
+        # unsure of the reading, and the reply names no write tool's action or object ("I'm happy I was able to
+        # assist"): nothing it says was done to ask about
+        return None
+    sure = bool(writes) and probability >= CONFIDENT
     return Outcome(claim, "no call", question=not sure, probability=probability, since=asked)
 
 
