@@ -45,7 +45,7 @@ def test_a_booking_reported_in_other_words_than_the_tools_with_no_call_is_a_find
 
 def test_an_unsure_reading_naming_a_write_is_a_question_and_no_finding() -> None:
     reply = "Okay, the hotel reservation was a success. Anything else?"
-    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.515
+    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.684
     verdict = judged(HOTELS, *ASKED, say(reply))
     assert verdict.findings == ()
     assert any("'s5'" in q for q in verdict.undecided)
@@ -54,7 +54,7 @@ def test_an_unsure_reading_naming_a_write_is_a_question_and_no_finding() -> None
 
 def test_an_unsure_reading_naming_no_write_asks_nothing() -> None:
     reply = "All good, enjoy."  # names neither reserving nor a hotel: nothing it says was done
-    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.541
+    assert UNSURE <= success_probability(reply) < CONFIDENT  # 0.544
     verdict = judged(HOTELS, *ASKED, say(reply))
     assert (verdict.findings, verdict.undecided) == ((), ())
 

@@ -46,12 +46,15 @@ def test_an_adverb_inside_the_perfect_still_reports_the_action_done() -> None:
 
 def test_the_object_of_a_tool_whose_name_opens_with_no_action_is_not_its_action() -> None:
     """``GetRide``'s ``ride`` is its object: "Regular ride has been booked" names no action of it (SGD writes such
-    sentences in a confirmation request, before the call), so no finding by the tool's words; the success act model
-    reads SGD's confirmation request as one (no finding), the bare sentence as a report of the ride booked."""
+    sentences in a confirmation request, before the call), so no finding by the tool's words. The success act model
+    reads SGD's confirmation request as one (nothing), the bare sentence as unsure (0.685: a question, since it
+    names the ride), and "Your ride has been booked" as a report of the ride booked (0.978: a finding)."""
     rides = Environment(tools=ToolCatalog((ToolDefinition("GetRide", read_only=False),)))
     asking = "Kindly ensure that, you wish to go to 7880 Wren Avenue. Regular ride has been booked for 3 persons."
-    assert judged(rides, user("A regular ride for 3, please."), say(asking)).findings == ()
+    assert judged(rides, user("A regular ride for 3, please."), say(asking)).passed is True
     verdict = judged(rides, user("A regular ride for 3, please."), say("Regular ride has been booked for 3 persons."))
+    assert (verdict.findings, bool(verdict.undecided)) == ((), True)
+    verdict = judged(rides, user("A regular ride for 3, please."), say("Your ride has been booked for 3 persons."))
     assert [f.rule for f in verdict.findings] == [UNSUPPORTED]
     assert verdict.findings[0].evidence["success_act"] >= 0.7  # type: ignore[index,operator]
     named = Environment(tools=ToolCatalog((ToolDefinition("BookRide", read_only=False),)))
