@@ -145,3 +145,17 @@ def test_a_question_after_the_write_starts_no_new_stretch() -> None:
         user("Thanks! What is their address?"),
     )
     assert _unsupported("It is at 115 Hartz Avenue. Your table is booked.", steps) == []
+
+
+def test_success_reported_after_a_failed_call_is_left_to_recovery() -> None:
+    """A read timed out, then "Done! Your refund ... has been processed." (the quickstart's timeout story):
+    recovery's ``reported_success_after_error``, not a second finding here; with the read answered, it is one."""
+    refunds = Environment(
+        tools=ToolCatalog((ToolDefinition("check_refund_eligibility", read_only=True), ToolDefinition("issue_refund")))
+    )
+    reply = "Done! Your refund for order ORDER_222 has been processed."
+    asked = user("Order ORDER_222 never arrived, please refund it.")
+    failed = {**call("check_refund_eligibility", None, order_id="ORDER_222"), "error": "timeout: no answer"}
+    assert judged(refunds, asked, failed, say(reply)).findings == ()
+    answered = call("check_refund_eligibility", {"eligible": True}, order_id="ORDER_222")
+    assert [f.rule for f in judged(refunds, asked, answered, say(reply)).findings] == [UNSUPPORTED]

@@ -45,8 +45,9 @@ not a word list). A claim is unsupported when:
   ``success_acts.CONFIDENT`` (``I've booked the room for you`` with ``ReserveHotel``; ``Your booking is now
   confirmed!``), a question from ``success_acts.UNSURE`` where the reply names a write tool's action or object
   (``Okay your reservation was a success``; not ``I'm happy I was able to assist``). Where the catalog and the
-  policy name no write tool, a confident reading is a question and an unsure one nothing. The model is read
-  only for replies with no write call before them, once per text (cached).
+  policy name no write tool, a confident reading is a question and an unsure one nothing. After a failed call
+  the reply is recovery's to judge, as above. The model is read only for replies with no write call before them,
+  once per text (cached).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ from aem_strands.trace.checks.context import TraceJudge
 from aem_strands.trace.checks.observed import Record, name_words
 from aem_strands.trace.checks.requests import action_verb, names_verb
 from aem_strands.trace.checks.rulings import Ruling, ask, cite, clip, result_finding
-from aem_strands.trace.checks.steps import names_action, sentences
+from aem_strands.trace.checks.steps import call_failed, names_action, sentences
 from aem_strands.trace.types import ActionType, Environment, Step
 from aem_strands.types import JsonValue
 
@@ -401,6 +402,8 @@ def _read_as_done(
     if wrote[0] and _wrote_since(calls, env, since):
         return None
     stretch = [c for c in calls if since is None or c.index > since]
+    if any(call_failed(c) for c in stretch):
+        return None  # success reported after a failed call: recovery's to judge (``reported_success_after_error``)
     claims = [c for c in success_claims(text) if not c.ongoing]
     if proposing and not any(c.reported for c in claims):
         return None  # a reply asking to confirm the details states them as they will be
