@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+from aem_bench.trace_sets import SGD_DIR, sgd_traces
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,3 +85,22 @@ def test_the_word_check_keeps_times_and_drops_plain_phrases() -> None:
     assert _readers_may_read("march of zzz 3")  # dateutil skips the word after "<month> of"
     assert _readers_may_read("2019-03-01 10:00:00 local time")  # a moment drops what follows the seconds
     assert _readers_may_read("3 mars à 10h")  # not ASCII
+
+
+@pytest.mark.skipif(not (SGD_DIR / "test").is_dir(), reason=f"SGD data not found at {SGD_DIR}")
+def test_the_word_check_rejects_no_time_in_real_sgd_phrases() -> None:
+    # Every phrase of up to four words of the first SGD dialogs (tuning half), as the grounding index types them.
+    texts = {
+        " ".join(words[start : start + size])
+        for trace in sgd_traces(split="tuning", limit=15)
+        for step in trace["steps"]
+        if isinstance(step.get("content"), str)
+        for words in [step["content"].split()]
+        for size in range(1, 5)
+        for start in range(len(words))
+    }
+    assert len(texts) > 1000
+    for text in texts:
+        folded = _digits(_fold(text))
+        if folded and not _readers_may_read(folded):
+            assert _ungated_reads(folded) == [None] * len(_CONTEXTS), folded
