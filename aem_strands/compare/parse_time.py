@@ -17,6 +17,7 @@ readings (1 March and 3 January) in order, and agrees only with a date that agre
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from datetime import date, datetime, timedelta
@@ -367,7 +368,13 @@ def _readers_may_read(folded: str) -> bool:
     follows them)."""
     if not folded.isascii() or "of" in folded or _SECONDS.search(folded):
         return True
-    return all(_READER_RUN.fullmatch(run) for run in _LETTERS.findall(folded))
+    return all(map(_reader_run, _LETTERS.findall(folded)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _reader_run(run: str) -> bool:
+    """Whether a run of letters is made of ``_READER_WORDS`` (remembered: the same words recur in every dialog)."""
+    return _READER_RUN.fullmatch(run) is not None
 
 
 class TimeParser:
