@@ -17,6 +17,7 @@ readings (1 March and 3 January) in order, and agrees only with a date that agre
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from datetime import date, datetime, timedelta
@@ -347,6 +348,35 @@ def parse_duration(text: str) -> Duration | None:
     return Duration(total)
 
 
+_READER_WORDS = frozenset(
+    {*MONTHS, *_WEEKDAYS, *_DAY_WORDS, *_DURATION_UNITS, *_DATEUTIL_WORDS, "oclock", "half", "quarter", "fiscal",
+     "past", "to", "after", "at", "in", "the", "this", "next", "coming", "week", "month", "of", "on", "and", "an",
+     "later", "noon", "midday", "midnight", "morning", "afternoon", "evening", "night", "am", "pm", "st", "nd",
+     "rd", "th", "fy", "a", "p", "m", "t", "d", "h", "s", "q"}
+)  # fmt: skip
+"""Every word of every reader's forms (each pattern's literal words, ``_DAY_WORDS``, ``dateutil``'s words, the
+letters of ``PT2H``, ``q3``, ``fy2024``, ``2019-03-01t10:00``, ``10h30``). Patterns may join two with no space
+(``oclockpm``, ``anhour``), so a run of letters is read as any sequence of them."""
+_READER_RUN = re.compile("(?:" + "|".join(map(re.escape, sorted(_READER_WORDS, key=len, reverse=True))) + ")+")
+_SECONDS = re.compile(r":\d{2}:\d{2}")
+
+
+def _readers_may_read(folded: str) -> bool:
+    """Whether every run of letters in ``folded`` is made of ``_READER_WORDS``; ``False`` means no reader of
+    ``read_time`` takes it. Always ``True`` where a reader takes words it does not know: a text not ASCII or with
+    ``of`` anywhere (``dateutil``, see ``_dateutil_may_read``), and a date-time with seconds (``_moment`` drops what
+    follows them)."""
+    if not folded.isascii() or "of" in folded or _SECONDS.search(folded):
+        return True
+    return all(map(_reader_run, _LETTERS.findall(folded)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _reader_run(run: str) -> bool:
+    """Whether a run of letters is made of ``_READER_WORDS`` (remembered: the same words recur in every dialog)."""
+    return _READER_RUN.fullmatch(run) is not None
+
+
 class TimeParser:
     """Times of day, dates, date-times and durations (see the module docstring)."""
 
@@ -357,7 +387,9 @@ class TimeParser:
         if not folded or len(folded) > 60:
             return None
         folded = _digits(folded)
-        return read_time(folded, context) if may_be_time(folded) else None
+        if not (may_be_time(folded) and _readers_may_read(folded)):
+            return None
+        return read_time(folded, context)
 
 
 def read_time(folded: str, context: ParseContext) -> Typed | None:
