@@ -159,3 +159,21 @@ def test_success_reported_after_a_failed_call_is_left_to_recovery() -> None:
     assert judged(refunds, asked, failed, say(reply)).findings == ()
     answered = call("check_refund_eligibility", {"eligible": True}, order_id="ORDER_222")
     assert [f.rule for f in judged(refunds, asked, answered, say(reply)).findings] == [UNSUPPORTED]
+
+
+def test_the_check_gives_the_turns_so_a_write_before_the_last_agreement_does_not_cover_the_reply() -> None:
+    """check_result_use passes the user and agent turns: after a failed booking and a yes to another time, "Your
+    table has been reserved." with no call since is a finding at the reply; with the second booking made, none."""
+    asked = [
+        user("Book a table at Lotus Thai for 2 at 11:45."),
+        say("Please confirm: a table for 2 at Lotus Thai Restaurant at 11:45 am."),
+        user("Yes, that's right."),
+        call("ReserveRestaurant", [{"restaurant_name": "Lotus Thai Restaurant"}], restaurant_name="Lotus Thai"),
+        say("Sorry, I could not book that one. Do you want me to try for 12 pm instead?"),
+        user("Yes please do that"),
+    ]
+    reply = say("Your table has been reserved.")
+    verdict = judged(RESTAURANTS, *asked, reply)
+    assert [(f.rule, f.step_id) for f in verdict.findings] == [(UNSUPPORTED, "s7")]
+    booked = call("ReserveRestaurant", [{"restaurant_name": "Lotus Thai Restaurant"}], restaurant_name="Lotus Thai")
+    assert judged(RESTAURANTS, *asked, booked, reply).findings == ()

@@ -147,6 +147,8 @@ class _Reader:
         self.keyed: dict[str, tuple[Record, str, JsonValue]] = {}
         self.grounded: set[str] = set()
         self.calls: list[Step] = []
+        self.turns: list[Step] = []
+        """The user and agent turns read so far, in order (whose the latest request or agreement is)."""
         self.last_write: list[Record] = []
         self.findings: list[Finding] = []
         self.undecided: list[str] = []
@@ -296,7 +298,7 @@ class _Reader:
         if self.observed:
             self._invented(step, where, text)
         if self.calls or self.env.tools:
-            for outcome in unsupported(text, self.calls, self.env, self.names.named, self.last_write):
+            for outcome in unsupported(text, self.calls, self.env, self.names.named, self.last_write, self.turns):
                 self._take(outcome_ruling(step, where, outcome, self.calls, self.ctx.judge, _UNSUPPORTED))
         self._state(text)
 
@@ -530,8 +532,10 @@ def check_result_use(trace: Trace, env: Environment, ctx: TraceContext) -> Dimen
     for step in trace.steps:
         if step.action_type is ActionType.USER and step.content:
             reader.user(step.content)
+            reader.turns.append(step)
         elif step.action_type is ActionType.RESPONSE and step.content:
             reader.reply(step, step.content)
+            reader.turns.append(step)
             replies_seen.add(step.content)
         elif step.action_type is ActionType.TOOL_CALL:
             if step.arguments and reader.keyed:
