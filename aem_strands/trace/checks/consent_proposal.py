@@ -172,12 +172,12 @@ def _informed_after(before: list[Step], proposal: Step, call: Step) -> tuple[Ste
     """The last user step after the proposal that gives information (``inform`` above ``UNLIKELY``; ``True`` when
     at least ``CONFIDENT``), when the call has values the proposal and the talk before it never stated; else
     ``None``."""
-    if not _unproposed(before, proposal, call):
-        return None
     for user in reversed([u for u in user_turns(before) if u.index > proposal.index]):
         inform = min(acts["inform"] for acts in user_acts(before, user, proposal))
         if inform > UNLIKELY:
-            return user, inform >= CONFIDENT
+            # the values are read after the answers: most answers give no information, and reading every text
+            # shown before the proposal (each tool's answer) for each value is the costlier step
+            return (user, inform >= CONFIDENT) if _unproposed(before, proposal, call) else None
     return None
 
 
