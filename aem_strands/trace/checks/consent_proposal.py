@@ -96,12 +96,14 @@ def _restated(before: list[Step], proposal: Step, call: Step) -> Step:
     one more time. One person."), the next reply about the call ("I have March 8th 1 person.") proposes it anew."""
     tool = call.tool_name or ""
     parse_texts(turn_text(s) for s in user_turns(before) if s.index > proposal.index)  # each answer is read whole
-    current, declined = proposal, False
+    current, pending = proposal, list[Step]()
     for step in (s for s in before if s.index > proposal.index):
         if step.action_type is ActionType.USER and step.content:
-            declined = declined or answer_reading(before, step, current, tool) in ("refuse", "decline")
-        elif step.action_type is ActionType.RESPONSE and step.content and declined and _about(step, call):
-            current, declined = step, False
+            pending.append(step)  # read only when a reply about the call follows: only then can it restate
+        elif step.action_type is ActionType.RESPONSE and step.content and pending and _about(step, call):
+            if any(answer_reading(before, u, current, tool) in ("refuse", "decline") for u in pending):
+                current = step
+            pending = []
     return current
 
 
