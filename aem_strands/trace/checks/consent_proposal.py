@@ -131,7 +131,7 @@ def _said_after(before: list[Step], proposal: Step, call: Step) -> list[str]:
     return [
         d.value
         for d in call_details(call.arguments).values()
-        if not any(stated(d, t) for t in earlier) and any(stated(d, t) for t in later)
+        if any(stated(d, t) for t in later) and not any(stated(d, t) for t in earlier)  # the few later texts first
     ]
 
 
