@@ -96,12 +96,14 @@ def _restated(before: list[Step], proposal: Step, call: Step) -> Step:
     one more time. One person."), the next reply about the call ("I have March 8th 1 person.") proposes it anew."""
     tool = call.tool_name or ""
     parse_texts(turn_text(s) for s in user_turns(before) if s.index > proposal.index)  # each answer is read whole
-    current, declined = proposal, False
+    current, pending = proposal, list[Step]()
     for step in (s for s in before if s.index > proposal.index):
         if step.action_type is ActionType.USER and step.content:
-            declined = declined or answer_reading(before, step, current, tool) in ("refuse", "decline")
-        elif step.action_type is ActionType.RESPONSE and step.content and declined and _about(step, call):
-            current, declined = step, False
+            pending.append(step)  # read only when a reply about the call follows: only then can it restate
+        elif step.action_type is ActionType.RESPONSE and step.content and pending and _about(step, call):
+            if any(answer_reading(before, u, current, tool) in ("refuse", "decline") for u in pending):
+                current = step
+            pending = []
     return current
 
 
@@ -129,7 +131,7 @@ def _said_after(before: list[Step], proposal: Step, call: Step) -> list[str]:
     return [
         d.value
         for d in call_details(call.arguments).values()
-        if not any(stated(d, t) for t in earlier) and any(stated(d, t) for t in later)
+        if any(stated(d, t) for t in later) and not any(stated(d, t) for t in earlier)  # the few later texts first
     ]
 
 
@@ -172,12 +174,12 @@ def _informed_after(before: list[Step], proposal: Step, call: Step) -> tuple[Ste
     """The last user step after the proposal that gives information (``inform`` above ``UNLIKELY``; ``True`` when
     at least ``CONFIDENT``), when the call has values the proposal and the talk before it never stated; else
     ``None``."""
-    if not _unproposed(before, proposal, call):
-        return None
     for user in reversed([u for u in user_turns(before) if u.index > proposal.index]):
         inform = min(acts["inform"] for acts in user_acts(before, user, proposal))
         if inform > UNLIKELY:
-            return user, inform >= CONFIDENT
+            # the values are read after the answers: most answers give no information, and reading every text
+            # shown before the proposal (each tool's answer) for each value is the costlier step
+            return (user, inform >= CONFIDENT) if _unproposed(before, proposal, call) else None
     return None
 
 
