@@ -123,15 +123,12 @@ def test_a_verb_that_says_what_a_noun_is_about_asks_for_nothing() -> None:
     assert _outcome(content) == "finding"
 
 
-@pytest.mark.parametrize(("request_text", "expected"), [("Can you add an event for them too?", "undecided"),
-                                                        ("Can you add them to the event?", "pass"),
+@pytest.mark.parametrize(("request_text", "expected"), [("Can you add them to the event?", "undecided"),
                                                         ("What time does the event start?", "finding")])  # fmt: skip
 def test_a_request_the_readings_by_meaning_disagree_on_is_undecided(request_text: str, expected: str) -> None:
-    # "add an event for them" is as near to CreateEvent as to ModifyEvent by their names; with their parameters
+    # "add them to the event" is as near to CreateEvent as to ModifyEvent by their names; with their parameters
     # (new attendees) it is nearest to ModifyEvent: one reading of three takes it for the call, so whether it asks
-    # for it is left to the judge (no veto, no pass); "add them to the event" names the event the call acts on as a
-    # known one, which CreateEvent cannot act on (``consent_request._asks_on_known``): it asks for the call; a
-    # question asks for nothing.
+    # for it is left to the judge (no veto, no pass); a question asks for nothing.
     t = trace(
         user("Create an event for the trip on Friday at 4 pm."),
         call("CreateEvent", {"event_id": "e149636f-d9ca"}, session_token=TOKEN, name="Trip",

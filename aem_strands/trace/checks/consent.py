@@ -68,7 +68,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from aem_strands.tools import ToolCatalog
-from aem_strands.trace.checks.consent_acts import answer_reading, shown_texts
+from aem_strands.trace.checks.consent_acts import answer_reading, shown
 from aem_strands.trace.checks.consent_decision import (
     CONFIDENT,
     PROPOSAL,
@@ -104,7 +104,7 @@ def _context_arguments(catalog: ToolCatalog, call: Step, before: list[Step]) -> 
     if len(catalog.definitions) < 4:
         return frozenset()
     shared = context_parameters([list(d.properties) for d in catalog.definitions])
-    texts = shown_texts(before)
+    texts = shown(before)
     details = call_details(call.arguments)
     return frozenset(
         name for name, detail in details.items() if name in shared and not any(stated(detail, t) for t in texts)

@@ -29,7 +29,7 @@ def observations(steps: Iterable[Step]) -> list[str]:
     return [str(s.observation) for s in steps if s.observation is not None]
 
 
-def shown_texts(steps: Iterable[Step]) -> list[str]:
+def shown(steps: Iterable[Step]) -> list[str]:
     """What ``steps`` showed: their texts, then what their tools answered (``observations``)."""
     listed = list(steps)
     return [turn_text(s) for s in listed if s.content] + observations(listed)

@@ -16,7 +16,7 @@ from aem_strands.trace.checks.consent_acts import (
     proposal_act,
     replies,
     reply_before,
-    shown_texts,
+    shown,
     turn_text,
     user_acts,
     user_turns,
@@ -119,9 +119,8 @@ def _answers(before: list[Step], proposal: Step) -> list[Step]:
 
 
 def _proposed(before: list[Step], proposal: Step) -> list[str]:
-    """What the proposal and the steps before it showed: the texts a value was proposed in
-    (``consent_acts.shown_texts``)."""
-    return [turn_text(proposal), *shown_texts(s for s in before if s.index < proposal.index)]
+    """What the proposal and the steps before it showed: the texts a value was proposed in (``consent_acts.shown``)."""
+    return [turn_text(proposal), *shown(s for s in before if s.index < proposal.index)]
 
 
 def _said_after(before: list[Step], proposal: Step, call: Step) -> list[str]:
@@ -139,11 +138,7 @@ def _unproposed(before: list[Step], proposal: Step, call: Step) -> list[str]:
     """The call's argument values that neither the proposal nor anything before it states (a value with a digit as
     ``details.stated`` reads it, a currency code by its symbol or name, another string as a case-insensitive part of
     a text)."""
-    return _unstated(_proposed(before, proposal), call)
-
-
-def _unstated(earlier: list[str], call: Step) -> list[str]:
-    """The call's argument values none of the texts ``earlier`` states (read as ``_unproposed`` says)."""
+    earlier = _proposed(before, proposal)
     folded = [t.casefold() for t in earlier]
     details = call_details(call.arguments)
     out = []

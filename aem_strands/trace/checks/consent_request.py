@@ -11,7 +11,7 @@ from aem_strands.trace.checks.consent_acts import (
     observations,
     replies,
     reply_before,
-    shown_texts,
+    shown,
     turn_text,
     user_acts,
     user_turns,
@@ -23,9 +23,6 @@ from aem_strands.trace.checks.requests import (
     conditional,
     may_mean,
     means,
-    names_known,
-    names_new,
-    nearest_tools,
     parse_texts,
     refuses_action,
     refuses_by_ellipsis,
@@ -94,7 +91,7 @@ def _made_up(detail: Detail, before: list[Step]) -> bool:
     agent computed, "later by 3 hours", is no identifier: the request may still be for the call)."""
     if detail.kind != "identifier":
         return False
-    return not any(stated(detail, t) for t in shown_texts(before))
+    return not any(stated(detail, t) for t in shown(before))
 
 
 def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
@@ -119,46 +116,6 @@ def _uncovered(call: Step, request: Step, before: list[Step]) -> list[str]:
         for name, detail in call_details(call.arguments).items()
         if not any(stated(detail, text) for text in seen) and not _referred(name, detail, referring, records)
     ]
-
-
-def _on_new(call: Step, sentence: str, request: Step, before: list[Step]) -> bool:
-    """Whether a sentence that asks for this call by meaning (``requests.means``) names the object the call acts on
-    as a new one only: the call's identifier argument holds an object a tool answered before the request, and the
-    sentence names that kind of object, never as a known one (``requests.names_new``: "Can you add them to a new
-    event?" for ``ModifyEvent``'s ``event_id``). Whether it asks for this call is then left open (``may_mean``)."""
-    records = _observed_records([s for s in before if s.index < request.index])
-    return any(
-        detail.kind == "identifier"
-        and names_new(sentence, name)
-        and any(value_detail(r[name]) == detail for r in records if name in r)
-        for name, detail in call_details(call.arguments).items()
-    )
-
-
-def _asks_on_known(
-    call: Step,
-    sentence: str,
-    request: Step,
-    before: list[Step],
-    catalog: list[tuple[str, str]],
-    parameters: dict[str, list[str]],
-) -> bool:
-    """Whether a sentence the readings by meaning disagree on (``requests.may_mean``) asks for this call by the
-    object it acts on: the call's identifier argument holds an object a tool answered before the request, the one
-    the request refers to (``_referred``), which the sentence names as a known object (``requests.names_known``:
-    "add a note to my event description", "add them to the event" for ``event_id``), and no other tool the sentence
-    is nearest to under some reading (``requests.nearest_tools``) declares that argument: none of them can act on
-    that object (creating an event, "add an event", is no action on a known one)."""
-    tool = call.tool_name or ""
-    others = nearest_tools(sentence, catalog, parameters) - {tool}
-    records = _observed_records([s for s in before if s.index < request.index])
-    return any(
-        detail.kind == "identifier"
-        and not any(name in parameters.get(other, ()) for other in others)
-        and names_known(sentence, name)
-        and _referred(name, detail, [turn_text(request)], records)
-        for name, detail in call_details(call.arguments).items()
-    )
 
 
 def _refusals_after(before: list[Step], request: Step, call: Step) -> tuple[list[Step], list[Step]]:
@@ -202,12 +159,9 @@ def by_request(
         if other_details(call.arguments, turn_text(request)):
             continue
         parts = sentences(turn_text(request))
-        meant = [i for i, p in enumerate(parts) if asks_for(p, tool) or means(p, tool, catalog, parameters)]
-        new = [i for i in meant if not asks_for(parts[i], tool) and _on_new(call, parts[i], request, before)]
-        asking = [i for i in meant if i not in new]
-        maybe = [] if asking else new or [i for i, p in enumerate(parts) if may_mean(p, tool, catalog, parameters)]
-        known = [i for i in maybe if _asks_on_known(call, parts[i], request, before, catalog, parameters)]
-        asking, maybe = (known, []) if known else (asking or maybe, maybe)
+        asking = [i for i, p in enumerate(parts) if asks_for(p, tool) or means(p, tool, catalog, parameters)]
+        maybe = [] if asking else [i for i, p in enumerate(parts) if may_mean(p, tool, catalog, parameters)]
+        asking = asking or maybe
         if not asking:
             continue
         uncovered = _uncovered(call, request, before)
@@ -224,8 +178,7 @@ def by_request(
             return Consent(Decision.WITHHELD, how, (request, refused[-1]), refused=True)
         if maybe:
             phrase = parts[maybe[0]]
-            why = "it names a new object, the call acts on a known one" if new else "its readings by meaning differ"
-            how = f"whether {phrase!r} at step {request.step_id!r} asks for {tool} ({why})"
+            how = f"whether {phrase!r} at step {request.step_id!r} asks for {tool} (its readings by meaning differ)"
             pending = pending or Consent(Decision.UNDECIDED, how, (request,), partial=True)
             continue
         if uncovered:

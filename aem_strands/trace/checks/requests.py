@@ -278,65 +278,41 @@ def _nearest_readings(
     parameters: Mapping[str, Sequence[str]] | None,
 ) -> int:
     """Under how many readings an open verb phrase of ``text`` is nearest to ``tool_name`` at ``MEANS`` or more."""
-    names = [n for n, _ in catalog]
-    if tool_name not in names or len(names) < 2:
-        return 0
-    own = names.index(tool_name)
-    return max((sum(i == own for i in phrase) for phrase in _nearest(text, catalog, parameters)), default=0)
-
-
-def nearest_tools(
-    text: str,
-    catalog: Sequence[tuple[str, str]],
-    parameters: Mapping[str, Sequence[str]] | None = None,
-) -> frozenset[str]:
-    """The tools an open verb phrase of ``text`` is nearest to under some reading at ``MEANS`` or more (see
-    ``means``); none when the catalog defines fewer than two tools."""
-    names = [n for n, _ in catalog]
-    if len(names) < 2:
-        return frozenset()
-    return frozenset(names[i] for phrase in _nearest(text, catalog, parameters) for i in phrase if i >= 0)
-
-
-def _nearest(
-    text: str,
-    catalog: Sequence[tuple[str, str]],
-    parameters: Mapping[str, Sequence[str]] | None,
-) -> tuple[tuple[int, ...], ...]:
     declared = parameters or {}
     frozen = tuple((n, tuple(declared.get(n, ()))) for n, _ in catalog)
-    return _nearest_of(text, tuple(catalog), frozen)
+    return _nearest_readings_of(text, tool_name, tuple(catalog), frozen)
 
 
 @functools.lru_cache(maxsize=1024)
-def _nearest_of(
+def _nearest_readings_of(
     text: str,
+    tool_name: str,
     catalog: tuple[tuple[str, str], ...],
     parameters: tuple[tuple[str, tuple[str, ...]], ...],
-) -> tuple[tuple[int, ...], ...]:
-    """For each open verb phrase of ``text``, under each reading, the index of the catalog's tool it is nearest to,
-    or -1 when that tool's cosine is below ``MEANS``."""
+) -> int:
+    names = [n for n, _ in catalog]
+    if tool_name not in names or len(names) < 2:
+        return 0
     phrases = open_phrases(text)
     if not phrases:
-        return ()
-    names = [n for n, _ in catalog]
+        return 0
     declared = dict(parameters)
     shared = context_parameters([declared.get(n, ()) for n in names])
     own_parameters = {n: [p for p in declared.get(n, ()) if p not in shared] for n in names}
     readings = [tool_readings(n, d, own_parameters[n]) for n, d in catalog]
     scorer = _scorer()
+    own = names.index(tool_name)
     scorer.embed([*phrases, *(r[reading] for reading in range(_READINGS) for r in readings)])  # one batch
     vectors = scorer.vectors(list(phrases))
     tools = [scorer.vectors([r[reading] for r in readings]) for reading in range(_READINGS)]
-    out = []
+    best = 0
     for vector in vectors:
-        nearest = []
+        nearest = 0
         for matrix in tools:
             cosines = matrix @ vector
-            best = int(cosines.argmax())
-            nearest.append(best if float(cosines[best]) >= MEANS else -1)
-        out.append(tuple(nearest))
-    return tuple(out)
+            nearest += int(int(cosines.argmax()) == own and float(cosines[own]) >= MEANS)
+        best = max(best, nearest)
+    return best
 
 
 @functools.lru_cache(maxsize=1024)
@@ -353,40 +329,6 @@ def clauses(sentence: str) -> tuple[str, ...]:
     if lead == 0 or rest >= len(doc):
         return (sentence,)
     return (doc[:lead].text, doc[rest:].text)
-
-
-_DEFINITE = frozenset(["the", "this", "that", "these", "those"])
-"""The definite determiners: a noun phrase they (or a possessive: "my event") open names a known object."""
-
-
-def names_known(text: str, argument: str) -> bool:
-    """Whether ``text`` names, as a known object, the object an identifier argument stands for: a noun naming a
-    word of the argument's name (``steps.names_action``: "event" for ``event_id``), whose phrase (the noun, or the
-    noun it is a compound of: "my event description") has a possessive or a definite determiner ("the event",
-    "my event description"; not "an event")."""
-    return any(_object_mentions(text, argument))
-
-
-def names_new(text: str, argument: str) -> bool:
-    """Whether ``text`` names the kind of object an identifier argument stands for, but never as a known one
-    (``names_known``): "add them to a new event", "add an event for them" for ``event_id``."""
-    mentions = _object_mentions(text, argument)
-    return bool(mentions) and not any(mentions)
-
-
-@functools.lru_cache(maxsize=1024)
-def _object_mentions(text: str, argument: str) -> tuple[bool, ...]:
-    """For each noun of ``text`` naming a word of ``argument``'s name, whether its phrase names a known object (a
-    possessive or a definite determiner: see ``names_known``)."""
-    if not names_action(text, argument):
-        return ()
-    out = []
-    for token in _parse(text):
-        if not token.tag_.startswith("NN") or not names_action(token.text, argument):
-            continue
-        phrase = token.head if token.dep_ == "compound" else token
-        out.append(any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in _DEFINITE) for c in phrase.children))
-    return tuple(out)
 
 
 _PAST = frozenset(["VBD", "VBN"])
