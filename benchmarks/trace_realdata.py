@@ -5,7 +5,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/trace_realdata.py [--limit N] [--sections false_alarms,faults,adversarial,fresh]
                                                   [--sgd DIR] [--tooltalk DIR] [--apibank DIR] [--samples 5]
 
-Sections (see ``aem_bench.trace_sets`` and ``aem_bench.trace_faults`` for how each set is built):
+Sections (see ``aem_bench.trace_sets``, ``aem_bench.apibank`` and ``aem_bench.trace_faults`` for how each set is built):
 
 - ``false_alarms``: SGD test dialogues (successful, human-written, every transaction confirmed by the user),
   ToolTalk's gold conversations and API-Bank's test dialogues (levels 1 and 2; first measured 2 Dec 2026), as traces
@@ -53,12 +53,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from aem_bench.adversarial import POLICY, cases
+from aem_bench.apibank import APIBANK_DIR, apibank_traces
 from aem_bench.trace_faults import FAULTS, Planted, Pools, asked_by_labels
 from aem_bench.trace_sets import (
-    APIBANK_DIR,
     SGD_DIR,
     TOOLTALK_DIR,
-    apibank_traces,
     sgd_refusals,
     sgd_traces,
     split_of,

@@ -18,12 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from aem_bench.adversarial import POLICY, cases  # noqa: E402
+from aem_bench.apibank import APIBANK_DIR, apibank_traces  # noqa: E402
 from aem_bench.trace_faults import FAULTS, Pools, asked_by_labels  # noqa: E402
 from aem_bench.trace_sets import (  # noqa: E402
-    APIBANK_DIR,
     SGD_DIR,
     TOOLTALK_DIR,
-    apibank_traces,
     sgd_traces,
     split_of,
     tooltalk_traces,
