@@ -39,15 +39,8 @@ not a word list). A claim is unsupported when:
   fresh v3, 1 of fresh v1's held-out half, 2 of SGD's; by their figures, the cases unread). A failed call that could
   have done it is recovery's to judge (``recovery.reported_success_after_error``), not this rule's;
 - **read as done, no call**: where the rules above settle nothing (at most a question of no call), the reply read
-  whole by the success act model (``compare.success_acts``: SGD's ``NOTIFY_SUCCESS`` against every other system
-  act, trained on SGD train) as reporting an action done, with no write call before it, no call whose action the
-  reply's claim verbs name, no record it names observed done, and not a proposal: a finding from
-  ``success_acts.CONFIDENT`` (``I've booked the room for you`` with ``ReserveHotel``; ``Your booking is now
-  confirmed!``), a question from ``success_acts.UNSURE`` where the reply names a write tool's action or object
-  (``Okay your reservation was a success``; not ``I'm happy I was able to assist``). Where the catalog and the
-  policy name no write tool, a confident reading is a question and an unsure one nothing. After a failed call
-  the reply is recovery's to judge, as above. The model is read only for replies with no write call before them,
-  once per text (cached).
+  whole by the success act model (``outcomes_model``, which says when a reading is a finding, a question or
+  nothing). After a failed call the reply is recovery's to judge, as above.
 """
 
 from __future__ import annotations
@@ -57,17 +50,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from aem_strands.compare.acts import dialog_act
-from aem_strands.compare.dialog_acts import Speaker, act_probabilities
-from aem_strands.compare.success_acts import CONFIDENT, UNSURE, success_probability
 from aem_strands.trace.checks.claims import Claim, success_claims
-from aem_strands.trace.checks.consent_acts import answer_contexts
-from aem_strands.trace.checks.consent_decision import CONFIDENT as ASKED
 from aem_strands.trace.checks.context import TraceJudge
 from aem_strands.trace.checks.observed import Record, name_words
+from aem_strands.trace.checks.outcomes_model import ModelContext, read_as_done
 from aem_strands.trace.checks.requests import action_verb, names_verb
 from aem_strands.trace.checks.rulings import Ruling, ask, cite, clip, result_finding
-from aem_strands.trace.checks.steps import call_failed, names_action, sentences
-from aem_strands.trace.types import ActionType, Environment, Step
+from aem_strands.trace.checks.steps import names_action
+from aem_strands.trace.types import Environment, Step
 from aem_strands.types import JsonValue
 
 STAGES = ("request", "pending", "progress", "processing", "initiat", "await", "queued", "submitted", "review",
@@ -385,71 +375,27 @@ def _read_as_done(
     proposing: bool,
     turns: Sequence[Step],
 ) -> Outcome | None:
-    """A reply the success act model reads as reporting an action done (``compare.success_acts``), with no write
-    call before it (see the module docstring): a finding from ``CONFIDENT``; a question from ``UNSURE`` where the
-    reply names a write tool's action or object (``Okay your reservation was a success`` and ``ReserveRestaurant``);
-    where the catalog and the policy name no write tool, a question from ``CONFIDENT`` and nothing below it.
-    ``wrote`` is the reply's lazily read "a write call was made"."""
+    """The success act model's reading of a reply (``outcomes_model.read_as_done``) as an unsupported claim of no
+    call. ``wrote`` is the reply's lazily read "a write call was made"."""
     if not wrote:
         wrote.append(any(is_write(c, env) for c in calls))
-    if wrote[0] and (not turns or _wrote_since(calls, env, _last_user(turns))):
-        return None  # a write since the user last spoke: its stretch has one, wherever it starts (no reading)
-    probability = success_probability(text)
-    if probability < UNSURE:
+    reading = read_as_done(
+        text,
+        calls,
+        ModelContext(
+            wrote=wrote[0],
+            writes=tuple(_write_names(env)),
+            is_write=lambda step: is_write(step, env),
+            observed_done=lambda claim: _observed_done(claim, named(claim.sentence)),
+            proposing=proposing,
+            turns=turns,
+        ),
+    )
+    if reading is None:
         return None
-    asked = asked_at(turns) if wrote[0] else None
-    since = asked.index if asked is not None else None
-    if wrote[0] and _wrote_since(calls, env, since):
-        return None
-    stretch = [c for c in calls if since is None or c.index > since]
-    if any(call_failed(c) for c in stretch):
-        return None  # success reported after a failed call: recovery's to judge (``reported_success_after_error``)
-    claims = [c for c in success_claims(text) if not c.ongoing]
-    if proposing and not any(c.reported for c in claims):
-        return None  # a reply asking to confirm the details states them as they will be
-    verbs = " ".join(v for c in claims for v in c.verbs)
-    if any(names_action(verbs, c.tool_name or "") for c in stretch):
-        return None  # a call whose action the reply's verb names (``verify_identity`` for ``I've verified you``)
-    if any(_observed_done(c, named(c.sentence)) for c in claims):
-        return None  # the reply reports what a tool observed done
-    sentence = max(sentences(text), key=success_probability, default=text)
-    claim = next((c for c in claims if c.sentence in sentence or sentence in c.sentence), None)
-    claim = claim or Claim(sentence, strong=True, verbs=(), whole=sentence)
-    writes = _write_names(env)
-    if probability < CONFIDENT and not any(names_action(text, name) for name in writes):
-        # unsure of the reading, and the reply names no write tool's action or object ("I'm happy I was able to
-        # assist"): nothing it says was done to ask about
-        return None
-    sure = bool(writes) and probability >= CONFIDENT
-    return Outcome(claim, "no call", question=not sure, probability=probability, since=asked)
-
-
-def _last_user(turns: Sequence[Step]) -> int | None:
-    return next((t.index for t in reversed(turns) if t.action_type is ActionType.USER), None)
-
-
-def _wrote_since(calls: Sequence[Step], env: Environment, since: int | None) -> bool:
-    """Whether a write call was made after the step of index ``since`` (``None``: at all)."""
-    return any(is_write(c, env) for c in calls if since is None or c.index > since)
-
-
-def asked_at(turns: Sequence[Step]) -> Step | None:
-    """The user's last turn among ``turns`` that asks for an action (the dialog act ``request``) or
-    agrees to the agent's proposal before it (``agree``, read in the context of a ``confirm``, ``offer`` or
-    ``offer_intent``), each from ``consent_decision.CONFIDENT``; ``None`` when there is none. A thanks, a question
-    or an answer to something else starts no new stretch: the write that did it may be before it."""
-    before = list(turns)
-    for step in reversed(before):
-        if step.action_type is not ActionType.USER or not step.content:
-            continue
-        for context in answer_contexts(before, step, None):
-            acts = act_probabilities(step.content, Speaker.USER, context)
-            if acts["request"] >= ASKED or (context in _PROPOSING and acts["agree"] >= ASKED):
-                return step
-    return None
-
-
-_PROPOSING = frozenset(["confirm", "offer", "offer_intent"])
+    return Outcome(
+        reading.claim, "no call", question=not reading.sure, probability=reading.probability, since=reading.since
+    )
 
 
 def outcome_ruling(
@@ -482,4 +428,4 @@ def outcome_ruling(
     return ask(judge, question, evidence, step, rule, f"{where} says {claim!r}, but {said}, as the judge reads it")
 
 
-__all__ = ["READ_VERBS", "STAGES", "Outcome", "asked_at", "is_write", "outcome_ruling", "unsupported"]
+__all__ = ["READ_VERBS", "STAGES", "Outcome", "is_write", "outcome_ruling", "unsupported"]
