@@ -4,19 +4,19 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
 ``functions.issue_refund`` are ``issue_refund``). A precondition call *counts* for a later call when it
 
 1. succeeded (``steps.call_failed`` says no),
-2. said yes: no answer of its observation is no (``_says_no``: a false ``verified`` / ``eligible`` / ``valid``
-   ... or a member named like the tool's action, a ``status`` such as ``denied``, a text that negates the action),
-   and had answered: no ``status`` (or a member named like the check, ``approval_status``) of a check tool (a
-   name such as ``check_manager_approval``, ``verify_identity``: a word like an answer word) that still waits for
-   its answer (``pending``, ``awaiting_manager``, ``in_review``: ``PENDING_STATUSES``), no main answer that is
-   ``null``, no text that says the check is still pending. A boolean named only like the check's subject, with no
-   answer word beside it (``on_register`` of ``check_priority_register``), says what was found, not whether the
-   call may go ahead (no on the register is the good answer, no in stock is not): the judge is asked whether it
-   allows the call (its no is ``planning.precondition_said_no``, method ``judge``), else the question is
-   ``undecided`` (the trace inconclusive, never a pass). A check that answers per object in a list (``{"lines":
-   [{"line_id": "L-2", "approved": false}, ...]}``, with no answer outside its lists) answers for the call by the
-   item about the call's object; a list about other objects only is no answer for it
-   (``planning.precondition_other_object``). A yes or no spelled as text (``"false"``) reads as the boolean;
+2. said yes: no answer of its observation is no (``says_no``: a false ``verified`` / ``eligible`` / ``valid`` ... or
+   a member named like the tool's action, a ``status`` such as ``denied``, a text that negates the action), and had
+   answered: no ``status`` (or a member named like the check, ``approval_status``) of a check tool (a name such as
+   ``check_manager_approval``, ``verify_identity``: a word like an answer word) that still waits for its answer
+   (``pending``, ``awaiting_manager``, ``in_review``: ``precondition_answers.PENDING_STATUSES``), no main answer that
+   is ``null``, no text that says the check is still pending. A boolean named only like the check's subject, with no
+   answer word beside it (``on_register`` of ``check_priority_register``), says what was found, not whether the call
+   may go ahead (no on the register is the good answer, no in stock is not): the judge is asked whether it allows the
+   call (its no is ``planning.precondition_said_no``, method ``judge``), else the question is ``undecided`` (the
+   trace inconclusive, never a pass). A check that answers per object in a list (``{"lines": [{"line_id": "L-2",
+   "approved": false}, ...]}``, with no answer outside its lists) answers for the call by the item about the call's
+   object; a list about other objects only is no answer for it (``planning.precondition_other_object``). A yes or no
+   spelled as text (``"false"``) reads as the boolean;
 3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
    both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object its
    observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
@@ -46,12 +46,20 @@ Not applicable when no rule names a called tool.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from aem_strands.compare.identifiers import identifier_key
 from aem_strands.trace.checks.context import TraceContext
-from aem_strands.trace.checks.steps import action_words, call_failed, names_action, sentences, step_fragment, words
+from aem_strands.trace.checks.precondition_answers import (
+    answers_check,
+    not_yet,
+    observed_objects,
+    says_no,
+    truth,
+    unclear_answer,
+)
+from aem_strands.trace.checks.steps import call_failed, step_fragment
 from aem_strands.trace.names import canonical_tool_name, same_tool, tool_key
 from aem_strands.trace.types import (
     ActionType,
@@ -71,226 +79,17 @@ from aem_strands.trace.types import (
 from aem_strands.trace.values import GroundingIndex, compact
 from aem_strands.types import JsonValue
 
-ANSWER_WORDS = frozenset(
-    ["verified", "valid", "eligible", "approved", "authorized", "authorised", "authenticated", "allowed", "permitted",
-     "success", "successful", "ok", "passed", "match", "matched", "matches", "confirmed", "found", "exists",
-     "available"]
-)  # fmt: skip
-"""Words of an observation member whose ``false`` answers a check with no (``is_eligible: false``)."""
-
-NO_STATUSES = frozenset(
-    ["denied", "rejected", "declined", "refused", "ineligible", "not_eligible", "unverified", "not_verified",
-     "invalid", "mismatch", "failed", "unauthorized", "unauthorised", "not_found"]
-)  # fmt: skip
-"""``status`` / ``result`` / ``decision`` values that answer a check with no."""
-
-PENDING_STATUSES = (
-    "pending",
-    "await",
-    "waiting",
-    "in_review",
-    "under_review",
-    "in_progress",
-    "requested",
-    "submitted",
-    "queued",
-    "processing",
-    "not_yet",
-    "escalated",
-)
-"""Beginnings of the ``status`` values of a check that has not answered yet (``pending_manager``,
-``awaiting_approval``): an approval still pending is no approval."""
-
 IDENTITY_WORDS = ("verif", "authent", "identi", "login", "logon", "auth")
 """Beginnings of a tool name's words that make it an identity check."""
 
-_ANSWER_MEMBERS = ("status", "result", "decision", "outcome", "verification", "eligibility")
-_NEGATIONS = frozenset(["not", "no", "never", "cannot", "unable", "failed", "without"])
-_NEGATED_WORD = re.compile(r"^(?:in|un|non)(?:eligib|verif|valid|authori|authent)")
 _ID_NAME = re.compile(r"(?:^|_)id$")
 _IDENTIFYING_NAME = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$")
-_WINDOW = 3
-_FILLERS = frozenset(
-    [
-        "be",
-        "been",
-        "being",
-        "is",
-        "are",
-        "was",
-        "were",
-        "yet",
-        "to",
-        "fully",
-        "successfully",
-        "currently",
-        "able",
-        "get",
-        "got",
-        "have",
-        "has",
-        "had",
-        "do",
-        "does",
-        "did",
-        "could",
-        "can",
-        "will",
-        "would",
-    ]
-)
 _TAKEN_BACK = ("planning.precondition_said_no", "planning.precondition_pending")
 UNCLEAR = "(undecided)"
-"""Not a finding: the question a precondition's answer leaves open (``_unclear``), for the judge, else undecided."""
+"""Not a finding: the question a precondition's answer leaves open (``precondition_answers.unclear_answer``), for the
+judge, else undecided."""
 JUDGED_NO = "planning.precondition_said_no#judge"
 """``planning.precondition_said_no`` as the judge answered it (the finding's method is ``judge``)."""
-_PREFIX = 5
-
-
-# --- reading a precondition's answer --------------------------------------------------------------------------------
-
-
-def _dicts(value: JsonValue, in_lists: bool = False) -> Iterator[Mapping[str, JsonValue]]:
-    """The observation's objects; those inside lists only when ``in_lists`` (an item of a list answers for
-    itself, not for the call)."""
-    if isinstance(value, Mapping):
-        yield value
-        for member in value.values():
-            if isinstance(member, Mapping) or (in_lists and isinstance(member, list)):
-                yield from _dicts(member, in_lists)
-    elif in_lists and isinstance(value, list):
-        for item in value:
-            yield from _dicts(item, in_lists)
-
-
-def _key_words(key: str) -> list[str]:
-    return canonical_tool_name(key).split("_")
-
-
-def _answers(key: str, tool: str) -> bool:
-    wanted = action_words(tool)
-    return any(w in ANSWER_WORDS or any(w[:_PREFIX] == a[:_PREFIX] for a in wanted) for w in _key_words(key))
-
-
-def _negated(before: list[str]) -> bool:
-    """Whether the words before an answer word negate it: a negation with only auxiliaries and adverbs after it
-    ("could not be verified", "was not yet approved"); in "no mismatch found" the "no" is the mismatch's."""
-    for j in range(len(before) - 1, -1, -1):
-        token = before[j]
-        if token in _NEGATIONS or token.endswith("n't"):
-            return True
-        if token not in _FILLERS:
-            return False
-    return False
-
-
-def _text_says_no(text: str, tool: str) -> bool:
-    wanted = action_words(tool)
-    for sentence in sentences(text):
-        tokens = list(words(sentence))
-        for i, token in enumerate(tokens):
-            if _NEGATED_WORD.match(token):
-                return True
-            answer = token in ANSWER_WORDS or any(token[:_PREFIX] == a[:_PREFIX] for a in wanted)
-            if answer and _negated(tokens[max(0, i - _WINDOW) : i]):
-                return True
-    return False
-
-
-def _main_answer(key: str) -> bool:
-    """Whether a member is the check's answer itself (``verified``, ``is_eligible``), not a detail of it
-    (``email_verified``)."""
-    words = _key_words(key)
-    if words[:1] == ["is"]:
-        words = words[1:]
-    return len(words) == 1 and words[0] in ANSWER_WORDS
-
-
-def _truth(value: JsonValue) -> bool | None:
-    """A yes/no answer: a boolean, or its spelling as text (``"false"``, ``"no"``); ``None`` for anything else."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        return {"true": True, "yes": True, "false": False, "no": False}.get(value.strip().casefold())
-    return None
-
-
-def _worded(key: str) -> bool:
-    """Whether a member's name holds an answer word (``is_eligible``, ``identity_verified``): its ``true`` is the
-    check's yes. A member named only like the check's subject (``on_register`` of ``check_priority_register``,
-    ``in_stock`` of ``check_stock``) says what was found, not whether that allows the action."""
-    return any(w in ANSWER_WORDS for w in _key_words(key))
-
-
-def _unclear(observation: JsonValue, tool: str) -> str | None:
-    """The member that alone answers the check when its name holds no answer word (``on_register: false``), or
-    ``None``: whether its value allows the action the rule guards is not in the trace (no on the register may be
-    the good answer; no in stock is not)."""
-    for obj in _dicts(observation):
-        answers = {k: t for k, v in obj.items() if (t := _truth(v)) is not None and _answers(k, tool)}
-        if any(_worded(k) for k in answers):
-            return None
-        if answers:
-            key, value = next(iter(answers.items()))
-            return f"{key}: {str(value).lower()}"
-    return None
-
-
-def _says_no(observation: JsonValue, tool: str) -> str | None:
-    """How the observation answers the check with no (``verified: false``), or ``None`` when it does not. Where
-    an object has a main answer (``_main_answer``), that decides, not the details beside it; a member named only
-    like the check's subject decides nothing (``_unclear``)."""
-    if observation is False:
-        return "it returned false"
-    if isinstance(observation, str):
-        return "its answer negates it" if _text_says_no(observation, tool) else None
-    for obj in _dicts(observation):
-        answers = {k: t for k, v in obj.items() if (t := _truth(v)) is not None and _answers(k, tool) and _worded(k)}
-        main = {k: v for k, v in answers.items() if _main_answer(k)}
-        no = next((k for k, v in (main or answers).items() if v is False), None)
-        if no is not None:
-            return f"{no}: {obj[no]!r}" if isinstance(obj[no], str) else f"{no}: false"
-        for key, value in obj.items():
-            said = value.strip().casefold().replace(" ", "_") if isinstance(value, str) else None
-            if key.casefold() in _ANSWER_MEMBERS and said in NO_STATUSES:
-                return f"{key}: {value}"
-    return None
-
-
-def _is_check(tool: str) -> bool:
-    """Whether a tool answers a yes/no question (``check_manager_approval``, ``verify_identity``): a word of its
-    name begins like an answer word; a lookup (``get_order``) is no check, and its ``status`` is the object's."""
-    return any(w[:_PREFIX] == a[:_PREFIX] for w in action_words(tool) for a in ANSWER_WORDS)
-
-
-def _waiting(value: JsonValue) -> bool:
-    said = value.strip().casefold().replace(" ", "_").replace("-", "_") if isinstance(value, str) else ""
-    return bool(said) and said.startswith(PENDING_STATUSES)
-
-
-def _not_yet(observation: JsonValue, tool: str) -> str | None:
-    """How a check's observation says it has not answered yet (``status: pending``), or ``None``; a lookup's
-    observation never does (see ``_is_check``)."""
-    if not _is_check(tool):
-        return None
-    if isinstance(observation, str):
-        told = words(observation)
-        return (
-            "its answer is still pending"
-            if any(_waiting(w) for w in told) and names_action(observation, tool)
-            else None
-        )
-    objects = list(_dicts(observation))
-    if any(v is True and _main_answer(k) for obj in objects for k, v in obj.items()):
-        return None  # the check's own yes decides, whatever a detail beside it still waits for
-    for obj in objects:
-        for key, value in obj.items():
-            member = key.casefold() in (*_ANSWER_MEMBERS, "state") or _answers(key, tool)
-            if member and _waiting(value):
-                return f"{key}: {value}"
-            if value is None and _main_answer(key):
-                return f"{key}: null"
-    return None
 
 
 # --- objects ----------------------------------------------------------------------------------------------------------
@@ -411,13 +210,13 @@ def _listed_answers(observation: JsonValue, tool: str, call: Step, per: str | No
     item with an answer member and an identifying member)."""
 
     def answering(obj: Mapping[str, JsonValue]) -> bool:
-        return any(_truth(v) is not None and _answers(k, tool) for k, v in obj.items())
+        return any(truth(v) is not None and answers_check(k, tool) for k, v in obj.items())
 
-    if any(answering(obj) for obj in _dicts(observation)):
+    if any(answering(obj) for obj in observed_objects(observation)):
         return None  # the check answers outside its lists: that answer decides, a list holds its details
     items = [
         obj
-        for obj in _dicts(observation, in_lists=True)
+        for obj in observed_objects(observation, in_lists=True)
         if answering(obj) and any(_IDENTIFYING_NAME.search(canonical_tool_name(k)) for k in obj)
     ]
     if not items:
@@ -450,10 +249,10 @@ def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: Trace
             f"{pre.tool_name} at step {pre.step_id!r} answered for other objects than this call's"
         )
     answers = listed or answers
-    no = next((n for a in answers if (n := _says_no(a, tool)) is not None), None)
+    no = next((n for a in answers if (n := says_no(a, tool)) is not None), None)
     if no is not None:
         return "planning.precondition_said_no", f"{pre.tool_name} said no at step {pre.step_id!r} ({no})"
-    waiting = next((w for a in answers if (w := _not_yet(a, tool)) is not None), None)
+    waiting = next((w for a in answers if (w := not_yet(a, tool)) is not None), None)
     if waiting is not None:
         return "planning.precondition_pending", (
             f"{pre.tool_name} had not said yes yet at step {pre.step_id!r} ({waiting})"
@@ -466,7 +265,7 @@ def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: Trace
             return "planning.identity_not_from_user", (
                 f"{pre.tool_name} at step {pre.step_id!r} used values read off step {source!r}, none from the user"
             )
-    member = next((m for a in answers if (m := _unclear(a, tool)) is not None), None)
+    member = next((m for a in answers if (m := unclear_answer(a, tool)) is not None), None)
     if member is None:
         return None
     question = (f"{pre.tool_name} answered {member} at step {pre.step_id!r}: does that answer allow {call.tool_name} "
@@ -526,7 +325,7 @@ def _observed(earlier: list[Step], key: str, target: tuple[str, JsonValue] | Non
             continue
         about = target is not None and _argument(step, target[0]) is not None
         about = about and target is not None and _same_value(_argument(step, target[0]), target[1])
-        for obj in _dicts(step.observation, in_lists=True):
+        for obj in observed_objects(step.observation, in_lists=True):
             value = next((v for k, v in obj.items() if canonical_tool_name(k) == wanted), None)
             if value is None:
                 continue
@@ -629,7 +428,7 @@ def _holds(rule: HandoffRule, step: Step) -> bool:
     return any(
         canonical_tool_name(k) == canonical_tool_name(key) and _allowed(v, allowed)
         for key, allowed in rule.observed
-        for obj in _dicts(step.observation)
+        for obj in observed_objects(step.observation)
         for k, v in obj.items()
     )
 
