@@ -17,14 +17,14 @@ Tool names compare as the policy engine sees them (``trace.names.same_tool``: ``
    "approved": false}, ...]}``, with no answer outside its lists) answers for the call by the item about the call's
    object; a list about other objects only is no answer for it (``planning.precondition_other_object``). A yes or no
    spelled as text (``"false"``) reads as the boolean;
-3. was for the same object (``_same_object``: the ``per`` argument of the rule, else every identifying argument
-   both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object its
-   observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
-4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``), took its
-   factors (a name, a zip, a date of birth: every argument not named as an id) from the user (a user step or
-   the goal), not from what a tool returned: an identity "verified" with a zip read off the order proves
-   nothing, even beside the name the user gave. An id (``user_id``) may come from a lookup; a check with ids
-   only needs one of them from the user.
+3. was for the same object (``call_objects.same_object``: the ``per`` argument of the rule, else every identifying
+   argument both calls have, agree; where the earlier call's arguments lack one, the identifying member of the object
+   its observation answers about stands for it: ``{"order_id": "O-2", "eligible": true}`` is about ``O-2``), and
+4. for an identity check (a tool named ``verify...`` / ``authenticate...`` / ``...identity``: ``identity_sources``),
+   took its factors (a name, a zip, a date of birth: every argument not named as an id) from the user (a user step or
+   the goal), not from what a tool returned: an identity "verified" with a zip read off the order proves nothing,
+   even beside the name the user gave. An id (``user_id``) may come from a lookup; a check with ids only needs one of
+   them from the user.
 
 Findings, each at the call that breaks the rule:
 
@@ -40,17 +40,26 @@ Findings, each at the call that breaks the rule:
 - ``planning.handoff_due``: a hand-off rule's condition held, and the next tool action was no hand-off (a
   ``handoff`` step or a call to one of ``to``), or the run ended without one.
 
-Not applicable when no rule names a called tool.
+How a precondition's answer is read is ``precondition_answers``'s, what a call is about ``call_objects``'s, where an
+identity check's values came from ``identity_sources``'s; this module holds the rules. Not applicable when no rule
+names a called tool.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from aem_strands.compare.identifiers import identifier_key
+from aem_strands.trace.checks.call_objects import (
+    IDENTIFYING_NAME,
+    argument_of,
+    identifying,
+    object_of,
+    same_object,
+    same_value,
+)
 from aem_strands.trace.checks.context import TraceContext
+from aem_strands.trace.checks.identity_sources import is_identity_check, read_off
 from aem_strands.trace.checks.precondition_answers import (
     answers_check,
     not_yet,
@@ -76,129 +85,14 @@ from aem_strands.trace.types import (
     not_applicable,
     verdict_from,
 )
-from aem_strands.trace.values import GroundingIndex, compact
 from aem_strands.types import JsonValue
 
-IDENTITY_WORDS = ("verif", "authent", "identi", "login", "logon", "auth")
-"""Beginnings of a tool name's words that make it an identity check."""
-
-_ID_NAME = re.compile(r"(?:^|_)id$")
-_IDENTIFYING_NAME = re.compile(r"(?:^|_)(?:id|number|no|code|ref|reference)$")
 _TAKEN_BACK = ("planning.precondition_said_no", "planning.precondition_pending")
 UNCLEAR = "(undecided)"
 """Not a finding: the question a precondition's answer leaves open (``precondition_answers.unclear_answer``), for the
 judge, else undecided."""
 JUDGED_NO = "planning.precondition_said_no#judge"
 """``planning.precondition_said_no`` as the judge answered it (the finding's method is ``judge``)."""
-
-
-# --- objects ----------------------------------------------------------------------------------------------------------
-
-
-def _argument(step: Step, name: str) -> JsonValue:
-    wanted = canonical_tool_name(name)
-    return next((v for k, v in step.arguments.items() if canonical_tool_name(k) == wanted), None)
-
-
-def _same_value(a: JsonValue, b: JsonValue) -> bool:
-    return identifier_key(str(a)) == identifier_key(str(b))
-
-
-def _identifying(step: Step) -> dict[str, JsonValue]:
-    return {
-        canonical_tool_name(k): v
-        for k, v in step.arguments.items()
-        if _IDENTIFYING_NAME.search(canonical_tool_name(k)) and isinstance(v, (str, int)) and not isinstance(v, bool)
-    }
-
-
-def _answered_about(earlier: Step) -> dict[str, JsonValue]:
-    """The identifying members of the object the earlier call's observation answers about (its top level:
-    ``{"order_id": "O-2", "eligible": true}``), for the keys its arguments do not give."""
-    observation = earlier.observation
-    if not isinstance(observation, Mapping):
-        return {}
-    return {
-        canonical_tool_name(k): v
-        for k, v in observation.items()
-        if _IDENTIFYING_NAME.search(canonical_tool_name(k)) and isinstance(v, (str, int)) and not isinstance(v, bool)
-    }
-
-
-def _same_object(earlier: Step, call: Step, per: str | None) -> bool:
-    """Whether ``earlier`` was about the object ``call`` acts on: its arguments, else the object its observation
-    answers about, name the same one; what cannot be told counts as the same."""
-    theirs = {**_answered_about(earlier), **_identifying(earlier)}
-    if per is not None:
-        a, b = _argument(earlier, per), _argument(call, per)
-        a = theirs.get(canonical_tool_name(per)) if a is None else a
-        return a is None or b is None or _same_value(a, b)
-    mine = _identifying(call)
-    return all(_same_value(mine[k], theirs[k]) for k in mine.keys() & theirs.keys())
-
-
-def _object(call: Step, per: str | None) -> tuple[str, JsonValue] | None:
-    if per is not None:
-        value = _argument(call, per)
-        return None if value is None else (canonical_tool_name(per), value)
-    return next(iter(_identifying(call).items()), None)
-
-
-# --- identity values --------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Sources:
-    """What the user said (user steps, the goal) and what tools returned, indexed once per trace."""
-
-    user: GroundingIndex
-    tools: GroundingIndex
-
-
-def _sources(trace: Trace, ctx: TraceContext, before: int) -> _Sources:
-    user, tools = GroundingIndex(ctx.values.same), GroundingIndex(ctx.values.same)
-    if trace.goal:
-        user.add_text(trace.goal, "goal")
-    for step in trace.steps[:before]:
-        if step.action_type is ActionType.USER and step.content:
-            user.add_text(step.content, step.step_id)
-        elif step.action_type is ActionType.TOOL_CALL and step.observation is not None:
-            tools.add_json(step.observation, step.step_id)
-    return _Sources(user, tools)
-
-
-def _is_identity_check(tool: str) -> bool:
-    return any(w.startswith(IDENTITY_WORDS) for w in canonical_tool_name(tool).split("_"))
-
-
-def _user_said(value: JsonValue, name: str, told: str, sources: _Sources) -> bool:
-    key = compact(str(value))
-    return (len(key) >= 2 and key in told) or sources.user.find(value, name) is not None
-
-
-def _read_off(trace: Trace, step: Step, ctx: TraceContext) -> str | None:
-    """The step an identity check's values were read from, or ``None`` when they came from the user: every factor
-    (a value of an argument not named as an id: a name, a zip, a date of birth) the run read from a tool must be
-    one the user said too; ids (``user_id``: looked up from what the user gave) may come from a tool, but when
-    the check has only ids, one of them must be the user's."""
-    values = [(k, v) for k, v in step.arguments.items() if isinstance(v, (str, int)) and not isinstance(v, bool)]
-    values = [(k, v) for k, v in values if str(v).strip()]
-    if not values:
-        return None
-    said = [s.content for s in trace.steps[: step.index] if s.action_type is ActionType.USER and s.content]
-    told = compact(" ".join([trace.goal or "", *said]))
-    sources = _sources(trace, ctx, step.index)
-    factors = [(k, v) for k, v in values if not _ID_NAME.search(canonical_tool_name(k))]
-    if factors:
-        for name, value in factors:
-            found = sources.tools.find(value, name)
-            if found is not None and not _user_said(value, name, told, sources):
-                return found.source
-        return None
-    if any(_user_said(v, k, told, sources) for k, v in values):
-        return None
-    found = next((g for k, v in values if (g := sources.tools.find(v, k)) is not None), None)
-    return None if found is None else found.source
 
 
 # --- ordering rules ---------------------------------------------------------------------------------------------------
@@ -217,21 +111,21 @@ def _listed_answers(observation: JsonValue, tool: str, call: Step, per: str | No
     items = [
         obj
         for obj in observed_objects(observation, in_lists=True)
-        if answering(obj) and any(_IDENTIFYING_NAME.search(canonical_tool_name(k)) for k in obj)
+        if answering(obj) and any(IDENTIFYING_NAME.search(canonical_tool_name(k)) for k in obj)
     ]
     if not items:
         return None
-    target = _argument(call, per) if per is not None else None
-    wanted = [target] if target is not None else list(_identifying(call).values())
+    target = argument_of(call, per) if per is not None else None
+    wanted = [target] if target is not None else list(identifying(call).values())
     if not wanted:
         return None  # which item the call is about cannot be told: as before, the lists decide nothing
     return [
         dict(obj)
         for obj in items
         if any(
-            isinstance(v, (str, int)) and not isinstance(v, bool) and _same_value(v, w)
+            isinstance(v, (str, int)) and not isinstance(v, bool) and same_value(v, w)
             for k, v in obj.items()
-            if _IDENTIFYING_NAME.search(canonical_tool_name(k))
+            if IDENTIFYING_NAME.search(canonical_tool_name(k))
             for w in wanted
         )
     ]
@@ -257,10 +151,10 @@ def _why_not(trace: Trace, pre: Step, call: Step, rule: OrderingRule, ctx: Trace
         return "planning.precondition_pending", (
             f"{pre.tool_name} had not said yes yet at step {pre.step_id!r} ({waiting})"
         )
-    if not _same_object(pre, call, rule.per):
+    if not same_object(pre, call, rule.per):
         return "planning.precondition_other_object", f"{pre.tool_name} at step {pre.step_id!r} was for another object"
-    if _is_identity_check(pre.tool_name or ""):
-        source = _read_off(trace, pre, ctx)
+    if is_identity_check(pre.tool_name or ""):
+        source = read_off(trace, pre, ctx)
         if source is not None:
             return "planning.identity_not_from_user", (
                 f"{pre.tool_name} at step {pre.step_id!r} used values read off step {source!r}, none from the user"
@@ -290,7 +184,7 @@ def _precondition(trace: Trace, earlier: list[Step], call: Step, rule: OrderingR
         answered = [
             (s, v)
             for s, v in zip(tried, verdicts, strict=True)
-            if not call_failed(s) and _same_object(s, call, rule.per)
+            if not call_failed(s) and same_object(s, call, rule.per)
         ]
         last = answered[-1] if answered else None
         if last is not None and last[1] is not None and last[1][0] in _TAKEN_BACK:
@@ -323,14 +217,14 @@ def _observed(earlier: list[Step], key: str, target: tuple[str, JsonValue] | Non
     for step in reversed(earlier):
         if call_failed(step):
             continue
-        about = target is not None and _argument(step, target[0]) is not None
-        about = about and target is not None and _same_value(_argument(step, target[0]), target[1])
+        about = target is not None and argument_of(step, target[0]) is not None
+        about = about and target is not None and same_value(argument_of(step, target[0]), target[1])
         for obj in observed_objects(step.observation, in_lists=True):
             value = next((v for k, v in obj.items() if canonical_tool_name(k) == wanted), None)
             if value is None:
                 continue
             names_it = target is not None and any(
-                isinstance(v, (str, int)) and _same_value(v, target[1]) for v in obj.values()
+                isinstance(v, (str, int)) and same_value(v, target[1]) for v in obj.values()
             )
             if about or names_it or target is None:
                 return step, value
@@ -389,7 +283,7 @@ def _rule_findings(
             message = (f"step {call.step_id!r}: {tool} was called before any of {', '.join(rule.after_any)} "
                        f"succeeded and said yes for it: {'; '.join(unmet_any[1])}")  # fmt: skip
             found.append(_finding(call, unmet_any[0], message, unmet_any[2]))
-    target = _object(call, rule.per)
+    target = object_of(call, rule.per)
     for key, allowed in rule.require:
         seen = _observed(earlier, key, target)
         values = ", ".join(map(str, allowed))
@@ -402,7 +296,7 @@ def _rule_findings(
             found.append(_finding(call, "planning.required_value", message, [seen[0]]))
     if rule.at_most is None and not rule.not_after:
         return found
-    done = [s for s in earlier if not call_failed(s) and _same_object(s, call, rule.per)]
+    done = [s for s in earlier if not call_failed(s) and same_object(s, call, rule.per)]
     if rule.at_most is not None:
         repeats = [s for s in done if same_tool(s.tool_name or "", tool or "")]
         if len(repeats) >= rule.at_most:
