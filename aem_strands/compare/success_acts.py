@@ -44,7 +44,10 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
 
 WEIGHTS = Path(__file__).with_name("data") / "success_acts.npz"
 CONFIDENT = 0.7
@@ -98,9 +101,8 @@ def _model() -> _Model:
         return _Model(data["weights"].astype(np.float32), float(data["bias"].astype(np.float32)[0]))
 
 
-@functools.lru_cache(maxsize=4096)
-def success_probability(text: str) -> float:
-    """The probability that an agent's ``text`` reports an action done (SGD's ``NOTIFY_SUCCESS``)."""
+def _model_probability(text: str) -> float:
+    """The model's probability that ``text``, read whole, reports an action done."""
     import numpy as np
 
     model = _model()
@@ -108,6 +110,87 @@ def success_probability(text: str) -> float:
     values = np.fromiter(vector.values(), dtype=np.float32, count=len(vector))
     score = model.bias + float(model.weights[list(vector)] @ values)
     return 1.0 / (1.0 + math.exp(-score)) if score >= 0 else math.exp(score) / (1.0 + math.exp(score))
+
+
+@functools.lru_cache(maxsize=4096)
+def success_probability(text: str) -> float:
+    """The probability that an agent's ``text`` reports an action done (SGD's ``NOTIFY_SUCCESS``): the model's
+    reading of the whole text; where that is at least ``UNSURE``, the reading of the text without its sentences that
+    by their grammar report nothing done (``unreported``: ``I will modify your registration now``, ``Shall I book
+    it?``), when lower: ``0.0`` when every sentence is one of those. The model reads words, not tense: an
+    announcement of what the agent is about to do reads as done (``Okay, I will modify your registration now.``:
+    0.55)."""
+    probability = _model_probability(text)
+    if probability < UNSURE:
+        return probability  # no parse: most replies read here
+    spans = _sentences(text)
+    kept = [span for span, announced in spans if not announced]
+    if len(kept) == len(spans):
+        return probability
+    return min(probability, _model_probability(" ".join(kept))) if kept else 0.0
+
+
+_MAIN = frozenset(["ROOT", "conj"])
+_SUBJECTS = frozenset(["nsubj", "nsubjpass", "expl", "csubj"])
+_VERB_TAGS = frozenset(["VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"])
+_AUXILIARIES = frozenset(["aux", "auxpass"])
+
+
+def _sentences(text: str) -> list[tuple[str, bool]]:
+    """The sentences of ``text`` as the parser splits them, each with whether it reports nothing done by its
+    grammar (``unreported``)."""
+    from aem_strands.compare.roles import _nlp  # the parser, loaded once per process and only when a reply needs it
+
+    doc = _nlp()(text, disable=_UNREAD_PIPES)
+    return [(sent.text, unreported(sent)) for sent in doc.sents if sent.text.strip()]
+
+
+_UNREAD_PIPES = ("attribute_ruler", "lemmatizer")
+"""Pipes whose annotations are not read here (only the tags, the arcs and the words): skipped, a third of the cost."""
+
+
+def unreported(sentence: Span) -> bool:
+    """Whether a parsed sentence reports nothing done by its grammar: a question (it ends in ``?``, or an
+    auxiliary opens it before the subject: ``Shall I book it?``), or a sentence each of whose main clauses (the root
+    and the verbs coordinated with it that have a subject of their own) is in the future or another mood (a modal
+    auxiliary: ``I will modify it``, ``I'll go ahead and schedule it``, ``I can book it``; ``going to`` or ``about
+    to`` before a verb: ``I'm going to book it``) or an imperative (a bare verb with no subject: ``Please confirm
+    the booking``, ``Let me book that``). A sentence with no verb (``Sure.``, ``Done!`` read as a participle is one
+    with a verb) is not one of these: the model reads it."""
+    words = [t for t in sentence if not t.is_punct and not t.is_space]
+    if not words:
+        return False
+    if sentence[-1].text == "?" or any(t.text == "?" for t in sentence[-3:]):
+        return True
+    first = words[0]
+    if (
+        first.dep_ in _AUXILIARIES
+        and first.head.dep_ == "ROOT"
+        and any(c.dep_ in _SUBJECTS and c.i > first.i for c in first.head.children)
+    ):
+        return True  # an inverted auxiliary: a question without its mark ("Can I help with anything else.")
+    mains = [t for t in sentence if t.dep_ == "ROOT" or (t.dep_ == "conj" and t.head.dep_ in _MAIN and _own_clause(t))]
+    verbs = [t for t in mains if t.tag_ in _VERB_TAGS]
+    return bool(verbs) and len(verbs) == len(mains) and all(_not_done(v) for v in verbs)
+
+
+def _own_clause(verb: Token) -> bool:
+    """Whether a coordinated verb has a subject or an auxiliary of its own (``I've cancelled it and I will refund
+    you``); one without shares its head's (``I'll go ahead and schedule it``)."""
+    return verb.tag_ in _VERB_TAGS and any(c.dep_ in _SUBJECTS or c.dep_ in _AUXILIARIES for c in verb.children)
+
+
+def _not_done(verb: Token) -> bool:
+    """Whether a main verb says what will, may or should be done, not what was: a modal auxiliary, ``going to`` /
+    ``about to`` before a verb, or an imperative."""
+    children = list(verb.children)
+    if any(c.dep_ == "aux" and c.tag_ == "MD" for c in children):
+        return True
+    about = [c for c in children if c.lower_ == "about"]  # "am about to cancel": the verb hangs from "about"
+    heads = [verb, *about] if verb.lower_ == "going" or about else []
+    if any(c.dep_ == "xcomp" and any(a.lower_ == "to" for a in c.children) for h in heads for c in h.children):
+        return True
+    return verb.tag_ == "VB" and not any(c.dep_ in _SUBJECTS or c.dep_ in _AUXILIARIES for c in children)
 
 
 def success_probabilities(texts: Sequence[str]) -> list[float]:
