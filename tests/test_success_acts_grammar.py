@@ -1,7 +1,7 @@
 """The success act model read with the grammar of the reply's sentences (``compare.success_acts``): an announcement
-of what the agent is about to do ("Okay, I will modify your registration now."), an offer, a question or an
-imperative reports nothing done, though its words read as done; a reply that reports an action and then announces
-the next one still reads as done. Checked on the sentences' parses and on whole traces (``result_use``)."""
+of what the agent is about to do ("Okay, I will modify your registration now."), an offer, a question or a proposal
+("Let me book it") reports nothing done, though its words read as done; a reply that reports an action and then
+announces the next one still reads as done. Checked on the sentences' parses and on whole traces (``result_use``)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ from tests.test_resultuse_flags import say
         "I can book it for you.",  # another modal: what may be done
         "Shall I book it?",  # a question
         "Would you like me to book it?",
-        "Please confirm the booking.",  # an imperative
-        "Let me book that for you.",
+        "Let me book that for you.",  # a proposal in the first person
+        "Let's book it.",
     ],
 )
 def test_a_sentence_of_what_will_may_or_should_be_done_reports_nothing(sentence: str) -> None:
@@ -42,6 +42,9 @@ def test_a_sentence_of_what_will_may_or_should_be_done_reports_nothing(sentence:
         "Your booking is now confirmed!",
         "Done!",
         "Sure.",  # no verb: left to the model
+        "Enjoy the music.",  # an imperative to the user: SGD's report of a song played
+        "Please confirm the booking.",  # an imperative asking the user: the model reads it (0.01)
+        "Help me with this.",  # "me" the object, not the subject of a proposal
     ],
 )
 def test_a_sentence_of_what_was_done_or_with_no_verb_is_left_to_the_model(sentence: str) -> None:
