@@ -8,7 +8,14 @@ from __future__ import annotations
 import pytest
 
 from aem_strands.compare.roles import _nlp
-from aem_strands.compare.success_acts import CONFIDENT, UNSURE, _model_probability, success_probability, unreported
+from aem_strands.compare.success_acts import (
+    CONFIDENT,
+    UNSURE,
+    _may_announce,
+    _model_probability,
+    success_probability,
+    unreported,
+)
 from aem_strands.trace.checks.result_use import check_result_use
 from aem_strands.trace.types import DimensionVerdict, Step, Trace
 from tests.test_outcomes_model import ASKED, CTX, HOTELS, RESERVED, UNSUPPORTED
@@ -31,6 +38,7 @@ from tests.test_resultuse_flags import say
 )
 def test_a_sentence_of_what_will_may_or_should_be_done_reports_nothing(sentence: str) -> None:
     assert unreported(next(_nlp()(sentence).sents)) is True
+    assert _may_announce(sentence) is True  # the words that let a reply be parsed at all: the gate lets it through
 
 
 @pytest.mark.parametrize(
@@ -90,3 +98,9 @@ def test_a_report_mixed_with_an_announcement_with_no_call_is_still_a_finding() -
     verdict = judged(*ASKED, say(reply))
     assert [(f.step_id, f.rule) for f in verdict.findings] == [("s5", UNSUPPORTED)]
     assert "I have booked your hotel room." in verdict.findings[0].message  # the report is cited, not the plan
+
+
+def test_a_reply_with_no_word_an_announcement_needs_is_read_by_the_model_alone() -> None:
+    reply = "Done! Your refund for order ORDER_762387 has been processed."  # the generated traces' report
+    assert _may_announce(reply) is False  # no modal, no "?", "going", "about" or "let": no parse
+    assert success_probability(reply) == _model_probability(reply)  # 0.89

@@ -132,7 +132,7 @@ def success_probability(text: str) -> float:
     announcement of what the agent is about to do reads as done (``Okay, I will modify your registration now.``:
     0.55)."""
     probability = _model_probability(text)
-    if probability < UNSURE:
+    if probability < UNSURE or not _may_announce(text):
         return probability  # no parse: most replies read here
     spans = _sentences(text)
     kept = [span for span, announced in spans if not announced]
@@ -145,6 +145,23 @@ _MAIN = frozenset(["ROOT", "conj"])
 _SUBJECTS = frozenset(["nsubj", "nsubjpass", "expl", "csubj"])
 _VERB_TAGS = frozenset(["VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"])
 _AUXILIARIES = frozenset(["aux", "auxpass"])
+
+
+_MARKS = frozenset(["will", "would", "can", "could", "shall", "should", "may", "might", "must", "ought", "need",
+                    "dare", "cannot", "won't", "can't", "couldn't", "wouldn't", "shouldn't", "mustn't", "shan't",
+                    "mightn't", "needn't", "going", "about", "let", "let's", "lets"])  # fmt: skip
+"""The words one of which an ``unreported`` sentence holds, whatever its parse: the modals (spaCy's ``MD``, with
+their contractions: ``'ll`` and ``'d`` are found apart), ``going`` / ``about`` of ``going to`` / ``about to`` and
+``let``. Not a reading: a reply with none of them (nor ``?``) is not parsed, as the parse could drop none of its
+sentences (``Done! Your refund ... has been processed.``: half a millisecond a generated trace)."""
+_WORDS = re.compile(r"[a-z']+")
+
+
+def _may_announce(text: str) -> bool:
+    """Whether ``text`` could hold a sentence ``unreported`` finds: a ``?``, a contracted modal or one of
+    ``_MARKS``."""
+    folded = text.casefold().replace("\u2019", "'")
+    return "?" in folded or "'ll" in folded or "'d" in folded or any(w in _MARKS for w in _WORDS.findall(folded))
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:
@@ -161,9 +178,9 @@ _UNREAD_PIPES = ("attribute_ruler", "lemmatizer")
 
 
 def unreported(sentence: Span) -> bool:
-    """Whether a parsed sentence reports nothing done by its grammar: a question (it ends in ``?``, or an
-    auxiliary opens it before the subject: ``Shall I book it?``), or a sentence each of whose main clauses (the root
-    and the verbs coordinated with it that have a subject of their own) is in the future or another mood (a modal
+    """Whether a parsed sentence reports nothing done by its grammar: a question (it ends in ``?``, or a modal
+    opens it before the subject: ``Can I help with anything else.``), or a sentence each of whose main clauses (the
+    root and the verbs coordinated with it that have a subject of their own) is in the future or another mood (a modal
     auxiliary: ``I will modify it``, ``I'll go ahead and schedule it``, ``I can book it``; ``going to`` or ``about
     to`` before a verb: ``I'm going to book it``) or a proposal in the first person (a bare ``let`` whose
     complement's subject is ``me`` or ``us``: ``Let me book that``). An imperative to the user (``Enjoy the
@@ -176,11 +193,11 @@ def unreported(sentence: Span) -> bool:
         return True
     first = words[0]
     if (
-        first.dep_ in _AUXILIARIES
+        first.tag_ == "MD"
         and first.head.dep_ == "ROOT"
         and any(c.dep_ in _SUBJECTS and c.i > first.i for c in first.head.children)
     ):
-        return True  # an inverted auxiliary: a question without its mark ("Can I help with anything else.")
+        return True  # an inverted modal: a question without its mark ("Can I help with anything else.")
     mains = [t for t in sentence if t.dep_ == "ROOT" or (t.dep_ == "conj" and t.head.dep_ in _MAIN and _own_clause(t))]
     verbs = [t for t in mains if t.tag_ in _VERB_TAGS]
     return bool(verbs) and len(verbs) == len(mains) and all(_not_done(v) for v in verbs)
