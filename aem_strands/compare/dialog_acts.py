@@ -74,9 +74,15 @@ def features(text: str, context: str | None = None) -> dict[int, float]:
         padded = f" {token} "
         for n in range(2, 6):
             grams += [f"c {padded[i : i + n]}" for i in range(len(padded) - n + 1)]
+    return hashed_grams(grams)
+
+
+def hashed_grams(grams: list[str], buckets: int = BUCKETS) -> dict[int, float]:
+    """Features ``grams`` hashed into ``buckets`` (CRC-32), each count log-scaled (``1 + log n``), the vector scaled
+    to unit length: the feature vector of this module's heads and of ``success_acts``."""
     counts: dict[int, float] = {}
     for gram in grams:
-        bucket = zlib.crc32(gram.encode("utf-8")) % BUCKETS
+        bucket = zlib.crc32(gram.encode("utf-8")) % buckets
         counts[bucket] = counts.get(bucket, 0.0) + 1.0
     scaled = {k: 1.0 + math.log(v) for k, v in counts.items()}
     norm = math.sqrt(sum(v * v for v in scaled.values())) or 1.0

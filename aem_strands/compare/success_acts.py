@@ -51,11 +51,12 @@ import functools
 import itertools
 import math
 import re
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from aem_strands.compare.dialog_acts import hashed_grams
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -86,13 +87,7 @@ def features(text: str) -> dict[int, float]:
     grams += [f"p {t[:_STEM]}" for t in tokens[1:-1] if len(t) > _STEM]
     grams += [f"b {a} {b}" for a, b in itertools.pairwise(tokens)]
     grams += [f"t {a} {b} {c}" for a, b, c in zip(tokens, tokens[1:], tokens[2:], strict=False)]
-    counts: dict[int, float] = {}
-    for gram in grams:
-        bucket = zlib.crc32(gram.encode("utf-8")) % BUCKETS
-        counts[bucket] = counts.get(bucket, 0.0) + 1.0
-    scaled = {k: 1.0 + math.log(v) for k, v in counts.items()}
-    norm = math.sqrt(sum(v * v for v in scaled.values())) or 1.0
-    return {k: v / norm for k, v in scaled.items()}
+    return hashed_grams(grams, BUCKETS)
 
 
 @dataclass(frozen=True)
