@@ -33,7 +33,7 @@ def main() -> None:
     texts = pending_parses(pairs)
     parsed_pairs = len(texts) // 2
     started = time.perf_counter()
-    roles._nlp()
+    roles.english_parser()
     load_s = time.perf_counter() - started
     distinct = list(dict.fromkeys(texts))
     started = time.perf_counter()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from aem_strands.compare.roles import _nlp
+from aem_strands.compare.roles import english_parser
 from aem_strands.compare.success_acts import (
     CONFIDENT,
     UNSURE,
@@ -37,7 +37,7 @@ from tests.test_resultuse_flags import say
     ],
 )
 def test_a_sentence_of_what_will_may_or_should_be_done_reports_nothing(sentence: str) -> None:
-    assert unreported(next(_nlp()(sentence).sents)) is True
+    assert unreported(next(english_parser()(sentence).sents)) is True
     assert _may_announce(sentence) is True  # the words that let a reply be parsed at all: the gate lets it through
 
 
@@ -56,7 +56,7 @@ def test_a_sentence_of_what_will_may_or_should_be_done_reports_nothing(sentence:
     ],
 )
 def test_a_sentence_of_what_was_done_or_with_no_verb_is_left_to_the_model(sentence: str) -> None:
-    assert unreported(next(_nlp()(sentence).sents)) is False
+    assert unreported(next(english_parser()(sentence).sents)) is False
 
 
 def test_an_announcement_whose_words_read_as_done_reads_as_no_report() -> None:

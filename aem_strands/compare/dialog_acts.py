@@ -113,7 +113,9 @@ def _heads() -> dict[Speaker, _Head]:
         }
 
 
-def _sigmoid(x: float) -> float:
+def sigmoid(x: float) -> float:
+    """The logistic function, without overflow for a large negative ``x``: the probability of a model's score (this
+    module's heads, ``success_acts``, ``value_paraphrase``)."""
     return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
 
 
@@ -126,7 +128,7 @@ def act_probabilities(text: str, speaker: Speaker, context: str | None = None) -
     buckets = list(vector)
     values = [vector[b] for b in buckets]
     scores = head.weights[:, buckets] @ _array(values) + head.bias
-    return {label: _sigmoid(float(score)) for label, score in zip(head.labels, scores, strict=True)}
+    return {label: sigmoid(float(score)) for label, score in zip(head.labels, scores, strict=True)}
 
 
 def _array(values: list[float]) -> np.ndarray[Any, Any]:

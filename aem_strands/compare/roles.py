@@ -258,7 +258,7 @@ _MODALS = frozenset(["will", "would", "can", "could", "shall", "should", "may", 
 
 
 @functools.cache
-def _nlp() -> Language:
+def english_parser() -> Language:
     """The parser, loaded once per process (it takes seconds: only pairs that need it load it)."""
     _import_spacy()
     import spacy  # imported here: most replies are settled without a parse
@@ -293,7 +293,7 @@ def parse_many(texts: Iterable[str]) -> None:
     todo = [t for t in dict.fromkeys(texts) if t not in _PARSED]
     if not todo:
         return
-    for text, doc in zip(todo, _nlp().pipe(todo, batch_size=256), strict=True):
+    for text, doc in zip(todo, english_parser().pipe(todo, batch_size=256), strict=True):
         _remember(text, _read(doc))
 
 
@@ -496,7 +496,7 @@ def reading_of(text: str) -> Reading:
     """The parse of ``text`` (once per text; see the module docstring)."""
     found = _PARSED.get(text)
     if found is None:
-        found = _read(_nlp()(text))
+        found = _read(english_parser()(text))
         _remember(text, found)
     return found
 

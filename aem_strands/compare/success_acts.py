@@ -49,14 +49,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aem_strands.compare.dialog_acts import hashed_grams
+from aem_strands.compare.dialog_acts import hashed_grams, sigmoid
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -115,7 +114,7 @@ def _model_probability(text: str) -> float:
     vector = features(text)
     values = np.fromiter(vector.values(), dtype=np.float32, count=len(vector))
     score = model.bias + float(model.weights[list(vector)] @ values)
-    return 1.0 / (1.0 + math.exp(-score)) if score >= 0 else math.exp(score) / (1.0 + math.exp(score))
+    return sigmoid(score)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -162,9 +161,11 @@ def _may_announce(text: str) -> bool:
 def _sentences(text: str) -> list[tuple[str, bool]]:
     """The sentences of ``text`` as the parser splits them, each with whether it reports nothing done by its
     grammar (``unreported``)."""
-    from aem_strands.compare.roles import _nlp  # the parser, loaded once per process and only when a reply needs it
+    from aem_strands.compare.roles import (
+        english_parser,  # the parser, loaded once per process and only when a reply needs it
+    )
 
-    doc = _nlp()(text, disable=_UNREAD_PIPES)
+    doc = english_parser()(text, disable=_UNREAD_PIPES)
     return [(sent.text, unreported(sent)) for sent in doc.sents if sent.text.strip()]
 
 

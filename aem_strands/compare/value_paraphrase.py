@@ -27,12 +27,13 @@ et al., 2020), CC BY-SA 4.0; see ``data/value_paraphrase.README.md``.
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from aem_strands.compare.dialog_acts import sigmoid
 
 if TYPE_CHECKING:
     import numpy as np
@@ -139,8 +140,7 @@ def probabilities(value: str, candidates: Sequence[str], encode: Encode | None =
         return []
     vectors = (encode or _encode())([value, *candidates])
     scores = _model().scores(pair_features(vectors[1:], vectors[:1].repeat(len(candidates), axis=0)))
-    return [1.0 / (1.0 + math.exp(-float(s))) if s >= 0 else math.exp(float(s)) / (1.0 + math.exp(float(s)))
-            for s in scores]  # fmt: skip
+    return [sigmoid(float(s)) for s in scores]
 
 
 @dataclass(frozen=True)

@@ -182,9 +182,9 @@ def _reported(sentence: str) -> str | None:
     ``I'm happy to confirm ...``, ``Let me confirm that ...``, ``I can see that ...``): a ``that`` (or unmarked)
     clause of a reporting verb (``_frames``), read by the spaCy parse; ``None`` for a condition (``I can confirm if
     it has been issued``, ``... once it is issued``), a question or a request."""
-    from aem_strands.compare.roles import _nlp  # the parser is loaded only when a report frame needs reading
+    from aem_strands.compare.roles import english_parser  # the parser is loaded only when a report frame needs reading
 
-    for token in _nlp()(sentence):
+    for token in english_parser()(sentence):
         if token.dep_ != "ccomp" or not _frames(token.head):
             continue
         marks = [c for c in token.children if c.dep_ == "mark"]

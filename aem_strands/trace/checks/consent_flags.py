@@ -52,9 +52,9 @@ def _negated(token: Token) -> bool:
 def _flag_parse(sentence: str) -> Doc:
     """The parse of a sentence that mentions a flag, once per sentence, with the coarse part-of-speech tags
     ``_negated`` reads (the attribute ruler's) but without the lemmas nothing here reads. Callers never change it."""
-    from aem_strands.compare.roles import _nlp  # the parser is loaded only when a flag needs reading
+    from aem_strands.compare.roles import english_parser  # the parser is loaded only when a flag needs reading
 
-    return _nlp()(sentence, disable=["lemmatizer"])
+    return english_parser()(sentence, disable=["lemmatizer"])
 
 
 def flag_side(texts: list[str], name: str) -> bool | None:

@@ -136,9 +136,9 @@ def _parsed(texts: Iterable[str]) -> dict[str, Doc]:
     todo = [t for t in wanted if t not in found]
     if not todo:
         return found
-    from aem_strands.compare.roles import _nlp  # the parser is loaded only when a request needs reading
+    from aem_strands.compare.roles import english_parser  # the parser is loaded only when a request needs reading
 
-    nlp = _nlp()
+    nlp = english_parser()
     docs = nlp.pipe(todo, disable=_UNREAD_PIPES) if len(todo) > 1 else [nlp(todo[0], disable=_UNREAD_PIPES)]
     new = dict(zip(todo, docs, strict=True))
     with _PARSES_LOCK:
