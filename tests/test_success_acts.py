@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from aem_strands.compare.success_acts import CONFIDENT, UNSURE, WEIGHTS, success_probabilities, success_probability
+from aem_strands.compare.success_acts import CONFIDENT, UNSURE, WEIGHTS, success_probability
 
 
 def test_the_weights_ship_with_the_package_and_the_band_is_ordered() -> None:
@@ -38,8 +38,3 @@ def test_a_report_of_an_action_done_reads_as_success(reply: str) -> None:
 )
 def test_a_reply_that_asks_offers_confirms_or_fails_does_not(reply: str) -> None:
     assert success_probability(reply) < UNSURE
-
-
-def test_the_batch_reading_is_the_single_one() -> None:
-    texts = ["Your reservation has been made.", "Would you like me to book a table there?"]
-    assert success_probabilities(texts) == [success_probability(t) for t in texts]

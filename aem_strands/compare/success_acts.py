@@ -50,7 +50,6 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -226,9 +225,4 @@ _SPEAKER = frozenset(["me", "us", "'s"])
 """The first person as ``let`` takes it (``let me``, ``let us``, ``let's``): the speaker proposes to act."""
 
 
-def success_probabilities(texts: Sequence[str]) -> list[float]:
-    """``success_probability`` of each text, in order."""
-    return [success_probability(t) for t in texts]
-
-
-__all__ = ["CONFIDENT", "UNSURE", "WEIGHTS", "success_probabilities", "success_probability", "unreported"]
+__all__ = ["CONFIDENT", "UNSURE", "WEIGHTS", "success_probability", "unreported"]
