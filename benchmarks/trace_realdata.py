@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from aem_bench.adversarial import POLICY, cases
 from aem_bench.apibank import APIBANK_DIR, apibank_traces
+from aem_bench.taubench import TAUBENCH_RUNS, taubench_traces
 from aem_bench.trace_faults import FAULTS, Planted, Pools, asked_by_labels
 from aem_bench.trace_sets import (
     SGD_DIR,
@@ -69,14 +70,14 @@ from aem_strands.trace.checks.consent_chain import chained_consent
 from aem_strands.trace.evaluate import evaluate_trace
 from aem_strands.trace.load import parse_trace
 from aem_strands.trace.policy import environment_from_json, load_policy
-from aem_strands.trace.types import Environment, Finding, TraceResult
+from aem_strands.trace.types import Dimension, Environment, Finding, TraceResult
 
 REPO = Path(__file__).resolve().parent.parent
 FRESH = REPO / "data" / "traces_fresh"
 FRESH2 = REPO / "data" / "traces_fresh_v2"
 FRESH3 = REPO / "data" / "traces_fresh_v3"
 FRESH4 = REPO / "data" / "traces_fresh_v4"
-SECTIONS = ("false_alarms", "faults", "adversarial", "fresh", "fresh2", "fresh3", "fresh4")
+SECTIONS = ("false_alarms", "faults", "taubench", "adversarial", "fresh", "fresh2", "fresh3", "fresh4")
 
 
 def _judge(raw: dict[str, Any], policy: Environment | None = None) -> TraceResult:
@@ -274,6 +275,35 @@ def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: i
         print(f"    the same traces unmoved under that ordering rule pass: {_pct(clean_pass, moved)}")
 
 
+def taubench(name: str, runs: Path, split: str, limit: int | None, samples: int) -> None:
+    """τ-bench's GPT-4o airline runs of ``split``: the runs τ-bench rewarded as a false-alarm set (without gold),
+    the rest as runs that should fail, and with the task's gold actions the agreement of the verdict on the calls
+    (``tool_selection``) and of the whole status with τ-bench's reward."""
+    false_alarms(
+        f"{name}, {split}, rewarded runs (without gold)",
+        _limited(taubench_traces(runs, split=split, reward=1.0), limit),
+        samples,
+    )
+    failed = [_judge(raw).status.value for raw in _limited(taubench_traces(runs, split=split, reward=0.0), limit)]
+    counts = Counter(failed)
+    print(
+        f"  {name}, {split}, unrewarded runs (without gold): {len(failed)}, fail {_pct(counts['fail'], len(failed))}, "
+        f"inconclusive {counts['inconclusive']}, pass {counts['pass']} (a wrong choice the user's instruction "
+        "alone shows, e.g. another flight, cannot be seen without gold)"
+    )
+    calls_agree = status_agree = count = 0
+    for raw in _limited(taubench_traces(runs, split=split, gold=True), limit):
+        result = _judge(raw)
+        outcome = float(raw["metadata"]["reward"]) == 1.0
+        calls_agree += (result.dimensions[Dimension.TOOL_SELECTION].passed is True) == outcome
+        status_agree += (result.status.value == "pass") == outcome
+        count += 1
+    print(
+        f"  {name}, {split}, with the gold actions: the calls verdict agrees with the reward in "
+        f"{_pct(calls_agree, count)}, the whole status in {_pct(status_agree, count)}"
+    )
+
+
 def _labelled(path: Path) -> Iterator[dict[str, Any]]:
     with path.open(encoding="utf-8") as handle:
         for line in handle:
@@ -383,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sgd", type=Path, default=SGD_DIR)
     parser.add_argument("--tooltalk", type=Path, default=TOOLTALK_DIR)
     parser.add_argument("--apibank", type=Path, default=APIBANK_DIR)
+    parser.add_argument("--taubench", type=Path, default=TAUBENCH_RUNS, help="τ-bench runs (a JSON list, gzip or not)")
     parser.add_argument("--samples", type=int, default=5, help="examples printed per set or kind (tuning half)")
     parser.add_argument(
         "--heldout-samples",
@@ -453,6 +484,12 @@ def main(argv: list[str] | None = None) -> int:
                     pools,
                     samples(split),
                 )
+    if "taubench" in sections:
+        print("τ-bench airline runs of GPT-4o (real runs, τ-bench's reward as the outcome; data/taubench):")
+        if not args.taubench.exists():
+            print(f"  {args.taubench} not found: skipped (pass --taubench)")
+        for split in halves if args.taubench.exists() else ():
+            taubench("τ-bench airline", args.taubench, split, args.limit, samples(split))
     if "adversarial" in sections:
         print("Adversarial traces of issue 28 (each must get its verdict):")
         adversarial = environment_from_json(POLICY, "aem_bench.adversarial.POLICY")

@@ -374,3 +374,26 @@ def test_an_undecided_question_at_the_planted_step_counts_in_either_shape() -> N
         }
         judged = type(result)(**{**result.__dict__, "dimensions": shaped})
         assert trace_realdata._at_steps(judged, planted) == (False, asked), question
+
+
+def test_taubench_runs_load_as_traces_with_gold_and_rewards() -> None:
+    """The bundled τ-bench runs (data/taubench): 200 runs, 84 rewarded; every tool result joins its call, the
+    policy's "current time" is today, the gold actions come only with ``gold=True``, halves keep a task whole."""
+    from aem_bench.taubench import taubench_traces
+
+    raws = list(taubench_traces(gold=True))
+    assert len(raws) == 200
+    assert sum(raw["metadata"]["reward"] == 1.0 for raw in raws) == 84
+    first = parse_trace(raws[0])
+    assert first.initial_state == {"today": "2024-05-15"}
+    assert first.gold is not None
+    assert first.gold.expected_tools == ("book_reservation",)
+    calls = [step for raw in raws for step in raw["steps"] if step["action_type"] == "tool_call"]
+    assert calls
+    assert all("observation" in step for step in calls)
+    assert not any("###STOP###" in str(step.get("content")) for raw in raws for step in raw["steps"])
+    tuning = list(taubench_traces(split="tuning"))
+    assert all("evaluation" not in raw for raw in tuning)
+    tasks = {raw["case_id"] for raw in tuning}
+    assert all(split_of(task) == "tuning" for task in tasks)
+    assert 0 < len(tuning) < 200
