@@ -275,9 +275,10 @@ def faults(name: str, traces: Iterable[dict[str, Any]], pools: Pools, samples: i
         print(f"    the same traces unmoved under that ordering rule pass: {_pct(clean_pass, moved)}")
 
 
-def taubench(name: str, runs: Path, split: str, limit: int | None, samples: int) -> None:
+def taubench(name: str, runs: Path, split: str, limit: int | None, samples: int, pools: Pools | None) -> None:
     """τ-bench's GPT-4o airline runs of ``split``: the runs τ-bench rewarded as a false-alarm set (without gold),
-    the rest as runs that should fail, and with the task's gold actions the agreement of the verdict on the calls
+    the rest as runs that should fail, faults planted in the rewarded runs (with SGD's pools of refusals and names,
+    when SGD is at hand), and with the task's gold actions the agreement of the verdict on the calls
     (``tool_selection``) and of the whole status with τ-bench's reward."""
     false_alarms(
         f"{name}, {split}, rewarded runs (without gold)",
@@ -291,6 +292,13 @@ def taubench(name: str, runs: Path, split: str, limit: int | None, samples: int)
         f"inconclusive {counts['inconclusive']}, pass {counts['pass']} (a wrong choice the user's instruction "
         "alone shows, e.g. another flight, cannot be seen without gold)"
     )
+    if pools is not None:
+        faults(
+            f"{name}, {split}, faults planted in rewarded runs",
+            _limited(taubench_traces(runs, split=split, reward=1.0), limit),
+            pools,
+            samples,
+        )
     calls_agree = status_agree = count = 0
     for raw in _limited(taubench_traces(runs, split=split, gold=True), limit):
         result = _judge(raw)
@@ -489,7 +497,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.taubench.exists():
             print(f"  {args.taubench} not found: skipped (pass --taubench)")
         for split in halves if args.taubench.exists() else ():
-            taubench("τ-bench airline", args.taubench, split, args.limit, samples(split))
+            pools = _pools(args.sgd, split) if have_sgd else None
+            taubench("τ-bench airline", args.taubench, split, args.limit, samples(split), pools)
     if "adversarial" in sections:
         print("Adversarial traces of issue 28 (each must get its verdict):")
         adversarial = environment_from_json(POLICY, "aem_bench.adversarial.POLICY")

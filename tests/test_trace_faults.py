@@ -186,3 +186,35 @@ def test_asked_by_labels_reads_the_users_intent_labels() -> None:
     assert asked_by_labels(raw, "s7") is False  # the user asked to find one, not to book it
     raw["steps"][3]["metadata"] = {"sgd_acts": ["AFFIRM_INTENT"], "sgd_intents": ["ReserveRestaurant"]}
     assert asked_by_labels(raw, "s7") is True
+
+
+def test_changed_argument_redraws_a_code_in_its_shape_and_leaves_free_text_alone() -> None:
+    """A reservation code becomes another code of its shape nobody said (a name from another trace in an id slot
+    is no fault a real agent makes); a summary of more than six words is never the planted argument."""
+    from aem_bench.trace_faults import changed_argument
+
+    raw = {
+        "trace_id": "t-codes",
+        "environment": {"tools": [_tool("cancel_reservation", ["reservation_id", "summary"], False)]},
+        "steps": [
+            {"step_id": "s1", "action_type": "user", "content": "Cancel reservation H8Q05L and user mia_li_3668."},
+            {"step_id": "s2", "action_type": "tool_call", "tool_name": "cancel_reservation",
+             "arguments": {"reservation_id": "H8Q05L",
+                           "summary": "The user asked to cancel the reservation because plans changed."}},
+        ],
+    }  # fmt: skip
+    planted = changed_argument(raw, ["Somewhere Else"])
+    assert planted is not None
+    arguments = planted.trace["steps"][1]["arguments"]
+    assert arguments["summary"] == raw["steps"][1]["arguments"]["summary"]
+    new = arguments["reservation_id"]
+    assert new != "H8Q05L"
+    assert len(new) == 6
+    assert [c.isdigit() for c in new] == [c.isdigit() for c in "H8Q05L"]
+    assert new.casefold() not in raw["steps"][0]["content"].casefold()
+    user = copy.deepcopy(raw)
+    user["steps"][1]["arguments"] = {"reservation_id": "mia_li_3668"}
+    drawn = changed_argument(user, ["Somewhere Else"])
+    assert drawn is not None
+    assert drawn.trace["steps"][1]["arguments"]["reservation_id"].startswith("mia_li_")
+    assert drawn.trace["steps"][1]["arguments"]["reservation_id"] != "mia_li_3668"
