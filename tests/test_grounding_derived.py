@@ -69,6 +69,22 @@ def test_a_date_shifted_by_a_said_number_of_days_is_derived(value: str, expected
 @pytest.mark.parametrize(
     ("said", "value", "expected"),
     [
+        # τ-bench's shape: "the day after" / "the next day" of a date a tool reported
+        ("I'd like to change to the cheapest economy option and for the day after, please.", "2023-09-24", "grounded"),
+        ("I want to shift my flight to the next day.", "2023-09-24", "grounded"),
+        ("I want to shift my flight to the next day.", "2023-09-25", "finding"),  # two days after: no such length
+        ("I'd like the cheapest economy option, please.", "2023-09-24", "finding"),  # no shift was said
+    ],
+)
+def test_a_day_after_or_before_a_seen_date_is_derived(said: str, value: str, expected: str) -> None:
+    booked = call("get_reservation", {"flights": [{"flight_number": "HAT227", "date": "2023-09-23"}]}, id="M05KNL")
+    verdict = judged(user("Change reservation M05KNL"), booked, user(said), call("search", date=value))
+    assert outcome(verdict) == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "expected"),
+    [
         ("Can you set an alarm for 6:30?", "18:30:00", "grounded"),  # no am or pm: either half of the day
         ("Can you set an alarm for 6:30 am?", "18:30:00", "finding"),  # the morning was said
         ("Can you set an alarm for 6:30?", "18:45:00", "finding"),

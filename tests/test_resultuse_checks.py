@@ -93,6 +93,28 @@ def test_a_call_on_the_next_item_of_a_list_is_no_contradiction() -> None:
     assert rules(check_result_use(single, Environment(), CTX)) == [("s3", "result_use.contradicts_observation")]
 
 
+def test_walking_a_list_of_plain_ids_is_no_contradiction() -> None:
+    """τ-bench's shape: the user's record lists reservation ids as plain strings, and the agent looks each up in
+    turn; every id was observed, so the next lookup differs from the last record's id with a value given before."""
+    profile = {"user_id": "mia_1", "reservations": ["35V5SM", "XXDC1M", "D1EW9B"]}
+    walk = trace(
+        user("I'm mia_1; cancel my ATL flight"),
+        call("get_user_details", profile, user_id="mia_1"),
+        call("get_reservation_details", {"reservation_id": "35V5SM", "origin": "LAX"}, reservation_id="35V5SM"),
+        call("get_reservation_details", {"reservation_id": "XXDC1M", "origin": "DEN"}, reservation_id="XXDC1M"),
+        call("get_reservation_details", {"reservation_id": "D1EW9B", "origin": "ATL"}, reservation_id="D1EW9B"),
+    )
+    assert check_result_use(walk, Environment(), CTX).passed is True
+    # an id neither the list nor anyone gave, after a single record: still a contradiction
+    invented = trace(
+        user("I'm mia_1; cancel my ATL flight"),
+        call("get_user_details", profile, user_id="mia_1"),
+        call("get_reservation_details", {"reservation_id": "D1EW9B", "origin": "ATL"}, reservation_id="D1EW9B"),
+        call("cancel_reservation", reservation_id="D1EW9Q"),
+    )
+    assert rules(check_result_use(invented, Environment(), CTX)) == [("s4", "result_use.contradicts_observation")]
+
+
 def test_a_new_value_written_in_place_of_an_observed_one_is_no_contradiction() -> None:
     t = trace(
         user("Move me to flight UA 200 and ship to 9 Oak Road"),

@@ -35,6 +35,9 @@ from aem_strands.types import JsonValue
 _RANGE = re.compile(r"(?<=\d)\s*[-\u2013]\s*(?=\d{1,2}[/:]\d)")
 """The dash of a range of dates or times (``9/15-9/21``, ``10:00-11:30``): its ends are read apart."""
 _APART = "|"
+_DAY_SHIFT = re.compile(r"\b(?:(?:next|following|previous|prior) day|day (?:after|before|later|earlier))\b")
+"""A day after or before a date said or seen (``shift it to the next day``): a length of one day to work with."""
+_ONE_DAY = Duration(Fraction(86_400))
 """What stands for a word with a digit when numbers in words are read: no number word joins across it."""
 
 
@@ -120,6 +123,9 @@ class TypedIndex:
                 self._add_typed(text, source)
                 continue
             self._add_number_words(text, source)
+            shift = _DAY_SHIFT.search(text.casefold())
+            if shift is not None:
+                self._dates.add(_ONE_DAY, shift.group(), source)
             words = [w.strip(EDGE) for w in _RANGE.sub(" - ", text).split()]
             words = [w for w in words if w]
             for word in words:

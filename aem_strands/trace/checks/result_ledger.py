@@ -152,6 +152,9 @@ class Ledger:
         self.listed.append(step.observation)
         for observed in observed_values(step):
             self.codes.observe(observed.value)
+            if isinstance(observed.value, (str, int)) and not isinstance(observed.value, bool):
+                # any observed value counts as given, an item of a list of ids too (the user's reservations)
+                self.grounded.add(identifier_key(str(observed.value)))
             polar = concept_polarity(observed.path, observed.value)
             if polar is not None:
                 self.polar[polar[0].name] = (observed, polar[1])
