@@ -321,6 +321,18 @@ def offline_turns(session: Session) -> list[dict[str, JsonValue]] | None:
     return out if out or not session.traces else None
 
 
+def session_instructions(session: Session) -> str | None:
+    """The system prompt a session's agent ran under (the first invocation span that records one), or ``None``.
+
+    The host records it on each ``AgentInvocationSpan`` (``system_prompt``) for a live run; a session mapped from
+    other traces may not."""
+    for trace in session.traces:
+        for span in trace.spans:
+            if isinstance(span, AgentInvocationSpan) and span.system_prompt and span.system_prompt.strip():
+                return span.system_prompt
+    return None
+
+
 def session_tools(session: Session) -> list[dict[str, JsonValue]]:
     """The tool definitions a session's agents had, as Strands tool specs (first definition of each name).
 

@@ -7,7 +7,9 @@ message (``AgentInvocationSpan.user_prompt``), its tool calls (a failed call's `
 is the step's ``error``), then the agent's reply. The agent's tool registry, as recorded in the spans, is the
 trace's tool catalog: its own ``environment``, which the run's policy is merged with (``merge_environment``), so
 the registry adds the tools the policy does not define and never lifts a policy's hint for one it does (a
-registry spec carries no annotations: ``transfer_funds`` stays destructive when the policy says so).
+registry spec carries no annotations: ``transfer_funds`` stays destructive when the policy says so). The agent's
+system prompt, as its invocation spans record it, is the trace's ``instructions`` (values it states, a fee or a
+time limit, ground arguments).
 
 Span exports (``traces_from_spans``) are read by the host's own mappers (``strands_evals.mappers``: the GenAI
 semantic conventions, legacy events included, OpenInference, LangChain, ADK, OpenAI Agents), so no attribute
@@ -27,7 +29,7 @@ from strands_evals.mappers import GenericGenAISessionMapper, StrandsInMemorySess
 from strands_evals.types.trace import Session
 
 from aem_strands.errors import InputError, Location
-from aem_strands.strands.session import session_to_turns, session_tools, user_prompts
+from aem_strands.strands.session import session_instructions, session_to_turns, session_tools, user_prompts
 from aem_strands.tools import tools_from_specs
 from aem_strands.trace.convert import trace_error
 from aem_strands.trace.types import ActionType, Environment, Step, Trace
@@ -66,7 +68,8 @@ def session_to_trace(
     replies = [s.content for s in steps if s.action_type is ActionType.RESPONSE]
     name = trace_id or session.session_id
     return Trace(trace_id=name, steps=tuple(steps), case_id=case_id or name, goal=goal or (users[0] if users else None),
-                 environment=environment, final_response=replies[-1] if replies else None)  # fmt: skip
+                 environment=environment, instructions=session_instructions(session),
+                 final_response=replies[-1] if replies else None)  # fmt: skip
 
 
 _SESSION_KEYS = ("session.id", "gen_ai.conversation.id")

@@ -129,6 +129,7 @@ class _TraceModel(BaseModel):
     trace_id: Name
     case_id: Name | None = None
     goal: str | None = None
+    instructions: str | None = None
     initial_state: dict[str, Any] = Field(default_factory=dict)
     environment: dict[str, Any] | None = None
     steps: Annotated[list[Any], Field(min_length=1)]
@@ -293,6 +294,7 @@ def parse_trace(raw: object, where: Location | None = None, *, strict: bool = Fa
         goal=model.goal,
         initial_state=model.initial_state,
         environment=environment,
+        instructions=model.instructions,
         final_response=model.final_response,
         final_state=model.final_state,
         metrics=model.metrics,

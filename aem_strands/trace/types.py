@@ -294,7 +294,8 @@ class TraceSource:
 @dataclass(frozen=True)
 class Trace:
     """One run of an agent on one case. ``environment`` is the trace's own (``None`` fields of a file become
-    defaults); ``gold`` is what it was expected to do, or ``None``. ``metadata``, ``evaluator_notes``,
+    defaults); ``gold`` is what it was expected to do, or ``None``; ``instructions`` is what the agent was told
+    before the run (its system prompt: a policy's fees and limits), or ``None``. ``metadata``, ``evaluator_notes``,
     ``timestamp`` and ``extra`` (fields the schema does not know) are kept as given; ``source`` is where it was read."""
 
     trace_id: str
@@ -303,6 +304,7 @@ class Trace:
     goal: str | None = None
     initial_state: Mapping[str, JsonValue] = field(default_factory=dict)
     environment: Environment | None = None
+    instructions: str | None = None
     final_response: str | None = None
     final_state: Mapping[str, JsonValue] | None = None
     metrics: Mapping[str, JsonValue] = field(default_factory=dict)

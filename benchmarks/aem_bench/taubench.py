@@ -1,9 +1,9 @@
 """τ-bench's airline runs as traces: real GPT-4o conversations with a simulated user, each with τ-bench's reward.
 
 **τ-bench** (Yao et al. 2024, Sierra Research; MIT), ``data/taubench/gpt-4o-airline.json.gz`` (see its README):
-200 runs (50 test tasks x 4 trials). A run's ``traj`` is OpenAI chat messages: ``system`` (the airline policy,
-dropped but for its "The current time is ..." line, which gives ``initial_state.today``), ``user`` (a ``user`` step;
-the simulator's ``###STOP###`` marker removed), ``assistant`` (its text a ``response`` step, each of its
+200 runs (50 test tasks x 4 trials). A run's ``traj`` is OpenAI chat messages: ``system`` (the airline policy:
+the trace's ``instructions``; its "The current time is ..." line also gives ``initial_state.today``), ``user`` (a
+``user`` step; the simulator's ``###STOP###`` marker removed), ``assistant`` (its text a ``response`` step, each of its
 ``tool_calls`` a ``tool_call`` step with the arguments parsed from JSON) and ``tool`` (the observation of the call
 with its ``tool_call_id``: JSON when it parses, else the text; a text opening with ``Error:`` is also the step's
 ``error``). The catalog is τ²-bench's airline tools of ``data/outcomes/tau2_tools.mcp.json`` that τ-bench has (its
@@ -86,12 +86,12 @@ def taubench_trace(run: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str
     """One τ-bench run as a trace object (see the module docstring)."""
     steps: list[dict[str, Any]] = []
     calls: dict[str, dict[str, Any]] = {}
-    today = None
+    today = system = None
     for message in run["traj"]:
         role = message["role"]
         content = message.get("content") or ""
         if role == "system":
-            today = _today(content)
+            today, system = _today(content), content
         elif role == "user":
             text = content.replace("###STOP###", "").strip()
             if text:
@@ -120,6 +120,7 @@ def taubench_trace(run: dict[str, Any], tools: list[dict[str, Any]]) -> dict[str
         "trace_id": f"taubench-airline-{run['task_id']}-trial{run['trial']}",
         "case_id": f"taubench-airline-{run['task_id']}",
         "initial_state": {"today": today} if today else {},
+        "instructions": system or None,
         "environment": {"tools": tools},
         "steps": steps,
         "evaluation": {"expected_tools": gold},

@@ -1,7 +1,8 @@
 """Arguments: every value the agent passes to a tool is grounded in what came before it, and fits the tool's schema.
 
 A tool call's argument values (each scalar leaf, nested ones included) must appear earlier in the trace: in the
-user's messages, the goal, the initial state, an earlier step's state, an earlier observation (what a tool returned
+user's messages, the goal, the agent's instructions (``Trace.instructions``: a policy's fees and limits), the
+initial state, an earlier step's state, an earlier observation (what a tool returned
 or computed: a ``calculate`` result), or an earlier call's arguments (the agent's own replies do not count: a value
 it made up and then said is still made up, unless the user's answer to that reply took it up without
 denying anything: "Will you pick the car up on March 6th?" / "Oh, yeah."). "Appear" is the product's
@@ -62,6 +63,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from decimal import Decimal
 from typing import Any
 
 from aem_strands.compare.gazetteer import places
@@ -151,8 +153,12 @@ def _free_text_values(text: str, command: bool = False, expression: bool = False
         yield tuple(readings)
 
 
-_LEADING_AMOUNT = re.compile(r"[$\u20ac\u00a3]?\d+(?:\.\d+)?(?=[a-z%/]+$)", re.IGNORECASE)
-"""An amount written with its unit run on (``24.5p/kWh``, ``60.1p``, ``3kg``): the amount is read alone too."""
+_LEADING_AMOUNT = re.compile(r"[$\u20ac\u00a3]?\d+(?:\.\d+)?(?=-?[a-z%/]+$)", re.IGNORECASE)
+"""An amount written with its unit run on (``24.5p/kWh``, ``60.1p``, ``3kg``, ``24-hour``): the amount is read alone
+too."""
+_EMAIL_LOCAL = re.compile(r"(?<![\w.+-])([A-Za-z0-9][\w.+-]*)@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+"""An e-mail address said, its local part taken apart: a whole token of what the user said (an account id the
+address spells)."""
 _QUOTED = re.compile(r"['\"`]([^'\"`]{1,40})['\"`]")
 
 
@@ -194,7 +200,10 @@ def _index_step(index: GroundingIndex, step: Step) -> None:
     """What a step adds to the trace's known values once it has happened."""
     where = f"step {step.step_id}"
     if step.action_type is ActionType.USER and step.content:
-        index.add_text(without_corrected(step.content), f"user message ({where})")
+        said = without_corrected(step.content)
+        index.add_text(said, f"user message ({where})")
+        for local in _EMAIL_LOCAL.findall(said):  # "yara_garcia_1905@gmail.com" gives the user id yara_garcia_1905
+            index.add_text(local, f"the e-mail address in user message ({where})")
     if step.action_type is ActionType.TOOL_CALL:
         index.add_json(dict(step.arguments), f"arguments of {where}")
         observation = step.observation
@@ -343,15 +352,38 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
     if not isinstance(value, str):
         return
     key = path.rsplit(".", 1)[-1].split("[")[0].casefold()
+    grounded: list[Decimal] = []
+    unfound: list[str] = []
     for inside in _free_text_values(value, key in _COMMAND_NAMES):
         if any(index.find(reading, path) is not None for reading in inside):
+            grounded.extend(n for n in (_amount(inside[0]),) if n is not None)
             continue
         if key not in _EXPRESSION_NAMES:
-            yield inside[0]
+            unfound.append(inside[0])
             continue
         for part in _free_text_values(inside[0], expression=True):  # not said whole: each number said apart
             if not any(index.find(reading, path) is not None for reading in part):
                 yield part[0]
+    for word in unfound:
+        if not _worked_out(_amount(word), grounded):
+            yield word
+
+
+_AMOUNT = re.compile(r"[$\u20ac\u00a3]?(\d+(?:\.\d+)?)")
+
+
+def _amount(word: str) -> Decimal | None:
+    """The amount a word of free text is (``$247``, ``128.50``), or ``None``."""
+    found = _AMOUNT.fullmatch(word.replace(",", ""))
+    return Decimal(found.group(1)) if found else None
+
+
+def _worked_out(amount: Decimal | None, grounded: list[Decimal]) -> bool:
+    """Whether an amount of free text is the sum or difference of two grounded amounts of the same text (a thought:
+    "the total is $375 ... the gift card pays $128 and the remaining $247 goes on the card")."""
+    if amount is None:
+        return False
+    return any(a + b == amount or a - b == amount for i, a in enumerate(grounded) for b in grounded[i + 1 :])
 
 
 def _derived(
@@ -393,6 +425,8 @@ def check_arguments(trace: Trace, env: Environment, ctx: TraceContext) -> Dimens
     index = GroundingIndex(ctx.values.same, context)
     if trace.goal:
         index.add_text(trace.goal, "goal")
+    if trace.instructions:
+        index.add_text(trace.instructions, "the agent's instructions")
     if trace.initial_state:
         index.add_json(dict(trace.initial_state), "initial state")
     findings: list[Finding] = []

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from aem_strands.compare.identifiers import identifier_key
+from aem_strands.compare.walk import json_leaves
 from aem_strands.types import JsonValue
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
@@ -129,11 +130,35 @@ def stated(detail: Detail, text: str, details: frozenset[Detail] | None = None) 
     return False
 
 
+def nested_details(arguments: Mapping[str, JsonValue]) -> list[Detail]:
+    """The typed details of every leaf value with a digit, nested ones included (a booking's ``flights[0].date``,
+    ``payment_methods[1].amount``)."""
+    return [d for _, value in json_leaves(dict(arguments)) if (d := value_detail(value)) is not None]
+
+
 def other_details(arguments: Mapping[str, JsonValue], text: str) -> list[str]:
     """The details of ``text`` that are another value than the call's of the same type, when the call's is not
-    stated (see the module docstring): empty when the text agrees with the call or says nothing of its values."""
+    stated (see the module docstring; a call's nested values count as its own: the flights and payments of a
+    booking): empty when the text agrees with the call or says nothing of its values."""
     details = text_details(text)
-    call = call_details(arguments)
-    kinds = {d.kind for d in call.values() if not stated(d, text, details)}
-    own = set(call.values())
-    return sorted(d.value for d in details if d.kind in kinds and d not in own)
+    call = nested_details(arguments)
+    unstated = [d for d in call if not stated(d, text, details)]
+    kinds = {d.kind for d in unstated}
+    own = set(call)
+    # A text that states one of the call's identifiers may name other objects for other actions ("upgrade XEHM4B,
+    # and cancel 59XX6W"): there an identifier is another detail only in the form of one the call holds unstated
+    # (``HAT006`` for the call's flight ``HAT005``, ``gift_card_9`` for its ``credit_card_2``).
+    ids_stated = any(d.kind == "identifier" for d in call if d not in unstated)
+    shapes = {_shape(d.value) for d in unstated if d.kind == "identifier"}
+    return sorted(
+        d.value
+        for d in details
+        if d.kind in kinds
+        and d not in own
+        and not (d.kind == "identifier" and ids_stated and _shape(d.value) not in shapes)
+    )
+
+
+def _shape(key: str) -> str:
+    """An identifier's form: its runs of letters and of digits (``hat005`` and ``order789``: ``LD``)."""
+    return re.sub(r"[a-z]+", "L", re.sub(r"[0-9]+", "D", key))
