@@ -328,8 +328,9 @@ def session_instructions(session: Session) -> str | None:
     other traces may not."""
     for trace in session.traces:
         for span in trace.spans:
-            if isinstance(span, AgentInvocationSpan) and span.system_prompt and span.system_prompt.strip():
-                return span.system_prompt
+            prompt = span.system_prompt if isinstance(span, AgentInvocationSpan) else None
+            if isinstance(prompt, str) and prompt.strip():
+                return prompt
     return None
 
 
