@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from aem_bench.adversarial import POLICY, cases
 from aem_bench.apibank import APIBANK_DIR, apibank_traces
-from aem_bench.taubench import TAUBENCH_RUNS, taubench_traces
+from aem_bench.taubench import TAUBENCH_RUNS, taubench_catalog, taubench_dialogs, taubench_traces
 from aem_bench.trace_faults import FAULTS, Planted, Pools, asked_by_labels
 from aem_bench.trace_sets import (
     SGD_DIR,
@@ -299,16 +299,26 @@ def taubench(name: str, runs: Path, split: str, limit: int | None, samples: int,
             pools,
             samples,
         )
-    calls_agree = status_agree = count = 0
-    for raw in _limited(taubench_traces(runs, split=split, gold=True), limit):
+    from aem_strands import evaluate_dialogs
+    from aem_strands.tools import tools_from_json
+
+    dialogs = list(_limited(taubench_dialogs(runs, split=split), limit))
+    scored = evaluate_dialogs(dialogs, scope="actions", allow_extra="read_only",
+                              tools=tools_from_json(taubench_catalog()), scorer="exact")  # fmt: skip
+    calls_agree = status_agree = score_agree = differ = count = 0
+    for raw, by_score in zip(_limited(taubench_traces(runs, split=split, gold=True), limit), scored, strict=True):
         result = _judge(raw)
         outcome = float(raw["metadata"]["reward"]) == 1.0
-        calls_agree += (result.dimensions[Dimension.TOOL_SELECTION].passed is True) == outcome
+        calls = result.dimensions[Dimension.TOOL_SELECTION].passed is True
+        calls_agree += calls == outcome
         status_agree += (result.status.value == "pass") == outcome
+        score_agree += by_score.test_pass == outcome
+        differ += by_score.test_pass != calls
         count += 1
     print(
         f"  {name}, {split}, with the gold actions: the calls verdict agrees with the reward in "
-        f"{_pct(calls_agree, count)}, the whole status in {_pct(status_agree, count)}"
+        f"{_pct(calls_agree, count)} (score --scope actions --allow-extra read_only: {_pct(score_agree, count)}; "
+        f"the two differ on {differ}), the whole status in {_pct(status_agree, count)}"
     )
 
 

@@ -397,3 +397,26 @@ def test_taubench_runs_load_as_traces_with_gold_and_rewards() -> None:
     tasks = {raw["case_id"] for raw in tuning}
     assert all(split_of(task) == "tuning" for task in tasks)
     assert 0 < len(tuning) < 200
+
+
+def test_taubench_runs_get_one_verdict_on_their_calls_from_score_and_from_trace() -> None:
+    """Issue 28, "With gold: one engine": the same real runs as ``score`` dialogs and as traces with gold get the
+    same verdict on their calls (runs of one task that differ in outcome, τ-bench's tasks 0-5)."""
+    from itertools import islice
+
+    from aem_bench.taubench import taubench_catalog, taubench_dialogs, taubench_traces
+
+    from aem_strands import evaluate_dialogs
+    from aem_strands.tools import tools_from_json
+    from aem_strands.trace.evaluate import evaluate_trace
+
+    dialogs = list(islice(taubench_dialogs(), 24))
+    assert any(turn.get("optional") for d in dialogs for turn in d["gold"])  # lookups the gold lists are optional
+    scored = evaluate_dialogs(dialogs, scope="actions", allow_extra="read_only",
+                              tools=tools_from_json(taubench_catalog()), scorer="exact")  # fmt: skip
+    traced = [evaluate_trace(parse_trace(raw)) for raw in islice(taubench_traces(gold=True), 24)]
+    by_score = [r.test_pass for r in scored]
+    by_trace = [r.dimensions[Dimension.TOOL_SELECTION].passed is True for r in traced]
+    assert by_score == by_trace
+    assert True in by_score
+    assert False in by_score

@@ -30,7 +30,7 @@ from aem_bench.trace_sets import REPO_ROOT, open_json, split_of
 TAUBENCH_RUNS = REPO_ROOT / "data" / "taubench" / "gpt-4o-airline.json.gz"
 TAU2_TOOLS = REPO_ROOT / "data" / "outcomes" / "tau2_tools.mcp.json"
 
-__all__ = ["TAUBENCH_RUNS", "taubench_catalog", "taubench_traces"]
+__all__ = ["TAUBENCH_RUNS", "taubench_catalog", "taubench_dialogs", "taubench_traces"]
 
 AIRLINE_TOOLS = frozenset(
     {
@@ -143,3 +143,38 @@ def taubench_traces(
         if not gold:
             del trace["evaluation"]
         yield trace
+
+
+def taubench_dialogs(path: Path = TAUBENCH_RUNS, split: str | None = None) -> Iterator[dict[str, Any]]:
+    """The runs as unpaired dialogs for ``score`` (``--scope actions``), as a user of ``score`` writes them: the gold
+    side the task's gold actions (τ-bench lists the lookups it expects beside the writes; a lookup is
+    ``optional: true``, since the reward reads only the database a write changes), the predicted side every call of
+    the run in order with its observation (a failed call's ``{"error": text}``, how ``score`` records one);
+    ``metadata.reward`` as given. The same runs, in the same order, as ``taubench_traces(path, split, gold=True)``."""
+    tools = taubench_catalog()
+    read_only = {t["name"] for t in tools if (t.get("annotations") or {}).get("readOnlyHint")}
+    for run in open_json(path):
+        if split is not None and split_of(f"taubench-airline-{run['task_id']}") != split:
+            continue
+        trace = taubench_trace(run, tools)
+        calls = [s for s in trace["steps"] if s["action_type"] == "tool_call"]
+        gold = []
+        for action in run["info"]["task"]["actions"]:
+            turn = {"turn": "Tool", "tool_id": "taubench", "action": action["name"], "args": action["kwargs"]}
+            gold.append({**turn, "optional": True} if action["name"] in read_only else turn)
+        predicted = [
+            {
+                "turn": "Tool",
+                "tool_id": "taubench",
+                "action": s["tool_name"],
+                "args": s["arguments"],
+                "observation": {"error": s["error"]} if s.get("error") else s.get("observation"),
+            }
+            for s in calls
+        ]
+        yield {
+            "dialog_id": trace["trace_id"],
+            "gold": gold,
+            "predicted": predicted,
+            "metadata": {"reward": run["reward"]},
+        }
