@@ -115,6 +115,40 @@ def test_walking_a_list_of_plain_ids_is_no_contradiction() -> None:
     assert rules(check_result_use(invented, Environment(), CTX)) == [("s4", "result_use.contradicts_observation")]
 
 
+def test_amounts_worked_out_from_amounts_in_play_are_no_contradiction() -> None:
+    """τ-bench's shapes (a reservation looked up, a booking proposed for a friend): a total and the balance left
+    of a certificate the reply states, a per-passenger fee the agent's instructions state times the count the reply
+    gives; a price in place of the flight's own is still a contradiction."""
+    booked = {
+        "reservation_id": "G72NSF",
+        "origin": "DTW",
+        "destination": "SEA",
+        "cabin": "economy",
+        "flights": [
+            {"origin": "DTW", "destination": "PHX", "flight_number": "HAT097", "price": 158},
+            {"origin": "PHX", "destination": "SEA", "flight_number": "HAT251", "price": 141},
+        ],
+        "payment_history": [{"payment_id": "gift_card_8516878", "amount": 658}],
+        "total_baggages": 2,
+    }
+    lookup = call("get_reservation_details", booked, reservation_id="G72NSF")
+    proposal = (
+        "The total cost, including travel insurance, is $329. With a certificate balance of $500, you will "
+        "have $171 remaining.\n\n- **Flights:**\n  - Flight HAT097 from DTW to PHX\n  - Flight HAT251 from "
+        "PHX to SEA\n- **Amount to be deducted from Certificate:** $329\n- **Remaining Balance:** $171"
+    )
+    insurance = "Travel insurance costs $30 per passenger."
+    assert check_result_use(trace(lookup, say(proposal), instructions=insurance), Environment(), CTX).passed is True
+    fee = (
+        "- Flight HAT251 from PHX to SEA\n- Compensation: $50 per passenger\n- Number of passengers: 3\n"
+        "- Total compensation: $150"
+    )
+    policy = "A delayed flight is compensated with a certificate of $50 per passenger."
+    assert check_result_use(trace(lookup, say(fee), instructions=policy), Environment(), CTX).passed is True
+    wrong = trace(lookup, say("- Flight HAT097 from DTW to PHX\n- Price: $185"))
+    assert rules(check_result_use(wrong, Environment(), CTX)) == [("s2", "result_use.contradicts_observation")]
+
+
 def test_a_new_value_written_in_place_of_an_observed_one_is_no_contradiction() -> None:
     t = trace(
         user("Move me to flight UA 200 and ship to 9 Oak Road"),

@@ -70,7 +70,8 @@ class Ledger:
         self.polar: dict[str, tuple[ObservedValue, bool]] = {}
         self.known = KnownFacts()
         self.said = KnownFacts()
-        """What the user, the calls' arguments and the agent's replies stated (``known``: what tools reported)."""
+        """What the user, the agent's instructions, the calls' arguments and the agent's replies stated (``known``:
+        what tools reported)."""
         self.slots: dict[tuple[frozenset[str], str], list[Fact]] = {}
         self.names = RecordNames()
         self.latest_of_kind: dict[str, list[Record]] = {}
@@ -99,6 +100,8 @@ class Ledger:
         first asks one of them (most replies state no value that a record they name does not hold)."""
         if trace.goal:
             self.user(trace.goal)
+        if trace.instructions:
+            self._state(trace.instructions)  # what the agent was told (a policy's fees) vouches as a user's words do
 
     # --- what was stated ------------------------------------------------------------------------------------
 
@@ -148,6 +151,9 @@ class Ledger:
                     self.added.add(given)
         if step.observation is None or step.error is not None:
             return
+        if isinstance(step.observation, (int, float)) and not isinstance(step.observation, bool):
+            # a tool's computed number (``calculate``: 329.0) is stated as given, as a call's argument is
+            self.added.add(Decimal(str(step.observation)))
         self.observed = True
         self.listed.append(step.observation)
         for observed in observed_values(step):

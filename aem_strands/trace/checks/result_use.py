@@ -63,11 +63,12 @@ no reply claims an outcome in a trace with tools.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from aem_strands.compare.acts import ActKind, dialog_act
-from aem_strands.compare.fact_match import agree
+from aem_strands.compare.fact_match import agree, amount
 from aem_strands.compare.reply_signals import Fact, values_in
-from aem_strands.trace.checks.amounts import approximates, derived, list_total
+from aem_strands.trace.checks.amounts import MAX_FACTOR, approximates, derived, list_total
 from aem_strands.trace.checks.context import TraceContext
 from aem_strands.trace.checks.identifier_arguments import changed_identifiers
 from aem_strands.trace.checks.naming import ngrams, title_words, titled
@@ -98,6 +99,12 @@ _CONTRADICTS = "result_use.contradicts_observation"
 _UNSUPPORTED = "result_use.unsupported_outcome"
 _DESCRIBED = 2
 """Values and names a reply must share with a record before it is taken as describing it."""
+
+
+def _count(fact: Fact) -> Decimal | None:
+    """A whole number from 2 to ``MAX_FACTOR`` a reply states (``3`` passengers), or ``None``."""
+    value = amount(fact)
+    return value if value is not None and value == value.to_integral_value() and 1 < value <= MAX_FACTOR else None
 
 
 def _where(step: Step | None) -> str:
@@ -197,6 +204,21 @@ class _Reader(Ledger):
                 continue
             self._report(step, where, sentence, fact, about[0])
 
+    def _worked_out(self, fact: Fact) -> bool:
+        """Whether a money fact is the sum or difference of two amounts in play (given by the user, the agent's
+        instructions, a call, a tool's computed result or an earlier reply, or stated beside it in this reply: "a
+        balance of $500 ... $329 ... you will have $171 remaining"), or one of them times a count this reply states
+        ("$50 per passenger ... 3 passengers ... $150")."""
+        stated = amount(fact)
+        if stated is None:
+            return False
+        beside = {a for f in self.stated if f is not fact and f.group == "money" and (a := amount(f)) is not None}
+        pool = sorted({*self._added(), *beside} - {Decimal(0)})
+        if any(a + b == stated or b - a == stated for i, a in enumerate(pool) for b in pool[i + 1 :]):
+            return True
+        counts = {n for f in self.stated if f.group == "number" and (n := _count(f)) is not None}
+        return any(a * n == stated for a in pool for n in counts)
+
     def _answered_since(self, about: list[Record], fact: Fact) -> bool:
         """Whether a single record (no item of a list) of the answer just before the reply, a later answer than the
         records the sentence names, holds the fact (the cart's total after the menu's item): the reply reports it.
@@ -241,6 +263,8 @@ class _Reader(Ledger):
         if (step.index if step else None, fact) in self.reported or self._other_quantity(fact, record):
             return
         if approximates(sentence, fact, record) or list_total(sentence, fact, self.answers.get(record.step.index, ())):
+            return
+        if fact.group == "money" and self._worked_out(fact):
             return
         self.reported.add((step.index if step else None, fact))
         held = record.fields[fact.group]
