@@ -274,6 +274,8 @@ def test_benchmark_script_prints_every_section() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     if (APIBANK_DIR / "level-1-api.json.gz").exists():
         assert "API-Bank, tuning: 3 traces" in done.stdout
+    assert "τ-bench airline, tuning, rewarded runs (without gold): 3 traces" in done.stdout  # bundled: always there
+    assert "the two differ on" in done.stdout
     for heading in ("False alarms", "Planted faults", "Adversarial traces", "Fresh hard traces"):
         if heading in ("False alarms", "Planted faults") and not (SGD_DIR / "test_schema.json").exists():
             continue
