@@ -13,7 +13,14 @@ may also be a ``datetime`` (``2023-09-11 16:40:00``), stated by a text that stat
 - A text states *other details* than the call's when a call value is not stated and the text has a span of the
   same type that equals no value of that type of the call: ``cancel ORDER_111?`` for ``cancel_order(ORDER_789)``,
   ``transfer 250 EUR`` for ``amount: 300``. A value the text does not state at all (the date of "today") is no
-  conflict: a proposal need not spell every argument.
+  conflict: a proposal need not spell every argument. The call's values are its nested ones too (each flight of
+  ``flights: [{flight_number, date}]``, each payment's ``amount``), and those a caller knows to be its object's
+  (what a lookup of the reservation it changes reported). A text that states one of the call's values of a type
+  speaks of this call: another value of that type beside it is context, not another value for an argument (the
+  balance left after a payment, "$299 ... $201 remaining"; a count of zero said as "none" beside it), but for an
+  identifier of the form of one the call holds unstated (``HAT006`` beside the call's ``HAT005``): other objects
+  for other actions ("upgrade XEHM4B, and cancel 59XX6W") have other forms. So a text stating one of two amounts
+  right and the other wrong is read as no conflict: a limit.
 """
 
 from __future__ import annotations
@@ -136,26 +143,32 @@ def nested_details(arguments: Mapping[str, JsonValue]) -> list[Detail]:
     return [d for _, value in json_leaves(dict(arguments)) if (d := value_detail(value)) is not None]
 
 
-def other_details(arguments: Mapping[str, JsonValue], text: str) -> list[str]:
+def value_details(value: JsonValue) -> frozenset[Detail]:
+    """The typed details of every leaf with a digit of any JSON value (a tool's answer)."""
+    return frozenset(d for _, leaf in json_leaves(value) if (d := value_detail(leaf)) is not None)
+
+
+def other_details(arguments: Mapping[str, JsonValue], text: str, known: frozenset[Detail] = frozenset()) -> list[str]:
     """The details of ``text`` that are another value than the call's of the same type, when the call's is not
     stated (see the module docstring; a call's nested values count as its own: the flights and payments of a
-    booking): empty when the text agrees with the call or says nothing of its values."""
+    booking): empty when the text agrees with the call or says nothing of its values. ``known``: more values that
+    are the call's own (those a lookup of its object reported)."""
     details = text_details(text)
     call = nested_details(arguments)
     unstated = [d for d in call if not stated(d, text, details)]
     kinds = {d.kind for d in unstated}
-    own = set(call)
-    # A text that states one of the call's identifiers may name other objects for other actions ("upgrade XEHM4B,
-    # and cancel 59XX6W"): there an identifier is another detail only in the form of one the call holds unstated
-    # (``HAT006`` for the call's flight ``HAT005``, ``gift_card_9`` for its ``credit_card_2``).
-    ids_stated = any(d.kind == "identifier" for d in call if d not in unstated)
+    own = set(call) | known
+    said = {d.kind for d in own if d.kind in kinds and stated(d, text, details)}
+    # An identifier beside a stated one of the call's is another detail only in the form of one the call holds
+    # unstated (``HAT006`` for the call's flight ``HAT005``, ``gift_card_9`` for its ``credit_card_2``); a value
+    # of another type beside a stated one of its type is context (a balance left, a count of zero said in words).
     shapes = {_shape(d.value) for d in unstated if d.kind == "identifier"}
     return sorted(
         d.value
         for d in details
         if d.kind in kinds
         and d not in own
-        and not (d.kind == "identifier" and ids_stated and _shape(d.value) not in shapes)
+        and (d.kind not in said or (d.kind == "identifier" and _shape(d.value) in shapes))
     )
 
 
