@@ -15,12 +15,11 @@ may also be a ``datetime`` (``2023-09-11 16:40:00``), stated by a text that stat
   ``transfer 250 EUR`` for ``amount: 300``. A value the text does not state at all (the date of "today") is no
   conflict: a proposal need not spell every argument. The call's values are its nested ones too (each flight of
   ``flights: [{flight_number, date}]``, each payment's ``amount``), and those a caller knows to be its object's
-  (what a lookup of the reservation it changes reported). A text that states one of the call's values of a type
-  speaks of this call: another value of that type beside it is context, not another value for an argument (the
-  balance left after a payment, "$299 ... $201 remaining"; a count of zero said as "none" beside it), but for an
-  identifier of the form of one the call holds unstated (``HAT006`` beside the call's ``HAT005``): other objects
-  for other actions ("upgrade XEHM4B, and cancel 59XX6W") have other forms. So a text stating one of two amounts
-  right and the other wrong is read as no conflict: a limit.
+  (what a lookup of the reservation it changes reported). A count of zero unstated is no conflict (a text says it
+  in words: "Baggage: None"), so a text stating every other number of the call states no other number ("$299 ...
+  $201 remaining"). Beside a stated identifier of the call (or of its object), another identifier is another
+  detail only in the form of one the call holds unstated (``HAT006`` beside the call's ``HAT005``): other objects
+  for other actions ("upgrade XEHM4B, and cancel 59XX6W") have other forms.
 """
 
 from __future__ import annotations
@@ -155,21 +154,26 @@ def other_details(arguments: Mapping[str, JsonValue], text: str, known: frozense
     are the call's own (those a lookup of its object reported)."""
     details = text_details(text)
     call = nested_details(arguments)
-    unstated = [d for d in call if not stated(d, text, details)]
+    unstated = [d for d in call if d != _ZERO and not stated(d, text, details)]
     kinds = {d.kind for d in unstated}
     own = set(call) | known
-    said = {d.kind for d in own if d.kind in kinds and stated(d, text, details)}
-    # An identifier beside a stated one of the call's is another detail only in the form of one the call holds
-    # unstated (``HAT006`` for the call's flight ``HAT005``, ``gift_card_9`` for its ``credit_card_2``); a value
-    # of another type beside a stated one of its type is context (a balance left, a count of zero said in words).
+    # A text that states one of the call's identifiers may name other objects for other actions ("upgrade XEHM4B,
+    # and cancel 59XX6W"): there an identifier is another detail only in the form of one the call holds unstated
+    # (``HAT006`` for the call's flight ``HAT005``, ``gift_card_9`` for its ``credit_card_2``).
+    ids_stated = any(d.kind == "identifier" and stated(d, text, details) for d in own)
     shapes = {_shape(d.value) for d in unstated if d.kind == "identifier"}
     return sorted(
         d.value
         for d in details
         if d.kind in kinds
         and d not in own
-        and (d.kind not in said or (d.kind == "identifier" and _shape(d.value) in shapes))
+        and not (d.kind == "identifier" and ids_stated and _shape(d.value) not in shapes)
     )
+
+
+_ZERO = Detail("number", "0")
+"""A count of zero: a text says it in words ("Baggage: None", "no bags"), so its digit unstated is no sign of
+another value."""
 
 
 def _shape(key: str) -> str:
