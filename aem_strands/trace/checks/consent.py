@@ -58,7 +58,8 @@ action, which details: ``aem_strands.trace.checks.details``). The modules, in pi
   it states the later call's details. A request the agent then proposed back is answered by the answer to that
   proposal: once the user answered it (agreed, refused, or left the model unsure, but an answer whose last
   sentence agrees), only a request after the proposal, or a refusal after the request, decides ("Wait." after
-  "Shall I cancel it?" is no consent, whatever was asked before).
+  "Shall I cancel it?" is no consent, whatever was asked before); a refusal the user gave before that proposal
+  ("I would like to change to the cheapest economy option" read as one) does not outweigh the answer to it.
 - The **details** of a call are its argument values but a session's context: an argument most of the catalog's
   tools declare whose value nobody stated before the call (a session token) is no detail anyone agreed to.
 """
@@ -136,7 +137,10 @@ def consent_to(trace: Trace, call: Step, ledger: ConsentLedger, catalog: ToolCat
     requested = by_request(before, own, ledger, described, parameters, call)
     if requested is not None and requested.partial and proposed is not None:
         return proposed
-    if requested is not None and (requested.refused or requested.shown[0].index > answered):
+    # a refusal before the proposal the user then answered is no refusal of what was proposed after it
+    if requested is not None and requested.refused and requested.shown[-1].index > answered:
+        return requested
+    if requested is not None and not requested.refused and requested.shown[0].index > answered:
         return requested
     if proposed is not None:
         return proposed

@@ -8,7 +8,7 @@ from enum import Enum
 
 from aem_strands.trace.checks.details import call_details, stated
 from aem_strands.trace.checks.steps import call_failed, call_key, names_action
-from aem_strands.trace.types import Step
+from aem_strands.trace.types import ActionType, Step
 
 CONFIDENT = 0.8
 """A label at least this probable is read as the turn's act."""
@@ -65,5 +65,10 @@ class ConsentLedger:
         return bool(details) and all(stated(d, anchor.content or "") for d in details)
 
     def use(self, consent: Consent, call: Step) -> None:
+        """Record that ``call`` used ``consent``: under its proposal or request, and under each user step it shows
+        (the answer that agreed), so that the same words read again as a request are the same consent, not another
+        ("That sounds good. Please go ahead and book it." agrees to a proposal and asks for the booking)."""
         if consent.decision is Decision.GIVEN and consent.used is not None:
-            self.used.setdefault(consent.used, []).append(call)
+            users = (s.index for s in consent.shown if s.action_type is ActionType.USER)
+            for anchor in dict.fromkeys((consent.used, *users)):
+                self.used.setdefault(anchor, []).append(call)

@@ -13,7 +13,13 @@ may also be a ``datetime`` (``2023-09-11 16:40:00``), stated by a text that stat
 - A text states *other details* than the call's when a call value is not stated and the text has a span of the
   same type that equals no value of that type of the call: ``cancel ORDER_111?`` for ``cancel_order(ORDER_789)``,
   ``transfer 250 EUR`` for ``amount: 300``. A value the text does not state at all (the date of "today") is no
-  conflict: a proposal need not spell every argument.
+  conflict: a proposal need not spell every argument. The call's values are its nested ones too (each flight of
+  ``flights: [{flight_number, date}]``, each payment's ``amount``), and those a caller knows to be its object's
+  (what a lookup of the reservation it changes reported). A count of zero unstated is no conflict (a text says it
+  in words: "Baggage: None"), so a text stating every other number of the call states no other number ("$299 ...
+  $201 remaining"). Beside a stated identifier of the call (or of its object), another identifier is another
+  detail only in the form of one the call holds unstated (``HAT006`` beside the call's ``HAT005``): other objects
+  for other actions ("upgrade XEHM4B, and cancel 59XX6W") have other forms.
 """
 
 from __future__ import annotations
@@ -136,19 +142,25 @@ def nested_details(arguments: Mapping[str, JsonValue]) -> list[Detail]:
     return [d for _, value in json_leaves(dict(arguments)) if (d := value_detail(value)) is not None]
 
 
-def other_details(arguments: Mapping[str, JsonValue], text: str) -> list[str]:
+def value_details(value: JsonValue) -> frozenset[Detail]:
+    """The typed details of every leaf with a digit of any JSON value (a tool's answer)."""
+    return frozenset(d for _, leaf in json_leaves(value) if (d := value_detail(leaf)) is not None)
+
+
+def other_details(arguments: Mapping[str, JsonValue], text: str, known: frozenset[Detail] = frozenset()) -> list[str]:
     """The details of ``text`` that are another value than the call's of the same type, when the call's is not
     stated (see the module docstring; a call's nested values count as its own: the flights and payments of a
-    booking): empty when the text agrees with the call or says nothing of its values."""
+    booking): empty when the text agrees with the call or says nothing of its values. ``known``: more values that
+    are the call's own (those a lookup of its object reported)."""
     details = text_details(text)
     call = nested_details(arguments)
-    unstated = [d for d in call if not stated(d, text, details)]
+    unstated = [d for d in call if d != _ZERO and not stated(d, text, details)]
     kinds = {d.kind for d in unstated}
-    own = set(call)
+    own = set(call) | known
     # A text that states one of the call's identifiers may name other objects for other actions ("upgrade XEHM4B,
     # and cancel 59XX6W"): there an identifier is another detail only in the form of one the call holds unstated
     # (``HAT006`` for the call's flight ``HAT005``, ``gift_card_9`` for its ``credit_card_2``).
-    ids_stated = any(d.kind == "identifier" for d in call if d not in unstated)
+    ids_stated = any(d.kind == "identifier" and stated(d, text, details) for d in own)
     shapes = {_shape(d.value) for d in unstated if d.kind == "identifier"}
     return sorted(
         d.value
@@ -157,6 +169,11 @@ def other_details(arguments: Mapping[str, JsonValue], text: str) -> list[str]:
         and d not in own
         and not (d.kind == "identifier" and ids_stated and _shape(d.value) not in shapes)
     )
+
+
+_ZERO = Detail("number", "0")
+"""A count of zero: a text says it in words ("Baggage: None", "no bags"), so its digit unstated is no sign of
+another value."""
 
 
 def _shape(key: str) -> str:
