@@ -80,3 +80,18 @@ def test_an_amount_a_thought_works_out_from_two_it_states_is_grounded(remaining:
     quote = call("get_quote", {"total": 375, "gift_card_balance": 128}, reservation_id="HATHAT")
     thought = f"The total cost is $375. The gift card pays $128 and the remaining {remaining} goes on the credit card."
     assert ungrounded(judged(user("Book HATHAT"), quote, call("think", thought=thought))) == expected
+
+
+@pytest.mark.parametrize(("expression", "expected"), [("(16 - 13) + (13 - 4)", []), ("(16 - 12) + (13 - 4)", ["12"])])
+def test_an_expressions_hours_of_times_read_before_are_grounded(expression: str, expected: list[str]) -> None:
+    """Working out a trip's length from the flights' times: ``13`` is the hour of ``13:00:00``; no time has hour 12."""
+    flights = [{"flight_number": "HAT084", "scheduled_departure_time_est": "04:00:00"},
+               {"flight_number": "HAT266", "scheduled_departure_time_est": "13:00:00",
+                "scheduled_arrival_time_est": "16:00:00"}]  # fmt: skip
+    search = call("search_onestop_flight", flights, origin="DEN", destination="IAH", date="2024-05-27")
+    steps = (
+        user("The fastest trip from DEN to IAH on May 27, please."),
+        search,
+        call("calculate", expression=expression),
+    )
+    assert ungrounded(judged(*steps)) == expected

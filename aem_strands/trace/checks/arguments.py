@@ -362,11 +362,17 @@ def _ungrounded(index: GroundingIndex, path: str, value: JsonValue, wording: boo
             unfound.append(inside[0])
             continue
         for part in _free_text_values(inside[0], expression=True):  # not said whole: each number said apart
-            if not any(index.find(reading, path) is not None for reading in part):
+            if not any(index.find(reading, path) is not None for reading in part) and not _an_hour(index, part[0]):
                 yield part[0]
     for word in unfound:
         if not _worked_out(_amount(word), grounded):
             yield word
+
+
+def _an_hour(index: GroundingIndex, number: str) -> bool:
+    """Whether a number of an arithmetic expression is the hour of a time on the hour stated before (``13`` in
+    ``(16 - 13)`` after a flight at ``13:00:00``): the agent works out a length of time from the times it read."""
+    return number.isdigit() and int(number) < 24 and index.find(f"{int(number):02d}:00") is not None
 
 
 _AMOUNT = re.compile(r"[$\u20ac\u00a3]?(\d+(?:\.\d+)?)")
