@@ -387,9 +387,10 @@ def _amount(word: str) -> Decimal | None:
 def _worked_out(amount: Decimal | None, grounded: list[Decimal]) -> bool:
     """Whether an amount of free text is the sum or difference of two grounded amounts of the same text (a thought:
     "the total is $375 ... the gift card pays $128 and the remaining $247 goes on the card")."""
-    if amount is None:
+    if amount is None or amount == 0:
         return False
-    return any(a + b == amount or a - b == amount for i, a in enumerate(grounded) for b in grounded[i + 1 :])
+    given = set(grounded)
+    return any((amount - a in given and amount - a != a) or a + amount in given for a in given)
 
 
 def _derived(

@@ -210,14 +210,15 @@ class _Reader(Ledger):
         balance of $500 ... $329 ... you will have $171 remaining"), or one of them times a count this reply states
         ("$50 per passenger ... 3 passengers ... $150")."""
         stated = amount(fact)
-        if stated is None:
+        if stated is None or stated == 0:
             return False
         beside = {a for f in self.stated if f is not fact and f.group == "money" and (a := amount(f)) is not None}
-        pool = sorted({*self._added(), *beside} - {Decimal(0)})
-        if any(a + b == stated or b - a == stated for i, a in enumerate(pool) for b in pool[i + 1 :]):
+        pool = {*self._added(), *beside} - {Decimal(0)}
+        # one pass with set lookups, not every pair: a long run states many amounts
+        if any((stated - a in pool and stated - a != a) or a + stated in pool for a in pool):
             return True
         counts = {n for f in self.stated if f.group == "number" and (n := _count(f)) is not None}
-        return any(a * n == stated for a in pool for n in counts)
+        return any(stated / n in pool for n in counts)
 
     def _answered_since(self, about: list[Record], fact: Fact) -> bool:
         """Whether a single record (no item of a list) of the answer just before the reply, a later answer than the
